@@ -1,0 +1,1 @@
+"""The `catalyst` command line: thin Click commands over the interpreter."""

@@ -1,0 +1,131 @@
+"""`catalyst` commands. Each command parses options, calls the interpreter and
+prints; project errors become Click errors (exit 1) without a traceback."""
+from __future__ import annotations
+
+import functools
+import json
+import sys
+
+import click
+
+from interpreter.errors import RulesError
+
+from . import render
+
+
+class Context:
+    def __init__(self, debug: bool):
+        self.debug = debug
+
+
+def reports_errors(fn):
+    """Turn RulesError into a ClickException unless --debug is on."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        ctx = click.get_current_context()
+        try:
+            return fn(*args, **kwargs)
+        except RulesError as err:
+            if ctx.find_object(Context) and ctx.find_object(Context).debug:
+                raise
+            raise click.ClickException(err.render()) from None
+    return wrapper
+
+
+def parse_sets(values) -> dict:
+    out = {}
+    for item in values:
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip():
+            raise click.BadParameter(f"expected NAME=VALUE, got {item!r}", param_hint="--set")
+        out[name.strip()] = value.strip()
+    return out
+
+
+set_option = click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
+                          help="Override a parameter of the rules (repeatable).")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--debug", is_flag=True, help="Show Python tracebacks for errors.")
+@click.version_option(package_name="catalyst-rules", prog_name="catalyst")
+@click.pass_context
+def cli(ctx, debug):
+    """Rules language for tabletop card games: check rules, play and simulate."""
+    ctx.obj = Context(debug)
+
+
+@cli.command()
+@click.argument("rules", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@set_option
+@click.pass_context
+def check(ctx, rules, strict, sets):
+    """Check rules files: names, arities, card data. Exit 1 on errors."""
+    from interpreter.loader import load_game
+
+    failed = False
+    for path in rules:
+        try:
+            game = load_game(path, parse_sets(sets))
+        except RulesError as err:
+            if ctx.obj.debug:
+                raise
+            click.echo(err.render(), err=True)
+            failed = True
+            continue
+        for d in game.diagnostics:
+            click.echo(d.render(), err=True)
+        warnings = len(game.diagnostics)
+        if strict and warnings:
+            failed = True
+        click.echo(f"{path}: ok" + (f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else ""))
+    if failed:
+        ctx.exit(1)
+
+
+@cli.command()
+@click.argument("rules", type=click.Path(dir_okay=False))
+@click.option("--players", "-p", type=int, default=None, help="Number of players (default: the fewest allowed).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the game's random generator.")
+@click.option("--bots", default="random", show_default=True, help="Bot for every seat, or one per seat: random,random.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the final scores.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), help="Write every decision as JSON lines.")
+@set_option
+@reports_errors
+def run(rules, players, seed, bots, quiet, as_json, log_path, sets):
+    """Play a game of RULES with bots and print the turn log and the scores."""
+    from interpreter.agents import make_agents
+    from interpreter.loader import load_game
+    from interpreter.play import play_game
+
+    game = load_game(rules, parse_sets(sets))
+    players = players if players is not None else game.player_range[0]
+    initial = game.new_initial_state(players, seed)
+    agents = make_agents(bots, players, seed)
+    log = []
+
+    def record(st, decision, choice):
+        label = next(o.label for o in decision.options if o.id == choice)
+        log.append({"n": len(log) + 1, "round": st.round, "turn": st.turns, "player": decision.player,
+                    "action": choice, "label": label})
+        if not quiet and not as_json:
+            click.echo(render.log_line(st, decision, label))
+
+    final = play_game(game, players, seed, agents, on_decision=record, state=initial)
+    result = {"rules": rules, "seed": seed, "bots": [a.name for a in agents], **final.result()}
+    if log_path:
+        render.write_log(log_path, rules, seed, players, [a.name for a in agents], log, result)
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        render.final_table(final, quiet)
+
+
+def main():
+    cli(prog_name="catalyst")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""Text output of the CLI: turn log lines, score tables, JSON-lines logs."""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+
+def log_line(st, decision, label: str) -> str:
+    return f"round {st.round:>2} turn {st.turns:>3}  player {decision.player + 1}: {label}"
+
+
+def final_table(st, quiet: bool) -> None:
+    result = st.result()
+    if quiet:
+        for p, score in enumerate(result["scores"]):
+            mark = " *" if p in result["winners"] else ""
+            click.echo(f"player {p + 1}: {score}{mark}")
+        return
+    table = Table(title=f"{st.program.title}: final scores after {result['turns']} turns")
+    table.add_column("player")
+    labels = list(result["breakdown"][0]) if result["breakdown"] else []
+    for label in labels:
+        table.add_column(label, justify="right")
+    table.add_column("total", justify="right", style="bold")
+    for p, (score, parts) in enumerate(zip(result["scores"], result["breakdown"])):
+        name = f"player {p + 1}" + (" (first)" if p == result["first_player"] else "")
+        won = " winner" if p in result["winners"] else ""
+        table.add_row(name + won, *(str(parts[label]) for label in labels), str(score))
+    Console(width=max(100, 20 + 12 * len(labels))).print(table)
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write a file so that a crash never leaves it half written."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".part")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_log(path, rules, seed, players, bots, log, result) -> None:
+    lines = [json.dumps({"rules": rules, "seed": seed, "players": players, "bots": bots})]
+    lines += [json.dumps(entry) for entry in log]
+    lines.append(json.dumps({"result": result}))
+    write_atomic(path, "\n".join(lines) + "\n")

@@ -1,0 +1,7 @@
+"""Agents that answer decision points, and the registry `--bots` names them from."""
+from __future__ import annotations
+
+from .base import Agent, make_agent, make_agents, AGENTS
+from .random_agent import RandomAgent
+
+__all__ = ["Agent", "AGENTS", "RandomAgent", "make_agent", "make_agents"]

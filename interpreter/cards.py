@@ -1,0 +1,164 @@
+"""The card database: YAML card files loaded safely, validated, with positions.
+
+Cards are numbered 0..N-1 in file order; a card's stable id is its slugged name
+(with a number when several cards share a name). Schema errors name the card
+and the field path and point at the YAML line.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .errors import CardDataError, Diagnostic, Source, Span
+
+
+@dataclass
+class Card:
+    index: int
+    kind: str
+    id: str
+    name: str
+    data: dict
+    spans: dict = field(default_factory=dict)  # field name -> Span of its value
+
+
+@dataclass
+class CardDB:
+    source: Source
+    cards: list
+    kinds: list  # kind names in file order
+
+    def by_id(self, card_id: str) -> Card | None:
+        for card in self.cards:
+            if card.id == card_id:
+                return card
+        return None
+
+    def field_names(self) -> set:
+        return {name for card in self.cards for name in card.data}
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "card"
+
+
+def _positions(node, path=(), out=None) -> dict:
+    """Map each JSON path in a composed YAML tree to its source mark."""
+    out = {} if out is None else out
+    out[path] = node.start_mark
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            out.setdefault(path + (key.value, "<key>"), key.start_mark)
+            _positions(value, path + (key.value,), out)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            _positions(item, path + (i,), out)
+    return out
+
+
+def _span_at(source: Source, mark, length: int = 1) -> Span:
+    line, col = mark.line + 1, mark.column + 1
+    return Span(source, line, col, line, col + max(length, 1))
+
+
+def _describe_path(data, path) -> str:
+    """`catalyst[3] "Ember Sage" .cost` — the card and the field path."""
+    if len(path) >= 2 and isinstance(path[1], int):
+        kind, idx = path[0], path[1]
+        try:
+            name = data[kind][idx].get("name")
+        except (AttributeError, IndexError, KeyError, TypeError):
+            name = None
+        card = f"{kind}[{idx}]" + (f" ({name!r})" if name else "")
+        rest = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path[2:])
+        return f"card {card}" + (f", field '{rest.lstrip('.')}'" if rest else "")
+    return "top level" if not path else "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
+
+
+def load_cards(path: Path, schema_path: Path | None) -> CardDB:
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise CardDataError(f"cannot read card file {path}: {err.strerror or err}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise CardDataError(f"{path}: not UTF-8 text (byte {err.start})") from None
+    source = Source(str(path), text)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        span = _span_at(source, mark) if mark else Span(source, 1, 1, 1, 2)
+        problem = getattr(err, "problem", None) or str(err)
+        raise CardDataError(f"malformed YAML: {problem}", span) from None
+    positions = _positions(node) if node is not None else {}
+
+    def span_for(p, length=1):
+        while p not in positions and p:
+            p = p[:-1]
+        mark = positions.get(p)
+        return _span_at(source, mark, length) if mark else Span(source, 1, 1, 1, 2)
+
+    problems = []
+    if schema_path is not None:
+        problems += _schema_problems(data, schema_path, span_for)
+    if not problems and not isinstance(data, dict):
+        problems.append(Diagnostic("error", "the card file must be a mapping of card kinds to lists of cards", span_for(())))
+    if problems:
+        raise CardDataError(problems)
+
+    cards, problems = [], []
+    names: dict = {}
+    for kind, items in data.items():
+        if not isinstance(items, list):
+            problems.append(Diagnostic("error", f"card kind '{kind}' must be a list of cards", span_for((kind,))))
+            continue
+        for i, item in enumerate(items):
+            if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+                problems.append(Diagnostic("error", f"{_describe_path(data, (kind, i))}: every card needs a 'name'", span_for((kind, i))))
+                continue
+            names.setdefault(_slug(item["name"]), []).append(len(cards))
+            spans = {k: span_for((kind, i, k)) for k in item}
+            cards.append(Card(len(cards), kind, "", item["name"], dict(item), spans))
+    if problems:
+        raise CardDataError(problems)
+    for slug, indices in names.items():
+        for n, index in enumerate(indices, 1):
+            cards[index].id = slug if len(indices) == 1 else f"{slug}-{n}"
+    return CardDB(source, cards, list(data))
+
+
+def _schema_problems(data, schema_path: Path, span_for) -> list:
+    import jsonschema
+
+    try:
+        schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise CardDataError(f"cannot read card schema {schema_path}: {err}") from None
+    validator = jsonschema.Draft202012Validator(schema)
+    problems = []
+    for error in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
+        path = tuple(error.absolute_path)
+        where = _describe_path(data, path)
+        problems.append(Diagnostic("error", f"{where}: {_schema_message(error)}", span_for(path)))
+    return problems
+
+
+def _schema_message(error) -> str:
+    if error.validator == "additionalProperties":
+        extra = re.findall(r"'([^']+)' (?:was|were) unexpected", error.message)
+        allowed = sorted(error.schema.get("properties", {}))
+        return f"unknown field {extra[0] if extra else ''!r}; allowed fields: {', '.join(allowed)}" if allowed else error.message
+    if error.validator == "required":
+        return error.message.replace("is a required property", "is required")
+    if error.validator == "enum":
+        return f"{error.instance!r} is not one of {', '.join(map(repr, error.validator_value))}"
+    if error.validator == "pattern":
+        return f"{error.instance!r} does not match the expected form ({error.schema.get('description', error.validator_value)})"
+    return error.message

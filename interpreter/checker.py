@@ -1,0 +1,503 @@
+"""The checker: resolve every name, arity and card reference before anything runs.
+
+A pure pass over the rules model and the card data that returns all the
+problems it finds (errors and warnings); nothing is compiled if one is an error.
+"""
+from __future__ import annotations
+
+from functools import singledispatchmethod
+
+from .builtins import FUNCTIONS
+from .compiler.expressions import BUILTIN_NAMES
+from .errors import Diagnostic, did_you_mean
+from .language import nodes as n
+
+_SETTABLE_BUILTINS = {"first_player"}
+_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve)
+
+
+def check(model, db, params: dict, card_fields: dict) -> list[Diagnostic]:
+    return Checker(model, db, params, card_fields).run()
+
+
+class Checker:
+    def __init__(self, model, db, params, card_fields):
+        self.m = model
+        self.db = db
+        self.params = params
+        self.card_fields = card_fields
+        self.problems: list[Diagnostic] = []
+        self.card_field_names = db.field_names() | {f for k in model.kinds.values() for f, _ in k.fields}
+        self.effect_fields = {f for k in model.kinds.values() for f, t in k.fields if t == "effects"}
+        self.loop_depth = 0
+
+    # -- reporting
+    def error(self, message, span, hint=None):
+        self.problems.append(Diagnostic("error", message, span, hint))
+
+    def warning(self, message, span, hint=None):
+        self.problems.append(Diagnostic("warning", message, span, hint))
+
+    def run(self) -> list[Diagnostic]:
+        m = self.m
+        for what, decl in (("game", m.game), ("players", m.players), ("setup", m.setup), ("turn", m.turn)):
+            if decl is None:
+                self.error(f"the rules have no '{what}' declaration", _first_span(m))
+        if not m.score_terms:
+            self.error("the rules have no 'score' block", _first_span(m))
+        if m.players and not 1 <= m.players.minimum <= m.players.maximum:
+            self.error(f"players {m.players.minimum}..{m.players.maximum} is not a valid range", m.players.span)
+        self.check_names_unique()
+        self.check_declarations()
+        self.check_bodies()
+        self.check_cards()
+        return self.problems
+
+    def check_names_unique(self):
+        spaces = {"parameter": self.m.params, "counter": self.m.counters, "zone": self.m.zones, "definition": self.m.defines}
+        owner: dict = {}
+        for kind, decls in spaces.items():
+            for name, decl in decls.items():
+                if name in owner:
+                    self.error(f"'{name}' is both a {owner[name]} and a {kind}", decl.span, "give one of them another name")
+                else:
+                    owner[name] = kind
+                if name in BUILTIN_NAMES or name in FUNCTIONS:
+                    self.error(f"'{name}' is a built-in name and cannot be redefined", decl.span)
+
+    def check_declarations(self):
+        m = self.m
+        if m.cards and m.cards.zone not in m.zones:
+            self.error(f"the cards start in zone '{m.cards.zone}', which is not declared", m.cards.span, did_you_mean(m.cards.zone, m.zones))
+        elif m.cards and m.zones[m.cards.zone].scope != "shared":
+            self.error(f"the cards must start in a shared zone; '{m.cards.zone}' is not shared", m.cards.span)
+        for name, decl in m.zones.items():
+            if decl.slots is not None and decl.slots < 1:
+                self.error(f"zone '{name}' needs at least 1 slot", decl.span)
+        for name, decl in m.kinds.items():
+            if name not in self.db.kinds:
+                self.error(f"kind '{name}' has no cards in the card file", decl.span, did_you_mean(name, self.db.kinds))
+        for zone, decl in m.empty_hooks.items():
+            if zone not in m.zones:
+                self.error(f"unknown zone '{zone}'", decl.span, did_you_mean(zone, m.zones))
+        for name in self.params:
+            if not self.reads_param(name):
+                self.warning(f"parameter '{name}' is never read", m.params[name].span)
+
+    def reads_param(self, name) -> bool:
+        return any(name in _names_in(d) for d in self._all_decls())
+
+    def _all_decls(self):
+        m = self.m
+        yield from m.defines.values()
+        yield from m.effects.values()
+        yield from m.procedures.values()
+        yield from m.actions.values()
+        yield from m.hooks.values()
+        yield from m.empty_hooks.values()
+        yield from m.score_terms.values()
+        yield from m.params.values()
+        for d in (m.setup, m.turn, m.tiebreak, m.turn_order):
+            if d is not None:
+                yield d
+
+    # -- bodies
+    def check_bodies(self):
+        m = self.m
+        for decl in m.defines.values():
+            self.expr(decl.expr, set(decl.params))
+        for decl in m.effects.values():
+            self.body(decl.body, set())
+        for decl in m.procedures.values():
+            self.body(decl.body, set(decl.params))
+        for decl in m.actions.values():
+            self.expr(decl.label, set())
+            if decl.when is not None:
+                self.expr(decl.when, set())
+            self.body(decl.body, set())
+        for decl in m.hooks.values():
+            self.body(decl.body, set())
+        for decl in m.empty_hooks.values():
+            self.body(decl.body, set())
+            self.no_decisions(decl)
+        if m.setup:
+            self.body(m.setup.body, set())
+        if m.turn:
+            self.body(m.turn.body, set())
+        for term in m.score_terms.values():
+            self.expr(term.expr, set())
+        if m.tiebreak:
+            for e in m.tiebreak.exprs:
+                self.expr(e, set())
+        if m.turn_order:
+            self.expr(m.turn_order.seats, set())
+
+    def no_decisions(self, hook):
+        seen = set()
+
+        def decides(stmts) -> n.Node | None:
+            for s in _walk_stmts(stmts):
+                if isinstance(s, _DECIDING):
+                    return s
+                if isinstance(s, n.CallStmt) and s.name not in seen:
+                    seen.add(s.name)
+                    target = self.m.callables().get(s.name)
+                    if target is not None and decides(target.body):
+                        return s
+            return None
+
+        found = decides(hook.body)
+        if found is not None:
+            self.error("a trigger must not ask for a decision (it runs inside the rule that fired it)", found.span,
+                       "move the decision into the turn, or record what happened and decide later")
+
+    def body(self, stmts, scope: set):
+        scope = set(scope)
+        for s in stmts:
+            self.stmt(s, scope)
+
+    @singledispatchmethod
+    def stmt(self, s, scope):
+        pass
+
+    @stmt.register
+    def _(self, s: n.Gain, scope):
+        self.expr(s.amount, scope)
+        self.counter_ref(s.target, scope)
+
+    @stmt.register
+    def _(self, s: n.Pay, scope):
+        self.expr(s.amount, scope)
+        self.counter_ref(s.target, scope)
+
+    @stmt.register
+    def _(self, s: n.Lose, scope):
+        self.expr(s.amount, scope)
+        self.counter_ref(s.target, scope)
+
+    @stmt.register
+    def _(self, s: n.SetCounter, scope):
+        self.expr(s.value, scope)
+        if s.target.name in _SETTABLE_BUILTINS and s.target.owner is None:
+            return
+        self.counter_ref(s.target, scope)
+
+    @stmt.register
+    def _(self, s: n.Move, scope):
+        self.expr(s.cards, scope)
+        self.zone_ref(s.dest, scope)
+
+    @stmt.register
+    def _(self, s: n.Deal, scope):
+        self.expr(s.count, scope)
+        self.zone_ref(s.source, scope)
+        self.zone_ref(s.dest, scope)
+
+    @stmt.register
+    def _(self, s: n.Shuffle, scope):
+        self.zone_ref(s.zone, scope)
+
+    @stmt.register
+    def _(self, s: n.Slide, scope):
+        self.zone_ref(s.zone, scope, slotted=True)
+
+    @stmt.register
+    def _(self, s: n.Refill, scope):
+        self.zone_ref(s.zone, scope, slotted=True)
+        self.zone_ref(s.source, scope)
+
+    @stmt.register
+    def _(self, s: n.CallStmt, scope):
+        for a in s.args:
+            self.expr(a, scope)
+        target = self.m.callables().get(s.name)
+        if target is None:
+            if s.name in self.m.defines or s.name in FUNCTIONS:
+                self.error(f"'{s.name}' is a value, not a rule to carry out", s.span, "use it inside a statement or a condition")
+            else:
+                self.error(f"unknown procedure or effect '{s.name}'", s.span, did_you_mean(s.name, self.m.callables()))
+            return
+        params = getattr(target, "params", ())
+        if len(s.args) != len(params):
+            self.error(f"'{s.name}' takes {len(params)} argument{'s' if len(params) != 1 else ''}, got {len(s.args)}", s.span,
+                       f"it is declared as {s.name}({', '.join(params)})")
+
+    @stmt.register
+    def _(self, s: n.Stop, scope):
+        if self.loop_depth == 0:
+            self.error("'stop' outside a loop", s.span, "stop ends the innermost `repeat` or `for each`")
+
+    @stmt.register
+    def _(self, s: n.EndGame, scope):
+        if s.after_rounds is not None:
+            self.expr(s.after_rounds, scope)
+
+    @stmt.register
+    def _(self, s: n.Let, scope):
+        self.expr(s.value, scope)
+        scope.add(s.name)
+
+    @stmt.register
+    def _(self, s: n.Resolve, scope):
+        self.expr(s.effects, scope)
+        if not (isinstance(s.effects, n.Field) and s.effects.name in self.effect_fields):
+            self.error("`resolve` needs a card field declared as effects (e.g. `c.effects`)", s.effects.span,
+                       "declare it in a kind block: `kind NAME:` then `effects: effects`")
+
+    @stmt.register
+    def _(self, s: n.ChooseAction, scope):
+        if not self.m.actions:
+            self.error("`choose action` but the rules declare no action", s.span)
+
+    @stmt.register
+    def _(self, s: n.If, scope):
+        for cond, body in s.branches:
+            self.expr(cond, scope)
+            self.body(body, scope)
+        self.body(s.else_body, scope)
+
+    @stmt.register
+    def _(self, s: n.ForEach, scope):
+        self.expr(s.iterable, scope)
+        inner = scope | {s.var}
+        if s.cond is not None:
+            self.expr(s.cond, inner)
+        self.loop(s.body, inner)
+
+    def loop(self, body, scope):
+        self.loop_depth += 1
+        self.body(body, scope)
+        self.loop_depth -= 1
+
+    @stmt.register
+    def _(self, s: n.RepeatWhile, scope):
+        self.expr(s.cond, scope)
+        self.loop(s.body, scope)
+
+    @stmt.register
+    def _(self, s: n.RepeatTimes, scope):
+        self.expr(s.count, scope)
+        self.loop(s.body, scope)
+
+    @stmt.register
+    def _(self, s: n.Choose, scope):
+        self.expr(s.iterable, scope)
+        inner = scope | {s.var}
+        if s.cond is not None:
+            self.expr(s.cond, inner)
+        if s.label is not None:
+            self.expr(s.label, inner)
+        self.body(s.body, inner)
+        self.body(s.else_body, scope)
+
+    @stmt.register
+    def _(self, s: n.May, scope):
+        self.expr(s.label, scope)
+        self.body(s.body, scope)
+        self.body(s.else_body, scope)
+
+    @stmt.register
+    def _(self, s: n.PickRandom, scope):
+        self.expr(s.iterable, scope)
+        self.body(s.body, scope | {s.var})
+
+    # -- references
+    def counter_ref(self, ref: n.Ref, scope):
+        decl = self.m.counters.get(ref.name)
+        if decl is None:
+            kind = "a zone" if ref.name in self.m.zones else None
+            hint = did_you_mean(ref.name, self.m.counters)
+            self.error(f"unknown counter '{ref.name}'" + (f" ('{ref.name}' is {kind})" if kind else ""), ref.span, hint)
+            return
+        self.owner(ref, decl, scope)
+
+    def zone_ref(self, ref: n.Ref, scope, slotted=False):
+        decl = self.m.zones.get(ref.name)
+        if decl is None:
+            kind = "a counter" if ref.name in self.m.counters else None
+            self.error(f"unknown zone '{ref.name}'" + (f" ('{ref.name}' is {kind})" if kind else ""), ref.span, did_you_mean(ref.name, self.m.zones))
+            return
+        if slotted and decl.slots is None:
+            self.error(f"zone '{ref.name}' has no slots; this statement needs a slotted zone", ref.span, f"declare it with `slots N`")
+        self.owner(ref, decl, scope)
+
+    def owner(self, ref, decl, scope):
+        if ref.owner is not None:
+            self.expr(ref.owner, scope)
+            if decl.scope == "shared":
+                self.error(f"'{ref.name}' is shared; it has no owner", ref.owner.span, f"write just `{ref.name}`")
+        elif decl.scope == "card":
+            self.error(f"'{ref.name}' belongs to each card; say which: `{ref.name} of CARD`", ref.span)
+
+    # -- expressions
+    def expr(self, e, scope):
+        if e is None:
+            return
+        self.visit(e, scope)
+
+    @singledispatchmethod
+    def visit(self, e, scope):
+        for child in _children(e):
+            self.expr(child, scope)
+
+    @visit.register
+    def _(self, e: n.Template, scope):
+        for part in e.parts:
+            if not isinstance(part, str):
+                self.expr(part, scope)
+
+    @visit.register
+    def _(self, e: n.Name, scope):
+        name = e.name
+        m = self.m
+        if name in scope or name in self.params or name in BUILTIN_NAMES or name in m.effects:
+            return
+        if name in m.counters or name in m.zones:
+            decl = m.counters.get(name) or m.zones.get(name)
+            if decl.scope == "card":
+                self.error(f"'{name}' belongs to each card; say which: `{name} of CARD`", e.span)
+            return
+        if name in m.defines:
+            params = m.defines[name].params
+            if params:
+                self.error(f"'{name}' takes {len(params)} argument{'s' if len(params) != 1 else ''}", e.span, f"write {name}({', '.join(params)})")
+            return
+        if name in m.params:
+            return  # a parameter whose value failed to evaluate: already reported
+        known = set(scope) | set(self.params) | set(m.counters) | set(m.zones) | set(m.defines) | set(m.effects) | BUILTIN_NAMES
+        self.error(f"unknown name '{name}'", e.span, did_you_mean(name, known))
+
+    @visit.register
+    def _(self, e: n.NameOf, scope):
+        self.expr(e.owner, scope)
+        decl = self.m.counters.get(e.name) or self.m.zones.get(e.name)
+        if decl is None:
+            self.error(f"unknown counter or zone '{e.name}'", e.span, did_you_mean(e.name, set(self.m.counters) | set(self.m.zones)))
+        elif decl.scope == "shared":
+            self.error(f"'{e.name}' is shared; it has no owner", e.span, f"write just `{e.name}`")
+
+    @visit.register
+    def _(self, e: n.Call, scope):
+        for a in e.args:
+            self.expr(a, scope)
+        if e.name in self.m.defines:
+            params = self.m.defines[e.name].params
+            if len(params) != len(e.args):
+                self.error(f"'{e.name}' takes {len(params)} argument{'s' if len(params) != 1 else ''}, got {len(e.args)}", e.span,
+                           f"it is defined as {e.name}({', '.join(params)})")
+            return
+        builtin = FUNCTIONS.get(e.name)
+        if builtin is None:
+            if e.name in self.m.callables():
+                self.error(f"'{e.name}' is a procedure: it is carried out as a statement, not used as a value", e.span)
+            else:
+                self.error(f"unknown function '{e.name}'", e.span, did_you_mean(e.name, set(self.m.defines) | set(FUNCTIONS)))
+            return
+        lo, hi = builtin.arity
+        if not lo <= len(e.args) <= hi:
+            expected = str(lo) if lo == hi else f"{lo} to {hi}"
+            self.error(f"'{e.name}' takes {expected} argument{'s' if hi != 1 else ''}, got {len(e.args)}", e.span, builtin.doc)
+
+    @visit.register
+    def _(self, e: n.Field, scope):
+        self.expr(e.obj, scope)
+        if e.name not in self.card_field_names:
+            self.error(f"no card has a field '{e.name}'", e.span, did_you_mean(e.name, self.card_field_names))
+
+    @visit.register
+    def _(self, e: n.IsKind, scope):
+        self.expr(e.operand, scope)
+        if e.kind not in self.db.kinds:
+            self.error(f"unknown card kind '{e.kind}'", e.span, did_you_mean(e.kind, self.db.kinds))
+
+    @visit.register
+    def _(self, e: n.Aggregate, scope):
+        self.expr(e.iterable, scope)
+        inner = scope | {e.var}
+        self.expr(e.expr, inner)
+        self.expr(e.cond, inner)
+
+    @visit.register
+    def _(self, e: n.Comprehension, scope):
+        inner = set(scope)
+        for var, iterable in e.loops:
+            self.expr(iterable, inner)
+            inner.add(var)
+        self.expr(e.expr, inner)
+        self.expr(e.cond, inner)
+
+    # -- card data
+    def check_cards(self):
+        effects = self.m.effects
+        for fname, values in self.card_fields.items():
+            for card, value in zip(self.db.cards, values):
+                if value is None:
+                    continue
+                if isinstance(value, n.EffectList):
+                    for item in value.items:
+                        for name in item.alternatives:
+                            if name not in effects:
+                                self.error(f"card '{card.name}', field '{fname}': unknown effect '{name}'", item.span,
+                                           did_you_mean(name, effects) or f"effects: {', '.join(effects)}")
+                elif isinstance(value, dict):
+                    for v in value.values():
+                        self.expr(v, set())
+                else:
+                    self.expr(value, set())
+        used = {name for values in self.card_fields.values() for v in values if isinstance(v, n.EffectList)
+                for item in v.items for name in item.alternatives}
+        called = {s.name for d in self._all_decls() for s in _walk_decl_stmts(d) if isinstance(s, n.CallStmt)}
+        for name, decl in effects.items():
+            if name not in used and name not in called:
+                self.warning(f"effect '{name}' is used by no card and no rule", decl.span)
+
+
+def _first_span(model):
+    for d in (model.game, model.players, model.cards):
+        if d is not None:
+            return d.span
+    from .errors import NO_SPAN
+
+    return NO_SPAN
+
+
+def _children(node):
+    for name in getattr(node, "__dataclass_fields__", {}):
+        if name == "span":
+            continue
+        value = getattr(node, name)
+        if isinstance(value, n.Node):
+            yield value
+        elif isinstance(value, tuple):
+            for v in value:
+                if isinstance(v, n.Node):
+                    yield v
+                elif isinstance(v, tuple):
+                    yield from (x for x in v if isinstance(x, n.Node))
+
+
+def _walk(node):
+    yield node
+    for child in _children(node):
+        yield from _walk(child)
+
+
+def _walk_stmts(stmts):
+    for s in stmts:
+        for node in _walk(s):
+            if isinstance(node, n.Stmt):
+                yield node
+
+
+def _walk_decl_stmts(decl):
+    for node in _walk(decl):
+        if isinstance(node, n.Stmt):
+            yield node
+
+
+def _names_in(decl) -> set:
+    names = set()
+    for node in _walk(decl):
+        if isinstance(node, (n.Name, n.NameOf, n.Call)):
+            names.add(node.name)
+    return names

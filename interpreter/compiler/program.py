@@ -1,0 +1,100 @@
+"""The compiled program: layout of counters and zones, cards, code and scoring.
+
+Names are resolved to indices here once, so the engine works on lists.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+
+@dataclass
+class CounterInfo:
+    name: str
+    index: int
+    scope: str  # "player" | "shared" | "card"
+    minimum: Optional[int]
+    maximum: Optional[int]
+    visibility: str
+
+
+@dataclass
+class ZoneInfo:
+    name: str
+    index: int
+    scope: str
+    slots: Optional[int]
+    stack: bool
+    visibility: str
+    base: int = 0  # first instance in the state's flat zone list
+    count: int = 1  # number of instances
+    empty_hook: Optional[int] = None  # code index run when an instance becomes empty
+
+
+@dataclass
+class Code:
+    """One procedure, effect, action or block compiled to instructions."""
+
+    name: str
+    nlocals: int
+    instrs: list = field(default_factory=list)
+    spans: list = field(default_factory=list)
+
+
+@dataclass
+class Scope:
+    """Local variable slots of one code object."""
+
+    slots: dict = field(default_factory=dict)
+    size: int = 0
+    kinds: dict = field(default_factory=dict)  # name -> "card" | "player" | None
+
+    def bind(self, name: str) -> int:
+        self.slots[name] = self.size
+        self.size += 1
+        return self.size - 1
+
+    def temp(self) -> int:
+        self.size += 1
+        return self.size - 1
+
+
+@dataclass
+class Program:
+    title: str
+    min_players: int
+    max_players: int
+    params: dict
+    cards: object  # CardDB
+    card_ids: list
+    card_names: list
+    card_kinds: list
+    fields: dict  # field name -> list indexed by card
+    counters: dict  # name -> CounterInfo
+    zones: dict  # name -> ZoneInfo
+    codes: list  # of Code
+    main: int
+    setup_zone: str
+    effect_codes: dict  # effect name -> code index
+    effect_labels: dict  # effect name -> label
+    actions: list  # of (name, code index, label fn, when fn)
+    score_terms: list  # of (label, fn(st, L))
+    tiebreaks: list  # of fn(st, L)
+    turn_order: Optional[Callable]
+    fingerprint: str = ""
+    step_budget: int = 1_000_000
+    turn_budget: int = 10_000
+    zone_of_instance: list = field(default_factory=list)
+    counter_list: list = field(default_factory=list)
+
+    def layout_zones(self) -> int:
+        """Give each zone its instances (per-player zones get one per possible
+        seat, so the layout does not depend on the player count)."""
+        total = 0
+        self.zone_of_instance = []
+        for info in self.zones.values():
+            info.base = total
+            info.count = {"shared": 1, "player": self.max_players, "card": len(self.card_ids)}[info.scope]
+            total += info.count
+            self.zone_of_instance.extend([info] * info.count)
+        return total

@@ -1,0 +1,41 @@
+"""A small seeded generator (SplitMix64) whose whole state is one integer.
+
+The state lives in the game state, so cloning, saving and loading a game keep
+its randomness exactly; the algorithm is fixed here, so results do not depend on
+the Python version.
+"""
+from __future__ import annotations
+
+MASK = (1 << 64) - 1
+
+
+def seed_state(seed: int) -> int:
+    """The generator state for a user seed.
+
+    >>> seed_state(7) == seed_state(7)
+    True
+    """
+    return (int(seed) * 0x9E3779B97F4A7C15 + 0x2545F4914F6CDD1D) & MASK
+
+
+def next_u64(state: int) -> tuple[int, int]:
+    """Advance the state; return (new state, 64-bit output)."""
+    state = (state + 0x9E3779B97F4A7C15) & MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return state, z ^ (z >> 31)
+
+
+def below(state: int, n: int) -> tuple[int, int]:
+    """A value in range(n) (multiply-shift; bias below 2**-60 for game sizes)."""
+    state, x = next_u64(state)
+    return state, (x * n) >> 64
+
+
+def shuffle(state: int, items: list) -> int:
+    """Fisher-Yates shuffle of `items` in place; returns the new state."""
+    for i in range(len(items) - 1, 0, -1):
+        state, j = below(state, i + 1)
+        items[i], items[j] = items[j], items[i]
+    return state

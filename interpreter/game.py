@@ -1,0 +1,268 @@
+"""The decision API: a Game made from a rules file, and the states it plays.
+
+In the style of OpenSpiel's Python games: `current_player()`,
+`legal_actions()`, `apply_action()`, `is_terminal()`, `returns()`, `clone()`,
+plus labelled options, score breakdowns, observations and JSON saves.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .engine import rng as _rng
+from .engine.state import State
+from .engine.vm import run
+from .errors import InvalidActionError, RulesError, SaveFileError
+
+TERMINAL = -4  # current_player() once the game is over (OpenSpiel's value)
+SAVE_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Option:
+    id: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Decision:
+    player: int
+    prompt: str
+    options: tuple
+
+
+class Game:
+    """A compiled rules file. `new_initial_state(players, seed)` starts a game."""
+
+    def __init__(self, program, path: str, model, diagnostics=()):
+        self.program = program
+        self.path = path
+        self.model = model
+        self.diagnostics = list(diagnostics)
+
+    @property
+    def title(self) -> str:
+        return self.program.title
+
+    @property
+    def player_range(self) -> tuple[int, int]:
+        return self.program.min_players, self.program.max_players
+
+    def new_initial_state(self, players: int | None = None, seed: int = 0) -> "GameState":
+        p = self.program
+        players = p.min_players if players is None else players
+        if not p.min_players <= players <= p.max_players:
+            allowed = str(p.min_players) if p.min_players == p.max_players else f"{p.min_players} to {p.max_players}"
+            raise RulesError(f"{p.title} is played by {allowed} players, not {players}")
+        st = GameState.__new__(GameState)
+        st.program = p
+        st.n = players
+        ncards = len(p.card_ids)
+        st.ctr = [[0] * {"shared": 1, "player": players, "card": ncards}[c.scope] for c in p.counter_list]
+        for c in p.counter_list:
+            if c.minimum is not None and c.minimum > 0:
+                st.ctr[c.index] = [c.minimum] * len(st.ctr[c.index])
+        st.z = [[None] * info.slots if info.slots else [] for info in p.zone_of_instance]
+        home = p.zones[p.setup_zone].base
+        st.z[home] = list(range(ncards))
+        st.loc = [home] * ncards
+        st.rng = _rng.seed_state(seed)
+        st.frames = [[p.main, 0, []]]
+        st.me = st.cur = st.first = 0
+        st.order = tuple(range(players))
+        st.pos = 0
+        st.round = 1
+        st.turns = 0
+        st.end_round = None
+        st.over = False
+        st.pending = None
+        st.decisions = 0
+        run(st)
+        return st
+
+    def state_from_json(self, text: str) -> "GameState":
+        try:
+            data = json.loads(text)
+        except ValueError as err:
+            raise SaveFileError(f"the save file is not valid JSON ({err})") from None
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or "state" not in data:
+            raise SaveFileError("this is not a saved game of this tool (missing format or state)")
+        if data.get("fingerprint") != self.program.fingerprint:
+            raise SaveFileError(
+                f"the save was made with different rules, cards or parameters "
+                f"(saved {data.get('rules', '?')}, fingerprint {data.get('fingerprint')}; now {self.program.fingerprint})"
+            )
+        try:
+            st = GameState.from_data(self.program, data["state"])
+            _validate(st)
+        except (KeyError, TypeError, ValueError, IndexError) as err:
+            raise SaveFileError(f"the save file is damaged ({type(err).__name__}: {err})") from None
+        return st
+
+
+def _validate(st: "GameState") -> None:
+    p = st.program
+    if not p.min_players <= st.n <= p.max_players:
+        raise ValueError("player count out of range")
+    if len(st.z) != len(p.zone_of_instance) or len(st.loc) != len(p.card_ids):
+        raise ValueError("zone layout does not match the rules")
+    for fr in st.frames:
+        if not 0 <= fr[0] < len(p.codes) or not 0 <= fr[1] <= len(p.codes[fr[0]].instrs):
+            raise ValueError("execution position does not match the rules")
+    seen = [c for zone in st.z for c in zone if c is not None]
+    if sorted(seen) != list(range(len(p.card_ids))):
+        raise ValueError("cards are missing or duplicated")
+
+
+class GameState(State):
+    """One position of a game; the decision API lives here."""
+
+    __slots__ = ()
+
+    # -- whose turn, what can be done
+    def current_player(self) -> int:
+        return TERMINAL if self.over else self.pending[0]
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def legal_actions(self) -> list[str]:
+        """Stable ids of the legal options, e.g. ``['collect', 'recruit']``."""
+        return [] if self.over else list(self.pending[2])
+
+    def legal_options(self) -> list[Option]:
+        if self.over:
+            return []
+        ins, fr = self._decision_instr()
+        return [Option(i, ins.label(self, fr, v)) for i, v in zip(self.pending[2], self.pending[3])]
+
+    def decision(self) -> Decision | None:
+        if self.over:
+            return None
+        ins, fr = self._decision_instr()
+        return Decision(self.pending[0], ins.prompt(self, fr), tuple(self.legal_options()))
+
+    def _decision_instr(self):
+        fr = self.frames[-1]
+        return self.program.codes[fr[0]].instrs[self.pending[1]], fr
+
+    def apply_action(self, action_id: str) -> None:
+        if self.over:
+            raise InvalidActionError("the game is over; no action can be applied")
+        ids = self.pending[2]
+        try:
+            i = ids.index(action_id)
+        except ValueError:
+            raise InvalidActionError(f"'{action_id}' is not a legal action here; legal: {', '.join(ids)}") from None
+        ins, fr = self._decision_instr()
+        value = self.pending[3][i]
+        self.pending = None
+        self.decisions += 1
+        ins.apply(self, fr, value)
+        run(self)
+
+    # -- results
+    def _raw_breakdown(self, player: int) -> dict:
+        me = self.me
+        self.me = player
+        try:
+            return {label: fn(self) for label, fn in self.program.score_terms}
+        finally:
+            self.me = me
+
+    def score_breakdown(self, player: int) -> dict:
+        """The score by category for one player, as if the game ended now."""
+        return {label: _number(v) for label, v in self._raw_breakdown(player).items()}
+
+    def scores(self) -> list:
+        return [_number(sum(self._raw_breakdown(p).values())) for p in range(self.n)]
+
+    def tiebreaks(self, player: int) -> list:
+        me = self.me
+        self.me = player
+        try:
+            return [fn(self) for fn in self.program.tiebreaks]
+        finally:
+            self.me = me
+
+    def winners(self) -> list[int]:
+        keys = [(s, *self.tiebreaks(p)) for p, s in enumerate(self.scores())]
+        best = max(keys)
+        return [p for p, k in enumerate(keys) if k == best]
+
+    def returns(self) -> list[float]:
+        """1 shared among the winners, 0 for the others; all 0 before the end."""
+        if not self.over:
+            return [0.0] * self.n
+        winners = self.winners()
+        return [1.0 / len(winners) if p in winners else 0.0 for p in range(self.n)]
+
+    def result(self) -> dict:
+        return {
+            "players": self.n,
+            "scores": self.scores(),
+            "breakdown": [self.score_breakdown(p) for p in range(self.n)],
+            "winners": self.winners(),
+            "turns": self.turns,
+            "first_player": self.first,
+        }
+
+    # -- what a player may see
+    def observation(self, player: int) -> dict:
+        p = self.program
+        counters = {}
+        for info in p.counter_list:
+            values = self.ctr[info.index]
+            if info.scope == "card":
+                counters[info.name] = {p.card_ids[c]: v for c, v in enumerate(values) if v and self._card_visible(c, player)}
+            elif info.visibility == "hidden":
+                continue
+            elif info.visibility == "owner" and info.scope == "player":
+                counters[info.name] = [v if i == player else None for i, v in enumerate(values)]
+            else:
+                counters[info.name] = list(values)
+        zones = {}
+        for info in p.zones.values():
+            if info.scope == "shared":
+                zones[info.name] = self._zone_view(info, info.base, player, None)
+            elif info.scope == "player":
+                zones[info.name] = [self._zone_view(info, info.base + i, player, i) for i in range(self.n)]
+            else:
+                zones[info.name] = {
+                    p.card_ids[c]: self._zone_view(info, info.base + c, player, None)
+                    for c in range(len(p.card_ids)) if self._card_visible(c, player) and any(x is not None for x in self.z[info.base + c])
+                }
+        return {
+            "player": player, "current_player": self.current_player(), "round": self.round,
+            "turn": self.turns, "first_player": self.first, "counters": counters, "zones": zones,
+        }
+
+    def _zone_view(self, info, zi, viewer, owner):
+        cards = self.z[zi]
+        visible = info.visibility == "visible" or (info.visibility == "owner" and owner == viewer)
+        if not visible:
+            return {"count": sum(1 for c in cards if c is not None)}
+        ids = self.program.card_ids
+        return [ids[c] if c is not None else None for c in cards]
+
+    def _card_visible(self, card, viewer) -> bool:
+        info = self.program.zone_of_instance[self.loc[card]]
+        if info.visibility == "visible":
+            return True
+        if info.visibility == "owner" and info.scope == "player":
+            return self.loc[card] - info.base == viewer
+        return False
+
+    # -- saving
+    def to_json(self) -> str:
+        return json.dumps({
+            "format": SAVE_FORMAT, "rules": getattr(self.program, "title", ""),
+            "fingerprint": self.program.fingerprint, "state": self.to_data(),
+        }, separators=(",", ":"))
+
+
+def _number(value):
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else float(round(value, 4))
+    return value

@@ -1,0 +1,132 @@
+"""A rules file's declarations gathered by name, after `extends` is applied.
+
+A file that extends another replaces the base's declarations of the same name
+(parameters, counters, zones, kinds, definitions, effects, procedures, actions,
+hooks, score terms) and adds new ones; blocks such as `setup` and `turn` are
+replaced whole.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..errors import Diagnostic
+from . import nodes as n
+
+# Declaration class -> (namespace, key function)
+_NAMED = {
+    n.ParamDecl: "params",
+    n.CounterDecl: "counters",
+    n.ZoneDecl: "zones",
+    n.KindDecl: "kinds",
+    n.DefineDecl: "defines",
+    n.EffectDecl: "effects",
+    n.ProcedureDecl: "procedures",
+    n.ActionDecl: "actions",
+}
+_SINGLE = {
+    n.GameDecl: "game",
+    n.PlayersDecl: "players",
+    n.CardsDecl: "cards",
+    n.SetupDecl: "setup",
+    n.TurnDecl: "turn",
+    n.TiebreakDecl: "tiebreak",
+    n.TurnOrderDecl: "turn_order",
+}
+
+
+@dataclass
+class RulesModel:
+    files: list = field(default_factory=list)  # paths, base first
+    game: Optional[n.GameDecl] = None
+    players: Optional[n.PlayersDecl] = None
+    cards: Optional[n.CardsDecl] = None
+    cards_dir: Optional[str] = None  # directory the `cards` path is relative to
+    setup: Optional[n.SetupDecl] = None
+    turn: Optional[n.TurnDecl] = None
+    tiebreak: Optional[n.TiebreakDecl] = None
+    turn_order: Optional[n.TurnOrderDecl] = None
+    params: dict = field(default_factory=dict)
+    counters: dict = field(default_factory=dict)
+    zones: dict = field(default_factory=dict)
+    kinds: dict = field(default_factory=dict)
+    defines: dict = field(default_factory=dict)
+    effects: dict = field(default_factory=dict)
+    procedures: dict = field(default_factory=dict)
+    actions: dict = field(default_factory=dict)
+    hooks: dict = field(default_factory=dict)  # moment -> HookDecl
+    empty_hooks: dict = field(default_factory=dict)  # zone -> EmptyHookDecl
+    score_terms: dict = field(default_factory=dict)  # label -> ScoreTerm
+    overridden: set = field(default_factory=set)  # (namespace, name) replaced by an extending file
+
+    def callables(self) -> dict:
+        """Every name a statement may call: procedures and effects."""
+        return {**self.effects, **self.procedures}
+
+
+def merge(model: RulesModel, tree: n.RulesFile, path: str, is_base: bool) -> list:
+    """Add one file's declarations to `model`; return duplicate-name problems."""
+    problems = []
+    seen: dict = {}
+    model.files.append(path)
+    for item in tree.items:
+        key = _key(item)
+        if key is None:
+            continue
+        if key in seen:
+            first = seen[key]
+            problems.append(Diagnostic(
+                "error", f"{_describe(key)} is defined twice in this file",
+                item.span, f"the first definition is at line {first.span.line}",
+            ))
+            continue
+        seen[key] = item
+        namespace, name = key
+        if not is_base:
+            existing = _lookup(model, namespace, name)
+            if existing is not None:
+                model.overridden.add(key)
+        _store(model, namespace, name, item)
+    return problems
+
+
+def _key(item):
+    cls = type(item)
+    if cls in _NAMED:
+        return (_NAMED[cls], item.name)
+    if cls in _SINGLE:
+        return (_SINGLE[cls], "")
+    if cls is n.HookDecl:
+        return ("hooks", item.moment)
+    if cls is n.EmptyHookDecl:
+        return ("empty_hooks", item.zone)
+    if cls is n.ScoreDecl:
+        return ("score", "")
+    return None
+
+
+def _describe(key) -> str:
+    namespace, name = key
+    singular = {"params": "parameter", "counters": "counter", "zones": "zone", "kinds": "kind",
+                "defines": "definition", "effects": "effect", "procedures": "procedure",
+                "actions": "action", "hooks": "hook", "empty_hooks": "trigger"}
+    if name:
+        return f"{singular.get(namespace, namespace)} '{name}'"
+    return f"the '{namespace.replace('_', ' ')}' block"
+
+
+def _lookup(model, namespace, name):
+    if namespace == "score":
+        return model.score_terms or None
+    value = getattr(model, namespace)
+    return value.get(name) if isinstance(value, dict) else value
+
+
+def _store(model, namespace, name, item):
+    if namespace == "score":
+        for term in item.terms:
+            model.score_terms[term.label] = term
+    elif isinstance(getattr(model, namespace), dict):
+        getattr(model, namespace)[name] = item
+    else:
+        setattr(model, namespace, item)

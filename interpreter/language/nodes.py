@@ -1,0 +1,448 @@
+"""Typed, frozen AST nodes of the rules language, each with its source span.
+
+Spans are excluded from equality so tests can compare trees built by hand.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..errors import NO_SPAN, Span
+
+
+@dataclass(frozen=True)
+class Node:
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
+# ---------------------------------------------------------------- expressions
+class Expr(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Literal(Expr):
+    value: object
+
+
+@dataclass(frozen=True)
+class Template(Expr):
+    """A label such as "recruit {c.name}": text parts and expressions."""
+
+    parts: tuple  # of str | Expr
+
+
+@dataclass(frozen=True)
+class Name(Expr):
+    name: str
+
+
+@dataclass(frozen=True)
+class NameOf(Expr):
+    """`coins of p`, `occupant of b`: a counter or zone of an owner."""
+
+    name: str
+    owner: Expr
+
+
+@dataclass(frozen=True)
+class Field(Expr):
+    obj: Expr
+    name: str
+
+
+@dataclass(frozen=True)
+class Index(Expr):
+    obj: Expr
+    index: Expr
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    name: str
+    args: tuple
+
+
+@dataclass(frozen=True)
+class ListLit(Expr):
+    items: tuple
+
+
+@dataclass(frozen=True)
+class MapLit(Expr):
+    items: tuple  # of (key Expr, value Expr)
+
+
+@dataclass(frozen=True)
+class Comprehension(Expr):
+    expr: Expr
+    loops: tuple  # of (var, iterable Expr)
+    cond: Optional[Expr]
+
+
+@dataclass(frozen=True)
+class Arith(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Neg(Expr):
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Compare(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Contains(Expr):
+    item: Expr
+    container: Expr
+    negate: bool = False
+
+
+@dataclass(frozen=True)
+class IsKind(Expr):
+    operand: Expr
+    kind: str
+
+
+@dataclass(frozen=True)
+class BoolOp(Expr):
+    op: str  # "and" | "or"
+    operands: tuple
+
+
+@dataclass(frozen=True)
+class Not(Expr):
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Aggregate(Expr):
+    """`sum E for x in L where C`, `count x in L`, highest/lowest/any/every."""
+
+    op: str
+    expr: Optional[Expr]
+    var: str
+    iterable: Expr
+    cond: Optional[Expr]
+
+
+@dataclass(frozen=True)
+class Rank(Expr):
+    """`rank V award A ties share at least M`: the award of my place by V."""
+
+    value: Expr
+    awards: Expr
+    ties: str
+    at_least: Optional[Expr]
+
+
+# ---------------------------------------------------------------- statements
+class Stmt(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Ref(Node):
+    """A counter or zone, optionally of an owner (a player or a card)."""
+
+    name: str
+    owner: Optional[Expr] = None
+
+
+@dataclass(frozen=True)
+class Gain(Stmt):
+    amount: Expr
+    target: Ref
+
+
+@dataclass(frozen=True)
+class Pay(Stmt):
+    amount: Expr
+    target: Ref
+
+
+@dataclass(frozen=True)
+class Lose(Stmt):
+    amount: Expr
+    target: Ref
+
+
+@dataclass(frozen=True)
+class SetCounter(Stmt):
+    target: Ref
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Move(Stmt):
+    cards: Expr
+    dest: Ref
+    place: str = "top"  # "top" | "bottom"
+
+
+@dataclass(frozen=True)
+class Deal(Stmt):
+    count: Expr
+    source: Ref
+    dest: Ref
+
+
+@dataclass(frozen=True)
+class Shuffle(Stmt):
+    zone: Ref
+
+
+@dataclass(frozen=True)
+class Slide(Stmt):
+    zone: Ref
+
+
+@dataclass(frozen=True)
+class Refill(Stmt):
+    zone: Ref
+    source: Ref
+
+
+@dataclass(frozen=True)
+class CallStmt(Stmt):
+    name: str
+    args: tuple
+
+
+@dataclass(frozen=True)
+class Stop(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class Pass(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class EndGame(Stmt):
+    after_rounds: Optional[Expr]  # None = now
+
+
+@dataclass(frozen=True)
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Resolve(Stmt):
+    mode: str  # "all" | "any" (any or all, in any order)
+    effects: Expr
+
+
+@dataclass(frozen=True)
+class ChooseAction(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class If(Stmt):
+    branches: tuple  # of (cond, body)
+    else_body: tuple = ()
+
+
+@dataclass(frozen=True)
+class ForEach(Stmt):
+    var: str
+    iterable: Expr
+    cond: Optional[Expr]
+    body: tuple
+
+
+@dataclass(frozen=True)
+class RepeatWhile(Stmt):
+    cond: Expr
+    body: tuple
+
+
+@dataclass(frozen=True)
+class RepeatTimes(Stmt):
+    count: Expr
+    body: tuple
+
+
+@dataclass(frozen=True)
+class Choose(Stmt):
+    optional: bool
+    var: str
+    iterable: Expr
+    cond: Optional[Expr]
+    label: Optional[Template]
+    body: tuple
+    else_body: tuple = ()
+
+
+@dataclass(frozen=True)
+class May(Stmt):
+    label: Template
+    body: tuple
+    else_body: tuple = ()
+
+
+@dataclass(frozen=True)
+class PickRandom(Stmt):
+    var: str
+    iterable: Expr
+    body: tuple
+
+
+# ---------------------------------------------------------------- declarations
+class Decl(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class GameDecl(Decl):
+    title: str
+
+
+@dataclass(frozen=True)
+class PlayersDecl(Decl):
+    minimum: int
+    maximum: int
+
+
+@dataclass(frozen=True)
+class CardsDecl(Decl):
+    path: str
+    schema: Optional[str]
+    zone: str
+
+
+@dataclass(frozen=True)
+class ExtendsDecl(Decl):
+    path: str
+
+
+@dataclass(frozen=True)
+class ParamDecl(Decl):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class TurnOrderDecl(Decl):
+    seats: Expr
+
+
+@dataclass(frozen=True)
+class CounterDecl(Decl):
+    name: str
+    scope: str  # "player" | "shared" | "card"
+    minimum: Optional[int] = None
+    maximum: Optional[int] = None
+    visibility: str = "visible"
+
+
+@dataclass(frozen=True)
+class ZoneDecl(Decl):
+    name: str
+    scope: str
+    stack: bool = False
+    slots: Optional[int] = None
+    visibility: str = "visible"
+
+
+@dataclass(frozen=True)
+class KindDecl(Decl):
+    name: str
+    fields: tuple  # of (field name, field type)
+
+
+@dataclass(frozen=True)
+class DefineDecl(Decl):
+    name: str
+    params: tuple
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class EffectDecl(Decl):
+    name: str
+    label: Optional[str]
+    body: tuple
+
+
+@dataclass(frozen=True)
+class ProcedureDecl(Decl):
+    name: str
+    params: tuple
+    body: tuple
+
+
+@dataclass(frozen=True)
+class ActionDecl(Decl):
+    name: str
+    label: Template
+    when: Optional[Expr]
+    body: tuple
+
+
+@dataclass(frozen=True)
+class SetupDecl(Decl):
+    body: tuple
+
+
+@dataclass(frozen=True)
+class TurnDecl(Decl):
+    body: tuple
+
+
+@dataclass(frozen=True)
+class HookDecl(Decl):
+    moment: str  # "start of turn", "end of round", ...
+    body: tuple
+
+
+@dataclass(frozen=True)
+class EmptyHookDecl(Decl):
+    zone: str
+    body: tuple
+
+
+@dataclass(frozen=True)
+class ScoreTerm(Node):
+    label: str
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class ScoreDecl(Decl):
+    terms: tuple
+
+
+@dataclass(frozen=True)
+class TiebreakDecl(Decl):
+    exprs: tuple
+
+
+@dataclass(frozen=True)
+class RulesFile(Node):
+    items: tuple
+
+
+# ---------------------------------------------------------------- card effects
+@dataclass(frozen=True)
+class EffectItem(Node):
+    """One symbol group on a card: `coin` or alternatives `coin/chain`."""
+
+    alternatives: tuple  # of effect names
+
+
+@dataclass(frozen=True)
+class EffectList(Node):
+    items: tuple  # of EffectItem

@@ -1,0 +1,590 @@
+"""Parse rules text into typed AST nodes (grammar.lark → Lark → Transformer).
+
+The grammar is loaded once per process. Syntax errors become
+:class:`RulesSyntaxError` with the position, the line and what was expected.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.indenter import DedentError, Indenter
+
+from ..errors import Diagnostic, RulesSyntaxError, Source, Span
+from . import nodes as n
+
+
+class _RulesIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+    def _process(self, stream):
+        # An unbalanced closing bracket must reach the parser as a syntax error,
+        # not trip the base class's assertion.
+        for token in super()._process(_clamp_parens(stream, self)):
+            yield token
+
+
+def _clamp_parens(stream, indenter):
+    for token in stream:
+        if token.type in indenter.CLOSE_PAREN_types and indenter.paren_level == 0:
+            raise UnexpectedToken(token, expected={"an opening bracket before it"})
+        yield token
+
+
+@lru_cache(maxsize=None)
+def _lark() -> Lark:
+    return Lark.open(
+        "grammar.lark",
+        rel_to=__file__,
+        parser="lalr",
+        postlex=_RulesIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=True,
+        start=["start", "expression", "effects"],
+        cache=True,
+    )
+
+
+_READABLE = {
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a quoted string",
+    "_NL": "end of line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "the end of the block",
+    "$END": "end of file",
+    "COMP_OP": "a comparison",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '//' or '%'",
+    "FIELD_TYPE": "'effects', 'expression' or 'expression map'",
+    "HOOK_MOMENT": "'start of turn', 'end of turn', 'start of round' or 'end of round'",
+    "TIE_MODE": "'share' or 'full'",
+    "RESOLVE_MODE": "'all' or 'any'",
+    "PLACE": "'on top' or 'at bottom'",
+}
+
+
+def _describe_terminal(name: str) -> str:
+    if name in _READABLE:
+        return _READABLE[name]
+    try:
+        pattern = _lark().get_terminal(name).pattern
+    except KeyError:
+        return name
+    if pattern.type == "str":
+        return f"'{pattern.value}'"
+    return name.lower()
+
+
+def _expected_text(expected) -> str:
+    names = sorted({_describe_terminal(t) for t in expected if not t.startswith("__")})
+    if not names:
+        return ""
+    if len(names) > 8:
+        names = names[:8] + ["..."]
+    return names[0] if len(names) == 1 else "one of " + ", ".join(names)
+
+
+def _token_text(token: Token) -> str:
+    if token.type == "_NL":
+        return "end of line"
+    if token.type == "_INDENT":
+        return "an indented block"
+    if token.type == "_DEDENT":
+        return "the end of the block"
+    if token.type == "$END":
+        return "end of file"
+    return f"'{token}'"
+
+
+def _syntax_error(err: UnexpectedInput, source: Source, offset: tuple[int, int]) -> RulesSyntaxError:
+    line, column = _shift(err.line if err.line != -1 else source.text.count("\n") + 1, max(err.column, 1), offset)
+    width = 1
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        found = _token_text(tok)
+        if tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") and tok.end_column and tok.line == tok.end_line:
+            width = max(tok.end_column - tok.column, 1)
+        expected = _expected_text(err.accepts or err.expected)
+        message = f"unexpected {found}"
+    elif isinstance(err, UnexpectedCharacters):
+        message = f"unexpected character {source.text[err.pos_in_stream]!r}" if err.pos_in_stream < len(source.text) else "unexpected character"
+        expected = _expected_text(err.allowed or ())
+    else:  # UnexpectedEOF
+        message = "unexpected end of file"
+        expected = _expected_text(getattr(err, "expected", ()) or ())
+    if expected:
+        message += f"; expected {expected}"
+    span = Span(source, line, column, line, column + width)
+    return RulesSyntaxError([Diagnostic("error", message, span, _open_block_hint(source, line))])
+
+
+def _open_block_hint(source: Source, line: int) -> str | None:
+    """Name the block that is still open at `line`, if the error is at its end."""
+    lines = source.text.splitlines()[: max(line - 1, 0)]
+    for number in range(len(lines), 0, -1):
+        text = lines[number - 1]
+        stripped = text.split("#", 1)[0].rstrip()
+        if stripped.endswith(":") and stripped == text.split("#", 1)[0].rstrip():
+            if number == len(lines) or not lines[number].strip():
+                return f"the block opened at line {number} ('{stripped.strip()}') needs an indented body"
+            return None
+        if stripped:
+            return None
+    return None
+
+
+def _shift(line: int, column: int, offset: tuple[int, int]) -> tuple[int, int]:
+    """Positions of a string parsed on its own, moved to where it sits in its file."""
+    base_line, base_col = offset
+    if line == 1:
+        return base_line, base_col + column - 1
+    return base_line + line - 1, column
+
+
+def _unescape(token: str) -> str:
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), token[1:-1])
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    """Builds nodes.py dataclasses from Lark's parse tree."""
+
+    def __init__(self, source: Source, offset: tuple[int, int] = (1, 1)):
+        super().__init__()
+        self.source = source
+        self.offset = offset
+
+    # -- helpers
+    def _span(self, meta) -> Span:
+        if getattr(meta, "empty", False) or not hasattr(meta, "line"):
+            return Span(self.source)
+        line, col = _shift(meta.line, meta.column, self.offset)
+        end_line, end_col = _shift(meta.end_line, meta.end_column, self.offset)
+        return Span(self.source, line, col, end_line, end_col)
+
+    def _tspan(self, tok: Token) -> Span:
+        line, col = _shift(tok.line, tok.column, self.offset)
+        end_line, end_col = _shift(tok.end_line, tok.end_column, self.offset)
+        return Span(self.source, line, col, end_line, end_col)
+
+    def _template(self, tok: Token) -> n.Template:
+        return parse_template(_unescape(str(tok)), self.source, _shift(tok.line, tok.column + 1, self.offset), self._tspan(tok))
+
+    # -- file and declarations
+    def start(self, meta, items):
+        return n.RulesFile(tuple(items), span=self._span(meta))
+
+    def expression(self, meta, items):
+        return items[0]
+
+    def effects(self, meta, items):
+        return n.EffectList(tuple(items), span=self._span(meta))
+
+    def effect_item(self, meta, names):
+        return n.EffectItem(tuple(str(x) for x in names), span=self._span(meta))
+
+    def game_decl(self, meta, c):
+        return n.GameDecl(_unescape(c[0]), span=self._span(meta))
+
+    def players_decl(self, meta, c):
+        low = int(c[0])
+        return n.PlayersDecl(low, int(c[1]) if c[1] is not None else low, span=self._span(meta))
+
+    def cards_decl(self, meta, c):
+        return n.CardsDecl(_unescape(c[0]), _unescape(c[1]) if c[1] is not None else None, str(c[2]), span=self._span(meta))
+
+    def extends_decl(self, meta, c):
+        return n.ExtendsDecl(_unescape(c[0]), span=self._span(meta))
+
+    def param_decl(self, meta, c):
+        return n.ParamDecl(str(c[0]), c[1], span=self._span(meta))
+
+    def order_decl(self, meta, c):
+        return n.TurnOrderDecl(c[0], span=self._span(meta))
+
+    def name_list(self, meta, c):
+        return [(str(t), self._tspan(t)) for t in c]
+
+    def scope_player(self, meta, c):
+        return "player"
+
+    def scope_card(self, meta, c):
+        return "card"
+
+    def scope_shared(self, meta, c):
+        return "shared"
+
+    def vis_hidden(self, meta, c):
+        return "hidden"
+
+    def vis_visible(self, meta, c):
+        return "visible"
+
+    def vis_owner(self, meta, c):
+        return "owner"
+
+    def signed_int(self, meta, c):
+        return int(c[0])
+
+    def negative_int(self, meta, c):
+        return -int(c[0])
+
+    def opt_min(self, meta, c):
+        return ("minimum", c[0])
+
+    def opt_max(self, meta, c):
+        return ("maximum", c[0])
+
+    def opt_visibility(self, meta, c):
+        return ("visibility", c[0])
+
+    def opt_stack(self, meta, c):
+        return ("stack", True)
+
+    def opt_slots(self, meta, c):
+        return ("slots", int(c[0]))
+
+    def counter_decl(self, meta, c):
+        names, scope, *opts = c
+        return [n.CounterDecl(name, scope, **dict(opts), span=span) for name, span in names]
+
+    def zone_decl(self, meta, c):
+        names, scope, *opts = c
+        return [n.ZoneDecl(name, scope, **dict(opts), span=span) for name, span in names]
+
+    def kind_decl(self, meta, c):
+        return n.KindDecl(str(c[0]), tuple(c[1:]), span=self._span(meta))
+
+    def kind_decl_plain(self, meta, c):
+        return n.KindDecl(str(c[0]), (), span=self._span(meta))
+
+    def field_decl(self, meta, c):
+        return (str(c[0]), " ".join(str(c[1]).split()))
+
+    def params(self, meta, c):
+        return tuple(str(t) for t in c if t is not None)
+
+    def define_decl(self, meta, c):
+        return n.DefineDecl(str(c[0]), c[1] or (), c[2], span=self._span(meta))
+
+    def effect_decl(self, meta, c):
+        return n.EffectDecl(str(c[0]), _unescape(c[1]) if c[1] is not None else None, c[2], span=self._span(meta))
+
+    def procedure_decl(self, meta, c):
+        return n.ProcedureDecl(str(c[0]), c[1] or (), c[2], span=self._span(meta))
+
+    def action_decl(self, meta, c):
+        return n.ActionDecl(str(c[0]), self._template(c[1]), c[2], c[3], span=self._span(meta))
+
+    def setup_decl(self, meta, c):
+        return n.SetupDecl(c[0], span=self._span(meta))
+
+    def turn_decl(self, meta, c):
+        return n.TurnDecl(c[0], span=self._span(meta))
+
+    def hook_decl(self, meta, c):
+        return n.HookDecl(str(c[0]), c[1], span=self._span(meta))
+
+    def empty_hook_decl(self, meta, c):
+        return n.EmptyHookDecl(str(c[0]), c[1], span=self._span(meta))
+
+    def score_decl(self, meta, c):
+        return n.ScoreDecl(tuple(c), span=self._span(meta))
+
+    def score_term(self, meta, c):
+        return n.ScoreTerm(_unescape(c[0]), c[1], span=self._span(meta))
+
+    def tiebreak_decl(self, meta, c):
+        return n.TiebreakDecl(tuple(c), span=self._span(meta))
+
+    # -- statements
+    def block(self, meta, c):
+        return tuple(c)
+
+    def ref(self, meta, c):
+        return n.Ref(str(c[0]), c[1], span=self._span(meta))
+
+    def gain_stmt(self, meta, c):
+        return n.Gain(c[0], c[1], span=self._span(meta))
+
+    def pay_stmt(self, meta, c):
+        return n.Pay(c[0], c[1], span=self._span(meta))
+
+    def lose_stmt(self, meta, c):
+        return n.Lose(c[0], c[1], span=self._span(meta))
+
+    def set_stmt(self, meta, c):
+        return n.SetCounter(c[0], c[1], span=self._span(meta))
+
+    def move_stmt(self, meta, c):
+        place = "bottom" if c[2] is not None and "bottom" in str(c[2]) else "top"
+        return n.Move(c[0], c[1], place, span=self._span(meta))
+
+    def deal_stmt(self, meta, c):
+        return n.Deal(c[0], c[1], c[2], span=self._span(meta))
+
+    def shuffle_stmt(self, meta, c):
+        return n.Shuffle(c[0], span=self._span(meta))
+
+    def slide_stmt(self, meta, c):
+        return n.Slide(c[0], span=self._span(meta))
+
+    def refill_stmt(self, meta, c):
+        return n.Refill(c[0], c[1], span=self._span(meta))
+
+    def call_stmt(self, meta, c):
+        return n.CallStmt(str(c[0]), tuple(c[1] or ()), span=self._span(meta))
+
+    def stop_stmt(self, meta, c):
+        return n.Stop(span=self._span(meta))
+
+    def pass_stmt(self, meta, c):
+        return n.Pass(span=self._span(meta))
+
+    def end_now(self, meta, c):
+        return n.EndGame(None, span=self._span(meta))
+
+    def end_after_rounds(self, meta, c):
+        return n.EndGame(c[0], span=self._span(meta))
+
+    def let_stmt(self, meta, c):
+        return n.Let(str(c[0]), c[1], span=self._span(meta))
+
+    def resolve_stmt(self, meta, c):
+        return n.Resolve(str(c[0]), c[1], span=self._span(meta))
+
+    def choose_action_stmt(self, meta, c):
+        return n.ChooseAction(span=self._span(meta))
+
+    def if_stmt(self, meta, c):
+        # children: cond, body, elif clauses..., else body or None
+        branches = ((c[0], c[1]),) + tuple(c[2:-1])
+        return n.If(branches, c[-1] or (), span=self._span(meta))
+
+    def elif_clause(self, meta, c):
+        return (c[0], c[1])
+
+    def else_clause(self, meta, c):
+        return c[0]
+
+    def for_stmt(self, meta, c):
+        return n.ForEach(str(c[0]), c[1], c[2], c[3], span=self._span(meta))
+
+    def repeat_while(self, meta, c):
+        return n.RepeatWhile(c[0], c[1], span=self._span(meta))
+
+    def repeat_times(self, meta, c):
+        return n.RepeatTimes(c[0], c[1], span=self._span(meta))
+
+    def choose_stmt(self, meta, c):
+        may, var, iterable, cond, label, body, else_body = c
+        return n.Choose(
+            may is not None, str(var), iterable, cond,
+            self._template(label) if label is not None else None, body, else_body or (),
+            span=self._span(meta),
+        )
+
+    def may_stmt(self, meta, c):
+        return n.May(self._template(c[1]), c[2], c[3] or (), span=self._span(meta))
+
+    def random_stmt(self, meta, c):
+        return n.PickRandom(str(c[0]), c[1], c[2], span=self._span(meta))
+
+    # -- expressions
+    def int_lit(self, meta, c):
+        return n.Literal(int(c[0]), span=self._span(meta))
+
+    def str_lit(self, meta, c):
+        return n.Literal(_unescape(c[0]), span=self._span(meta))
+
+    def true_lit(self, meta, c):
+        return n.Literal(True, span=self._span(meta))
+
+    def false_lit(self, meta, c):
+        return n.Literal(False, span=self._span(meta))
+
+    def none_lit(self, meta, c):
+        return n.Literal(None, span=self._span(meta))
+
+    def name(self, meta, c):
+        return n.Name(str(c[0]), span=self._span(meta))
+
+    def name_of(self, meta, c):
+        return n.NameOf(str(c[0]), c[1], span=self._span(meta))
+
+    def args(self, meta, c):
+        return tuple(x for x in c if x is not None)
+
+    def call(self, meta, c):
+        return n.Call(str(c[0]), c[1], span=self._span(meta))
+
+    def field(self, meta, c):
+        return n.Field(c[0], str(c[1]), span=self._span(meta))
+
+    def index(self, meta, c):
+        return n.Index(c[0], c[1], span=self._span(meta))
+
+    def list_lit(self, meta, c):
+        return n.ListLit(tuple(x for x in c if x is not None), span=self._span(meta))
+
+    def comp_for(self, meta, c):
+        return (str(c[0]), c[1])
+
+    def comprehension(self, meta, c):
+        expr, *loops, cond = c
+        return n.Comprehension(expr, tuple(loops), cond, span=self._span(meta))
+
+    def map_item(self, meta, c):
+        return (c[0], c[1])
+
+    def map_lit(self, meta, c):
+        return n.MapLit(tuple(x for x in c if x is not None), span=self._span(meta))
+
+    def arith(self, meta, c):
+        left = c[0]
+        for i in range(1, len(c), 2):
+            left = n.Arith(str(c[i]), left, c[i + 1], span=self._span(meta))
+        return left
+
+    def neg(self, meta, c):
+        return n.Neg(c[0], span=self._span(meta))
+
+    def compare(self, meta, c):
+        return n.Compare(str(c[1]), c[0], c[2], span=self._span(meta))
+
+    def contains(self, meta, c):
+        return n.Contains(c[0], c[1], False, span=self._span(meta))
+
+    def not_contains(self, meta, c):
+        return n.Contains(c[0], c[1], True, span=self._span(meta))
+
+    def is_kind(self, meta, c):
+        return n.IsKind(c[0], str(c[1]), span=self._span(meta))
+
+    def or_(self, meta, c):
+        return c[0] if len(c) == 1 else n.BoolOp("or", tuple(c), span=self._span(meta))
+
+    def and_(self, meta, c):
+        return c[0] if len(c) == 1 else n.BoolOp("and", tuple(c), span=self._span(meta))
+
+    def not_(self, meta, c):
+        return n.Not(c[0], span=self._span(meta))
+
+    def _aggregate(self, op, meta, c, with_expr):
+        if with_expr:
+            expr, var, iterable, cond = c
+        else:
+            expr, (var, iterable, cond) = None, c
+        return n.Aggregate(op, expr, str(var), iterable, cond, span=self._span(meta))
+
+    def agg_sum(self, meta, c):
+        return self._aggregate("sum", meta, c, True)
+
+    def agg_highest(self, meta, c):
+        return self._aggregate("highest", meta, c, True)
+
+    def agg_lowest(self, meta, c):
+        return self._aggregate("lowest", meta, c, True)
+
+    def agg_count(self, meta, c):
+        return self._aggregate("count", meta, c, False)
+
+    def agg_any(self, meta, c):
+        return self._aggregate("any", meta, c, False)
+
+    def agg_every(self, meta, c):
+        return self._aggregate("every", meta, c, False)
+
+    def rank_expr(self, meta, c):
+        value, awards, ties, at_least = c
+        return n.Rank(value, awards, str(ties) if ties is not None else "share", at_least, span=self._span(meta))
+
+
+def _flatten_items(tree: n.RulesFile) -> n.RulesFile:
+    items = []
+    for item in tree.items:
+        items.extend(item if isinstance(item, list) else [item])
+    return n.RulesFile(tuple(items), span=tree.span)
+
+
+def _parse(text: str, source: Source, start: str, offset: tuple[int, int] = (1, 1)):
+    try:
+        tree = _lark().parse(text, start=start)
+    except UnexpectedInput as err:
+        raise _syntax_error(err, source, offset) from None
+    except DedentError:
+        raise _dedent_error(text, source, offset) from None
+    try:
+        return _ToAst(source, offset).transform(tree)
+    except VisitError as err:
+        if isinstance(err.orig_exc, RulesSyntaxError):
+            raise err.orig_exc from None
+        raise
+
+
+def _dedent_error(text: str, source: Source, offset) -> RulesSyntaxError:
+    # Find the first line whose indentation matches no enclosing block.
+    stack = [0]
+    for number, line in enumerate(text.splitlines(), 1):
+        body = line.split("#", 1)[0]
+        if not body.strip():
+            continue
+        indent = len(line) - len(line.lstrip(" \t"))
+        if indent > stack[-1]:
+            stack.append(indent)
+            continue
+        while indent < stack[-1]:
+            stack.pop()
+        if indent != stack[-1]:
+            line_no, col = _shift(number, 1, offset)
+            return RulesSyntaxError([Diagnostic(
+                "error", f"this line is indented to column {indent + 1}, which matches no enclosing block",
+                Span(source, line_no, col, line_no, col + indent + 1),
+                f"indent it to column {stack[-1] + 1} like the lines of the block it belongs to",
+            )])
+    return RulesSyntaxError("inconsistent indentation", Span(source, *offset))
+
+
+def parse_rules(text: str, filename: str = "<rules>") -> n.RulesFile:
+    """Parse a whole rules file.
+
+    >>> parse_rules('game "X"\\n').items[0].title
+    'X'
+    """
+    if not text.endswith("\n"):
+        text += "\n"
+    source = Source(filename, text)
+    return _flatten_items(_parse(text, source, "start"))
+
+
+def parse_expression(text: str, source: Source, offset: tuple[int, int] = (1, 1)) -> n.Expr:
+    """Parse an expression written inside card data or a label template."""
+    return _parse(text, source, "expression", offset)
+
+
+def parse_effects(text: str, source: Source, offset: tuple[int, int] = (1, 1)) -> n.EffectList:
+    """Parse a card's effect symbols, e.g. ``coin/chain military``."""
+    return _parse(text, source, "effects", offset)
+
+
+def parse_template(text: str, source: Source, offset: tuple[int, int], span: Span) -> n.Template:
+    """Split "text {expr} text" into literal parts and parsed expressions."""
+    parts: list = []
+    pos = 0
+    for match in re.finditer(r"\{([^{}]*)\}", text):
+        if match.start() > pos:
+            parts.append(text[pos:match.start()])
+        inner_offset = (offset[0], offset[1] + match.start(1))
+        parts.append(parse_expression(match.group(1), source, inner_offset))
+        pos = match.end()
+    if pos < len(text):
+        parts.append(text[pos:])
+    return n.Template(tuple(parts), span=span)

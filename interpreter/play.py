@@ -1,0 +1,23 @@
+"""Play a game to the end with one agent per seat."""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+
+def play_game(game, players: int, seed: int, agents: list,
+              on_decision: Optional[Callable] = None, state=None):
+    """Run a game with `agents`; call `on_decision(state, decision, choice)`
+    before each choice is applied. Returns the final state."""
+    st = state if state is not None else game.new_initial_state(players, seed)
+    while not st.is_terminal():
+        player = st.current_player()
+        agent = agents[player]
+        if on_decision is None and hasattr(agent, "choose_id"):
+            st.apply_action(agent.choose_id(st.legal_actions()))
+            continue
+        decision = st.decision()
+        choice = agent.choose(decision, st.observation(player))
+        if on_decision is not None:
+            on_decision(st, decision, choice)
+        st.apply_action(choice)
+    return st
