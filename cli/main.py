@@ -10,6 +10,7 @@ import click
 
 from interpreter.errors import RulesError
 
+from . import human as human_play
 from . import render
 
 
@@ -85,35 +86,65 @@ def check(ctx, rules, strict, sets):
 
 
 @cli.command()
-@click.argument("rules", type=click.Path(dir_okay=False))
+@click.argument("rules", required=False, type=click.Path(dir_okay=False))
 @click.option("--players", "-p", type=int, default=None, help="Number of players (default: the fewest allowed).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the game's random generator.")
-@click.option("--bots", default="random", show_default=True, help="Bot for every seat, or one per seat: random,random.")
+@click.option("--bots", default=None, help="Bot for every other seat, or one per seat: random,greedy.  [default: random]")
+@click.option("--human", "humans", type=int, multiple=True, metavar="SEAT",
+              help="A seat played at the terminal (0 is the first seat; repeatable). "
+                   "Default when stdin is a terminal and no --bots is given: seat 0.")
+@click.option("--load", "load_path", type=click.Path(dir_okay=False, exists=True), help="Resume a saved game.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the final scores.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), help="Write every decision as JSON lines.")
 @set_option
 @reports_errors
-def run(rules, players, seed, bots, quiet, as_json, log_path, sets):
-    """Play a game of RULES with bots and print the turn log and the scores."""
+def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path, sets):
+    """Play a game of RULES with bots, or at the terminal, and print the scores."""
     from interpreter.agents import make_agents
     from interpreter.loader import load_game
     from interpreter.play import play_game
 
-    game = load_game(rules, parse_sets(sets))
+    sets = parse_sets(sets)
+    saved = None
+    if load_path:
+        saved = human_play.read_save(load_path)
+        rules, sets, seed, players = saved["rules"], saved["sets"], saved["seed"], saved["players"]
+        if not humans and bots is None:
+            humans = tuple(saved["human"])
+        bots = bots or saved.get("bots")
+    elif rules is None:
+        raise click.UsageError("give a RULES file, or --load a saved game")
+    if not humans and bots is None:
+        if not sys.stdin.isatty():
+            raise click.UsageError(
+                "no terminal to play at and no bots named: add --bots random (or --bots greedy) "
+                "to let bots play every seat, or run it in a terminal to play yourself")
+        humans = (0,)
+    game = load_game(rules, sets)
     players = players if players is not None else game.player_range[0]
-    initial = game.new_initial_state(players, seed)
-    agents = make_agents(bots, players, seed)
+    for seat in humans:
+        if not 0 <= seat < players:
+            raise click.BadParameter(f"seat {seat} does not exist with {players} players (seats 0 to {players - 1})", param_hint="--human")
+    initial = game.state_from_json(json.dumps(saved["game"])) if saved else game.new_initial_state(players, seed)
+    agents = make_agents(bots or "random", players, seed)
     log = []
 
     def record(st, decision, choice):
         label = next(o.label for o in decision.options if o.id == choice)
         log.append({"n": len(log) + 1, "round": st.round, "turn": st.turns, "player": decision.player,
                     "action": choice, "label": label})
-        if not quiet and not as_json:
+        if not quiet and not as_json and not humans:
             click.echo(render.log_line(st, decision, label))
 
-    final = play_game(game, players, seed, agents, on_decision=record, state=initial)
+    if humans:
+        meta = {"rules": rules, "sets": sets, "seed": seed, "players": players, "bots": bots}
+        session = human_play.Session(game, initial, set(humans), agents, meta, render.console(), on_decision=record)
+        final = session.play()
+        if final is None:
+            return
+    else:
+        final = play_game(game, players, seed, agents, on_decision=record, state=initial)
     result = {"rules": rules, "seed": seed, "bots": [a.name for a in agents], **final.result()}
     if log_path:
         render.write_log(log_path, rules, seed, players, [a.name for a in agents], log, result)

@@ -10,6 +10,10 @@ from rich.console import Console
 from rich.table import Table
 
 
+def console() -> Console:
+    return Console(file=click.get_text_stream("stdout"), width=110, highlight=False)
+
+
 def log_line(st, decision, label: str) -> str:
     return f"round {st.round:>2} turn {st.turns:>3}  player {decision.player + 1}: {label}"
 
@@ -31,7 +35,10 @@ def final_table(st, quiet: bool) -> None:
         name = f"player {p + 1}" + (" (first)" if p == result["first_player"] else "")
         won = " winner" if p in result["winners"] else ""
         table.add_row(name + won, *(str(parts[label]) for label in labels), str(score))
-    Console(width=max(100, 20 + 12 * len(labels))).print(table)
+    Console(file=click.get_text_stream("stdout"), width=max(100, 20 + 12 * len(labels))).print(table)
+    winners = result["winners"]
+    names = " and ".join(f"player {p + 1}" for p in winners)
+    click.echo(f"{names} {'win' if len(winners) > 1 else 'wins'} (shared)" if len(winners) > 1 else f"{names} wins")
 
 
 def write_atomic(path: str, text: str) -> None:

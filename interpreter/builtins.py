@@ -38,7 +38,7 @@ def _max(st, *values):
 
 @builtin("min", (1, 8))
 def _min(st, *values):
-    """The smallest value: `min(coins, 8)`."""
+    """The smallest value: `min(gold, 8)`."""
     return min(values[0]) if len(values) == 1 else min(values)
 
 

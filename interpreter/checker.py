@@ -131,6 +131,10 @@ class Checker:
                 self.expr(e, set())
         if m.turn_order:
             self.expr(m.turn_order.seats, set())
+        for name, decl in m.shows.items():
+            if name != "cards" and name not in m.zones:
+                self.error(f"`show {name}`: no zone named '{name}'", decl.span, did_you_mean(name, set(m.zones) | {"cards"}))
+            self.expr(decl.template, {"card"})
 
     def no_decisions(self, hook):
         seen = set()
@@ -299,6 +303,7 @@ class Checker:
     @stmt.register
     def _(self, s: n.PickRandom, scope):
         self.expr(s.iterable, scope)
+        self.expr(s.cond, scope | {s.var})
         self.body(s.body, scope | {s.var})
 
     # -- references

@@ -110,8 +110,8 @@ class SaveFileError(RulesError):
 def did_you_mean(name: str, candidates) -> str | None:
     """The closest candidate to a misspelt name, as a hint, or None.
 
-    >>> did_you_mean("coinz", ["coins", "military"])
-    "did you mean 'coins'?"
+    >>> did_you_mean("golld", ["gold", "wood"])
+    "did you mean 'gold'?"
     """
     import difflib
 

@@ -128,7 +128,7 @@ class GameState(State):
         return self.over
 
     def legal_actions(self) -> list[str]:
-        """Stable ids of the legal options, e.g. ``['collect', 'recruit']``."""
+        """Stable ids of the legal options, e.g. ``['draw', 'pass']``."""
         return [] if self.over else list(self.pending[2])
 
     def legal_options(self) -> list[Option]:
@@ -253,6 +253,72 @@ class GameState(State):
         if info.visibility == "owner" and info.scope == "player":
             return self.loc[card] - info.base == viewer
         return False
+
+    # -- reading and arranging positions by name (for scenarios, tests, tools)
+    def _owner_index(self, scope: str, owner) -> int:
+        if scope == "shared":
+            if owner is not None:
+                raise RulesError("this counter or zone is shared; it has no owner")
+            return 0
+        if scope == "card":
+            return self.card_index(owner)
+        return self.me if owner is None else owner
+
+    def card_index(self, card_id: str) -> int:
+        try:
+            return self.program.card_ids.index(card_id)
+        except ValueError:
+            raise RulesError(f"no card with id '{card_id}'") from None
+
+    def counter(self, name: str, owner=None) -> int:
+        info = self.program.counters[name]
+        return self.ctr[info.index][self._owner_index(info.scope, owner)]
+
+    def set_counter(self, name: str, value: int, owner=None) -> None:
+        info = self.program.counters[name]
+        self.ctr[info.index][self._owner_index(info.scope, owner)] = value
+
+    def zone(self, name: str, owner=None) -> list:
+        """Card ids in a zone, bottom/first slot first (None for an empty slot)."""
+        info = self.program.zones[name]
+        ids = self.program.card_ids
+        return [ids[c] if c is not None else None for c in self.z[info.base + self._owner_index(info.scope, owner)]]
+
+    def where(self, card_id: str) -> tuple:
+        """(zone name, owner) of a card; owner is a seat, a card id or None."""
+        zi = self.loc[self.card_index(card_id)]
+        info = self.program.zone_of_instance[zi]
+        owner = zi - info.base
+        return info.name, {"shared": None, "player": owner, "card": self.program.card_ids[owner] if info.scope == "card" else None}[info.scope]
+
+    def place(self, card_id: str, zone: str, owner=None, slot: int | None = None) -> None:
+        """Move a card to a zone (to the top, or into `slot` of a slotted zone),
+        without firing triggers. Call `refresh()` after arranging a position."""
+        from .engine import state as ops
+
+        card = self.card_index(card_id)
+        info = self.program.zones[zone]
+        zi = info.base + self._owner_index(info.scope, owner)
+        old = self.z[self.loc[card]]
+        if self.program.zone_of_instance[self.loc[card]].slots:
+            old[old.index(card)] = None
+        else:
+            old.remove(card)
+        if slot is None:
+            ops.put(self, card, zi)
+            return
+        if self.z[zi][slot] is not None:
+            raise RulesError(f"slot {slot} of '{zone}' already holds '{self.program.card_ids[self.z[zi][slot]]}'")
+        self.z[zi][slot] = card
+        self.loc[card] = zi
+
+    def refresh(self) -> None:
+        """Ask the pending decision again, after a position was arranged."""
+        if self.over or self.pending is None:
+            return
+        self.frames[-1][1] = self.pending[1]
+        self.pending = None
+        run(self)
 
     # -- saving
     def to_json(self) -> str:

@@ -3,6 +3,20 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
+from .agents.determinize import determinize
+from .engine import rng
+
+
+def world_sampler(st, player: int, seed: int) -> Callable:
+    """A function returning fresh worlds consistent with `player`'s view of `st`."""
+    cell = [rng.seed_state(seed * 7_919 + st.decisions * 31 + player)]
+
+    def sample():
+        world, cell[0] = determinize(st, player, cell[0])
+        return world
+
+    return sample
+
 
 def play_game(game, players: int, seed: int, agents: list,
               on_decision: Optional[Callable] = None, state=None):
@@ -16,7 +30,7 @@ def play_game(game, players: int, seed: int, agents: list,
             st.apply_action(agent.choose_id(st.legal_actions()))
             continue
         decision = st.decision()
-        choice = agent.choose(decision, st.observation(player))
+        choice = agent.choose(decision, st.observation(player), world_sampler(st, player, seed))
         if on_decision is not None:
             on_decision(st, decision, choice)
         st.apply_action(choice)

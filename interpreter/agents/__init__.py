@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .base import Agent, make_agent, make_agents, AGENTS
+from .greedy import GreedyAgent
 from .random_agent import RandomAgent
 
-__all__ = ["Agent", "AGENTS", "RandomAgent", "make_agent", "make_agents"]
+__all__ = ["Agent", "AGENTS", "GreedyAgent", "RandomAgent", "make_agent", "make_agents"]

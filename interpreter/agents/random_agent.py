@@ -16,11 +16,11 @@ class RandomAgent(Agent):
             raise RulesError(f"bot 'random' takes no options (got '{options}')")
         self.rng = rng.seed_state((seed + 1) * 1_000_003 + seat * 7919)
 
-    def choose(self, decision, observation) -> str:
+    def choose(self, decision, observation, worlds=None) -> str:
         self.rng, i = rng.below(self.rng, len(decision.options))
         return decision.options[i].id
 
     def choose_id(self, ids) -> str:
-        """Fast path for simulations: pick among ids without building labels."""
+        """Fast path for simulations: pick among ids without making labels."""
         self.rng, i = rng.below(self.rng, len(ids))
         return ids[i]

@@ -58,7 +58,7 @@ def compile_program(model, db, params: dict, card_fields: dict) -> Program:
 
     defines: dict = {}
     exprs = ExprCompiler(program, model, defines)
-    # Effects first: card expressions may read effect fields (`coin in c.effects`).
+    # Effects first: card expressions may read effect fields (`draw in c.effects`).
     for name, values in card_fields.items():
         if any(isinstance(v, EffectList) for v in values):
             fields[name] = [_card_value(exprs, v) for v in values]
@@ -100,6 +100,8 @@ def compile_program(model, db, params: dict, card_fields: dict) -> Program:
     if model.turn_order is not None:
         order = _closed(exprs, model.turn_order.seats)
         program.turn_order = lambda st: order(st)
+    for name, decl in model.shows.items():
+        program.card_views[name] = _card_view(exprs, decl.template)
     program.fingerprint = fingerprint(model, db, params)
     return program
 
@@ -110,6 +112,13 @@ def _closed(exprs, expr):
     fn = exprs.compile(expr, scope)
     size = max(scope.size, 1)
     return lambda st, L=None: fn(st, [None] * size)
+
+
+def _card_view(exprs, template):
+    """fn(st, card) -> text, for a `show` template with `card` bound."""
+    scope = Scope({"card": 0}, 1, {"card": "card"})
+    fn = exprs.template(template, scope)
+    return lambda st, card: fn(st, [card] + [None] * (scope.size - 1))
 
 
 def _card_value(exprs, value):

@@ -383,6 +383,11 @@ class ExprCompiler:
         return lambda st, L: any(o(st, L) for o in ops)
 
     @visit.register
+    def _(self, expr: n.Conditional, scope):
+        cond, then, otherwise = (self.visit(e, scope) for e in (expr.cond, expr.then, expr.otherwise))
+        return lambda st, L: then(st, L) if cond(st, L) else otherwise(st, L)
+
+    @visit.register
     def _(self, expr: n.Not, scope):
         operand = self.visit(expr.operand, scope)
         return lambda st, L: not operand(st, L)

@@ -224,15 +224,16 @@ class ResolveAllInstr(DecisionInstr):
         i = L[self.idx]
         if i >= len(effects):
             return None
-        L[self.idx] = i + 1
-        fr[1] -= 1
+        fr[1] -= 1  # come back for the next item once this one is resolved
         if len(effects[i]) == 1:
+            L[self.idx] = i + 1
             _push_effect(st, effects[i][0], self.span)
             return None
         st.pending = (st.me, fr[1], tuple(effects[i]), tuple(effects[i]))
         return SUSPEND
 
     def apply(self, st, fr, value):
+        fr[2][self.idx] += 1
         _push_effect(st, value, self.span)
 
     def label(self, st, fr, value):
@@ -651,11 +652,19 @@ class StmtCompiler:
         saved = dict(self.scope.slots)
         slot = self.scope.bind(s.var)
         self.scope.kinds[s.var] = kind
+        cond = self.expr(s.cond)
         end_pc = [None]
 
         def pick(st, fr):
             L = fr[2]
             values = list(it(st, L))
+            if cond is not None:
+                kept = []
+                for value in values:
+                    L[slot] = value
+                    if cond(st, L):
+                        kept.append(value)
+                values = kept
             if not values:
                 fr[1] = end_pc[0]
                 return

@@ -54,12 +54,10 @@ class State:
         st = cls.__new__(cls)
         st.program = program
         for name in cls._FIELDS:
-            setattr(st, name, data[name])
-        st.order = tuple(st.order)
-        st.frames = [[f[0], f[1], [_from_plain(v) for v in f[2]]] for f in st.frames]
+            setattr(st, name, _from_plain(data[name]))
         if st.pending is not None:
             player, pc, ids, values = st.pending
-            st.pending = (player, pc, tuple(ids), tuple(_from_plain(v) for v in values))
+            st.pending = (player, pc, tuple(ids), tuple(values))
         return st
 
 

@@ -23,6 +23,7 @@ _NAMED = {
     n.EffectDecl: "effects",
     n.ProcedureDecl: "procedures",
     n.ActionDecl: "actions",
+    n.ShowDecl: "shows",
 }
 _SINGLE = {
     n.GameDecl: "game",
@@ -54,6 +55,7 @@ class RulesModel:
     effects: dict = field(default_factory=dict)
     procedures: dict = field(default_factory=dict)
     actions: dict = field(default_factory=dict)
+    shows: dict = field(default_factory=dict)  # zone name or "cards" -> ShowDecl
     hooks: dict = field(default_factory=dict)  # moment -> HookDecl
     empty_hooks: dict = field(default_factory=dict)  # zone -> EmptyHookDecl
     score_terms: dict = field(default_factory=dict)  # label -> ScoreTerm
@@ -109,7 +111,7 @@ def _describe(key) -> str:
     namespace, name = key
     singular = {"params": "parameter", "counters": "counter", "zones": "zone", "kinds": "kind",
                 "defines": "definition", "effects": "effect", "procedures": "procedure",
-                "actions": "action", "hooks": "hook", "empty_hooks": "trigger"}
+                "actions": "action", "shows": "display", "hooks": "hook", "empty_hooks": "trigger"}
     if name:
         return f"{singular.get(namespace, namespace)} '{name}'"
     return f"the '{namespace.replace('_', ' ')}' block"

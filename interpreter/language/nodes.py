@@ -27,7 +27,7 @@ class Literal(Expr):
 
 @dataclass(frozen=True)
 class Template(Expr):
-    """A label such as "recruit {c.name}": text parts and expressions."""
+    """A label such as "take {c.name}": text parts and expressions."""
 
     parts: tuple  # of str | Expr
 
@@ -39,7 +39,7 @@ class Name(Expr):
 
 @dataclass(frozen=True)
 class NameOf(Expr):
-    """`coins of p`, `occupant of b`: a counter or zone of an owner."""
+    """`gold of p`, `guest of c`: a counter or zone of an owner."""
 
     name: str
     owner: Expr
@@ -121,6 +121,15 @@ class BoolOp(Expr):
 @dataclass(frozen=True)
 class Not(Expr):
     operand: Expr
+
+
+@dataclass(frozen=True)
+class Conditional(Expr):
+    """`if C then A else B`."""
+
+    cond: Expr
+    then: Expr
+    otherwise: Expr
 
 
 @dataclass(frozen=True)
@@ -297,6 +306,7 @@ class May(Stmt):
 class PickRandom(Stmt):
     var: str
     iterable: Expr
+    cond: Optional[Expr]
     body: tuple
 
 
@@ -337,6 +347,15 @@ class ParamDecl(Decl):
 @dataclass(frozen=True)
 class TurnOrderDecl(Decl):
     seats: Expr
+
+
+@dataclass(frozen=True)
+class ShowDecl(Decl):
+    """`show market as "{card.name} for {price(card)}"`: how cards of a zone
+    (or, with `cards`, any card) are shown to people. `card` is the card."""
+
+    name: str
+    template: Template
 
 
 @dataclass(frozen=True)
@@ -438,7 +457,7 @@ class RulesFile(Node):
 # ---------------------------------------------------------------- card effects
 @dataclass(frozen=True)
 class EffectItem(Node):
-    """One symbol group on a card: `coin` or alternatives `coin/chain`."""
+    """One symbol group on a card: `draw` or alternatives `gold/wood`."""
 
     alternatives: tuple  # of effect names
 

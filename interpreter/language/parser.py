@@ -210,6 +210,9 @@ class _ToAst(Transformer):
     def order_decl(self, meta, c):
         return n.TurnOrderDecl(c[0], span=self._span(meta))
 
+    def show_decl(self, meta, c):
+        return n.ShowDecl(str(c[0]), self._template(c[1]), span=self._span(meta))
+
     def name_list(self, meta, c):
         return [(str(t), self._tspan(t)) for t in c]
 
@@ -396,7 +399,7 @@ class _ToAst(Transformer):
         return n.May(self._template(c[1]), c[2], c[3] or (), span=self._span(meta))
 
     def random_stmt(self, meta, c):
-        return n.PickRandom(str(c[0]), c[1], c[2], span=self._span(meta))
+        return n.PickRandom(str(c[0]), c[1], c[2], c[3], span=self._span(meta))
 
     # -- expressions
     def int_lit(self, meta, c):
@@ -474,6 +477,9 @@ class _ToAst(Transformer):
 
     def and_(self, meta, c):
         return c[0] if len(c) == 1 else n.BoolOp("and", tuple(c), span=self._span(meta))
+
+    def cond_expr(self, meta, c):
+        return n.Conditional(c[0], c[1], c[2], span=self._span(meta))
 
     def not_(self, meta, c):
         return n.Not(c[0], span=self._span(meta))
@@ -571,7 +577,7 @@ def parse_expression(text: str, source: Source, offset: tuple[int, int] = (1, 1)
 
 
 def parse_effects(text: str, source: Source, offset: tuple[int, int] = (1, 1)) -> n.EffectList:
-    """Parse a card's effect symbols, e.g. ``coin/chain military``."""
+    """Parse a card's effect symbols, e.g. ``gold/wood draw``."""
     return _parse(text, source, "effects", offset)
 
 

@@ -1,0 +1,128 @@
+"""Play in the terminal: the table, numbered options, help, undo, save, quit."""
+from __future__ import annotations
+
+import copy
+import json
+
+import click
+from rich.console import Console
+
+from interpreter.view import table_view
+
+from .render import write_atomic
+from .table import render_table
+
+HELP = """Type the number of an option to choose it.
+  ?, help     this help
+  undo        go back to your previous decision
+  save FILE   save the game (resume with: catalyst run --load FILE)
+  quit        leave the game (save first to keep it)"""
+
+SAVE_FORMAT = "rules-game-save/1"
+
+
+class Session:
+    """A game in which some seats are people typing at the terminal."""
+
+    def __init__(self, game, state, humans: set, agents: list, meta: dict, console: Console, on_decision=None):
+        self.game, self.state, self.humans, self.agents = game, state, humans, agents
+        self.meta, self.console, self.on_decision = meta, console, on_decision
+        self.history: list = []
+        self.stdin = click.get_text_stream("stdin")  # one wrapper: it buffers ahead
+
+    def play(self):
+        """Play until the end; return the final state, or None if the player quit."""
+        from interpreter.play import world_sampler
+
+        while not self.state.is_terminal():
+            st = self.state
+            player = st.current_player()
+            decision = st.decision()
+            if player in self.humans:
+                choice = self.ask(decision)
+                if choice is None:
+                    return None
+                if choice == "undo":
+                    continue
+            else:
+                choice = self.agents[player].choose(decision, st.observation(player), world_sampler(st, player, self.meta["seed"]))
+                label = next(o.label for o in decision.options if o.id == choice)
+                self.console.print(f"[dim]player {player + 1}:[/dim] {label}")
+            if self.on_decision:
+                self.on_decision(st, decision, choice)
+            st.apply_action(choice)
+        return self.state
+
+    def ask(self, decision):
+        st = self.state
+        self.history.append((st.clone(), copy.deepcopy(self.agents)))
+        render_table(self.console, table_view(st, decision.player))
+        self.show_options(decision)
+        while True:
+            line = self.read()
+            if line is None:
+                self.console.print("Input ended; the game is left unfinished.")
+                return None
+            line = line.strip()
+            if not line:
+                continue
+            word, _, rest = line.partition(" ")
+            word = word.lower()
+            if word in ("?", "help"):
+                self.console.print(HELP)
+            elif word == "quit":
+                self.console.print("Game left unfinished.")
+                return None
+            elif word == "undo":
+                if len(self.history) < 2:
+                    self.console.print("Nothing to undo: this is your first decision.")
+                    continue
+                self.history.pop()
+                self.state, self.agents = self.history.pop()
+                self.console.print("Back to your previous decision.")
+                return "undo"
+            elif word == "save":
+                self.save(rest.strip())
+            elif line.isdigit() and 1 <= int(line) <= len(decision.options):
+                return decision.options[int(line) - 1].id
+            else:
+                self.console.print(f"Please type a number from 1 to {len(decision.options)}, or ? for help.")
+
+    def show_options(self, decision):
+        self.console.print(f"[bold]player {decision.player + 1}, {decision.prompt.lower()}:[/bold]")
+        for i, option in enumerate(decision.options, 1):
+            self.console.print(f"  {i:>2}. {option.label}")
+
+    def read(self):
+        self.console.print("> ", end="")
+        line = self.stdin.readline()
+        return line if line else None
+
+    def save(self, path: str):
+        if not path:
+            self.console.print("Say where: save FILE")
+            return
+        data = {**self.meta, "format": SAVE_FORMAT, "human": sorted(self.humans), "game": json.loads(self.state.to_json())}
+        try:
+            write_atomic(path, json.dumps(data) + "\n")
+        except OSError as err:
+            self.console.print(f"Could not save to {path}: {err.strerror or err}")
+            return
+        self.console.print(f"Saved to {path}.")
+
+
+def read_save(path: str) -> dict:
+    """The contents of a save written by `save FILE`, checked for shape."""
+    from interpreter.errors import SaveFileError
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise SaveFileError(f"{path}: not a readable saved game ({err})") from None
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise SaveFileError(f"{path}: not a saved game of this tool")
+    for key, kind in (("rules", str), ("sets", dict), ("seed", int), ("players", int), ("human", list), ("game", dict)):
+        if not isinstance(data.get(key), kind):
+            raise SaveFileError(f"{path}: the saved game is damaged (field '{key}')")
+    return data

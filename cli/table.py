@@ -1,0 +1,40 @@
+"""Draw a player's view of the table with rich."""
+from __future__ import annotations
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+
+
+def _zone_text(name: str, zone: dict) -> str:
+    if "count" in zone:
+        n = zone["count"]
+        return f"{n} card{'s' if n != 1 else ''} (hidden)"
+    if "slots" in zone:
+        return "\n".join(f"{i + 1}. {text or '—'}" for i, text in enumerate(zone["slots"]))
+    return "\n".join(zone["cards"]) if zone["cards"] else "—"
+
+
+def render_table(console: Console, view: dict) -> None:
+    you = view["viewer"]
+    head = f"{view['title']} — round {view['round']}, turn {view['turn']}"
+    shared = Table.grid(padding=(0, 2))
+    shared.add_column(style="bold cyan", no_wrap=True)
+    shared.add_column()
+    for name, zone in view["shared"]:
+        shared.add_row(name.replace("_", " "), _zone_text(name, zone))
+    for name, value in view["shared_counters"].items():
+        shared.add_row(name.replace("_", " "), str(value))
+    console.print(Panel(shared, title=head, expand=False))
+    for player in view["players"]:
+        seat = player["seat"]
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style="bold", no_wrap=True)
+        grid.add_column()
+        counters = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in player["counters"].items())
+        if counters:
+            grid.add_row("counters", counters)
+        for name, zone in player["zones"]:
+            grid.add_row(name.replace("_", " "), _zone_text(name, zone))
+        title = f"player {seat + 1}" + (" (you)" if seat == you else "") + (" — first player" if seat == view["first_player"] else "")
+        console.print(Panel(grid, title=title, expand=False, border_style="green" if seat == you else "white"))

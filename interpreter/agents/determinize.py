@@ -1,0 +1,45 @@
+"""Sample a world consistent with what one player may see.
+
+Cards the player cannot see (hidden zones, other players' owner-only zones) are
+shuffled among the places they occupy, each card kind among its own places
+(kinds are told apart by their backs); everything visible stays, and so do the
+cards still in the zone all cards start in (left out of the game by public
+rules). Search bots work on such samples, never on the true state.
+"""
+from __future__ import annotations
+
+from ..engine import rng as _rng
+
+
+def hidden_places(st, player: int) -> list:
+    """(zone instance, position) of every card `player` cannot see."""
+    places = []
+    program = st.program
+    home = program.zones[program.setup_zone].base
+    for zi, info in enumerate(program.zone_of_instance):
+        if info.visibility == "visible" or zi == home:
+            continue
+        if info.visibility == "owner" and info.scope == "player" and zi - info.base == player:
+            continue
+        zone = st.z[zi]
+        places.extend((zi, i) for i, card in enumerate(zone) if card is not None)
+    return places
+
+
+def determinize(st, player: int, seed_state: int):
+    """A clone of `st` with the unseen cards redistributed; returns (clone, rng)."""
+    world = st.clone()
+    kinds = world.program.card_kinds
+    by_kind: dict = {}
+    for zi, i in hidden_places(world, player):
+        by_kind.setdefault(kinds[world.z[zi][i]], []).append((zi, i))
+    for kind in sorted(by_kind):
+        places = by_kind[kind]
+        cards = [world.z[zi][i] for zi, i in places]
+        seed_state = _rng.shuffle(seed_state, cards)
+        for (zi, i), card in zip(places, cards):
+            world.z[zi][i] = card
+            world.loc[card] = zi
+    # The world's own future randomness must not be the true one either.
+    world.rng, _ = _rng.next_u64(seed_state)
+    return world, seed_state

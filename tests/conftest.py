@@ -1,0 +1,32 @@
+"""Shared fixtures: the real rules files, loaded once per test session."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.agents import make_agents
+from interpreter.loader import load_game
+from interpreter.play import play_game
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES = ROOT / "rules"
+CATALYST = RULES / "catalyst.rules"
+
+
+@pytest.fixture(scope="session")
+def catalyst():
+    """The base game from the real rules/catalyst.rules."""
+    return load_game(CATALYST)
+
+
+def random_game(game, players: int, seed: int, on_decision=None):
+    """A whole game of random bots (seeded)."""
+    return play_game(game, players, seed, make_agents("random", players, seed), on_decision=on_decision)
+
+
+def random_actions(game, players: int, seed: int) -> list:
+    """The action ids a seeded random game takes, in order."""
+    taken = []
+    random_game(game, players, seed, on_decision=lambda st, d, choice: taken.append(choice))
+    return taken
