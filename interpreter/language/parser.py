@@ -123,21 +123,48 @@ def _syntax_error(err: UnexpectedInput, source: Source, offset: tuple[int, int])
     if expected:
         message += f"; expected {expected}"
     span = Span(source, line, column, line, column + width)
-    return RulesSyntaxError([Diagnostic("error", message, span, _open_block_hint(source, line))])
+    accepted = set(getattr(err, "accepts", None) or getattr(err, "expected", None) or ())
+    return RulesSyntaxError([Diagnostic("error", message, span, _open_block_hint(source, line, column, accepted))])
 
 
-def _open_block_hint(source: Source, line: int) -> str | None:
-    """Name the block that is still open at `line`, if the error is at its end."""
-    lines = source.text.splitlines()[: max(line - 1, 0)]
-    for number in range(len(lines), 0, -1):
-        text = lines[number - 1]
-        stripped = text.split("#", 1)[0].rstrip()
-        if stripped.endswith(":") and stripped == text.split("#", 1)[0].rstrip():
-            if number == len(lines) or not lines[number].strip():
-                return f"the block opened at line {number} ('{stripped.strip()}') needs an indented body"
-            return None
-        if stripped:
-            return None
+def _open_block_hint(source: Source, line: int, column: int, expected) -> str | None:
+    """Say which block or bracket is still open where the error is."""
+    if "_INDENT" in expected:
+        lines = source.text.splitlines()[: max(line - 1, 0)]
+        for number in range(len(lines), 0, -1):
+            code = lines[number - 1].split("#", 1)[0].rstrip()
+            if code:
+                if code.endswith(":"):
+                    return f"the block opened at line {number} ('{code.strip()}') needs an indented body"
+                return None
+        return None
+    return _open_bracket(source, line, column)
+
+
+_PAIRS = {")": "(", "]": "[", "}": "{"}
+
+
+def _open_bracket(source: Source, line: int, column: int) -> str | None:
+    """The innermost bracket left open before (line, column), if any."""
+    stack = []
+    for number, text in enumerate(source.text.splitlines()[:line], 1):
+        in_string = False
+        for col, ch in enumerate(text, 1):
+            if number == line and col >= column:
+                break
+            if ch == '"':
+                in_string = not in_string
+            elif in_string:
+                continue
+            elif ch == "#":
+                break
+            elif ch in "([{":
+                stack.append((ch, number, col))
+            elif ch in ")]}" and stack and stack[-1][0] == _PAIRS[ch]:
+                stack.pop()
+    if stack:
+        ch, number, col = stack[-1]
+        return f"the '{ch}' opened at line {number}, column {col} is still open"
     return None
 
 

@@ -1,0 +1,154 @@
+"""Errors in rules and card files: exact text, location, caret, hint; no traceback."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from interpreter.errors import CheckError, RulesError
+from interpreter.loader import load_game
+
+CARDS = """\
+thing:
+  - {name: Alpha, cost: 1, effects: "gain"}
+  - {name: Beta, cost: 2, effects: "gain/draw"}
+"""
+
+BASE = """\
+game "Tiny"
+players 2..3
+cards "cards.yaml" into box
+counter gold: per player, min 0
+zone box: shared, hidden
+zone hand: per player, visible
+kind thing:
+    effects: effects
+effect gain: gain 1 gold
+effect draw: deal 1 from box to hand
+setup:
+    pass
+turn:
+    choose c in box as "take {c.name}":
+        move c to hand
+        resolve any of c.effects
+    end game after 0 more rounds
+score:
+    "Gold": gold
+"""
+
+
+def write(tmp_path, rules: str, cards: str = CARDS):
+    (tmp_path / "cards.yaml").write_text(cards)
+    path = tmp_path / "game.rules"
+    path.write_text(rules)
+    return path
+
+
+def problems(tmp_path, rules, cards=CARDS) -> str:
+    path = write(tmp_path, rules, cards)
+    with pytest.raises(RulesError) as info:
+        load_game(path)
+    return info.value.render().replace(str(tmp_path) + "/", "")
+
+
+def test_the_tiny_game_is_valid(tmp_path):
+    game = load_game(write(tmp_path, BASE))
+    st = game.new_initial_state(2, 1)
+    assert st.legal_actions() == ["alpha", "beta"]
+
+
+def test_misspelt_counter_names_place_and_suggests(tmp_path):
+    text = problems(tmp_path, BASE.replace("effect gain: gain 1 gold", "effect gain: gain 1 golf"))
+    assert text == textwrap.dedent("""\
+        game.rules:9:21: error: unknown counter 'golf'
+            effect gain: gain 1 golf
+                                ^^^^
+            hint: did you mean 'gold'?""")
+
+
+def test_misspelt_counter_through_the_cli_has_no_traceback(tmp_path):
+    path = write(tmp_path, BASE.replace('"Gold": gold', '"Gold": golld'))
+    result = CliRunner().invoke(cli, ["check", str(path)])
+    assert result.exit_code == 1
+    assert f"{path}:19:13: error: unknown name 'golld'" in result.output
+    assert "hint: did you mean 'gold'?" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_several_problems_reported_at_once(tmp_path):
+    text = problems(tmp_path, BASE.replace("move c to hand", "move c to hnd").replace('"Gold": gold', '"Gold": gld'))
+    assert text.count("error:") == 2
+    assert "unknown zone 'hnd'" in text and "unknown name 'gld'" in text
+
+
+@pytest.mark.parametrize("change, expected", [
+    (("    pass\n", ""), "game.rules:12:1: error: unexpected 'turn'; expected an indented block\n    turn:\n    ^^^^\n    hint: the block opened at line 11 ('setup:') needs an indented body"),
+    (('"Gold": gold', '"Gold": max(gold, [1, 2)'), "game.rules:19:28: error: unexpected ')'; expected one of ',', ']'\n        \"Gold\": max(gold, [1, 2)\n                               ^\n    hint: the '[' opened at line 19, column 23 is still open"),
+    (("effect gain: gain 1 gold", "effect gain: gain 1 gold 2"), "game.rules:9:26: error: unexpected '2'; expected one of 'of', end of line\n    effect gain: gain 1 gold 2\n                             ^"),
+], ids=["open-block", "open-bracket", "extra-token"])
+def test_syntax_errors_say_what_was_expected(tmp_path, change, expected):
+    assert problems(tmp_path, BASE.replace(*change)) == expected
+
+
+@pytest.mark.parametrize("change, message", [
+    (("resolve any of c.effects", "resolve any of c.effects\n        shuffle hnd"), "game.rules:17:17: error: unknown zone 'hnd'"),
+    (("move c to hand", "move c to gold"), "unknown zone 'gold' ('gold' is a counter)"),
+    (("gain 1 gold\n", "gain 1 gold\ndefine twice(x) = x * 2\n"), None),
+    (('"Gold": gold', '"Gold": twice(gold, 1)\ndefine twice(x) = x * 2'), "'twice' takes 1 argument, got 2"),
+    (('"Gold": gold', '"Gold": size(hand, box)'), "'size' takes 1 argument, got 2"),
+    (('"Gold": gold', '"Gold": sizee(hand)'), "unknown function 'sizee'"),
+    (("    pass\n", "    gain_it\n"), "unknown procedure or effect 'gain_it'"),
+    (("    pass\n", "    stop\n"), "'stop' outside a loop"),
+    (("effect draw: deal 1 from box to hand", "effect draw: deal 1 from box to hand\neffect draw: pass"), "effect 'draw' is defined twice in this file"),
+    (('"Gold": gold', '"Gold": c.colour'), "unknown name 'c'"),
+    (('"Gold": gold', '"Gold": sum x.colour for x in hand'), "no card has a field 'colour'"),
+    (('"Gold": gold', '"Gold": count x in hand where x is gadget'), "unknown card kind 'gadget'"),
+    (("setup:\n    pass", "setup:\n    pass\nwhen box becomes empty:\n    choose c in hand:\n        pass"), "a trigger must not ask for a decision"),
+    (("counter gold: per player, min 0", "counter gold: per player, min 0\ncounter hand: shared"), "'hand' is both a counter and a zone"),
+], ids=["unknown-zone", "counter-as-zone", "valid-define", "define-arity", "builtin-arity", "unknown-function",
+        "unknown-procedure", "stop-outside-loop", "duplicate", "unknown-local", "unknown-field", "unknown-kind",
+        "trigger-decides", "name-clash"])
+def test_check_errors(tmp_path, change, message):
+    path = write(tmp_path, BASE.replace(*change))
+    if message is None:
+        load_game(path)
+        return
+    with pytest.raises(CheckError) as info:
+        load_game(path)
+    assert message in info.value.render().replace(str(tmp_path) + "/", "")
+
+
+def test_card_with_unknown_effect_points_into_the_card_file(tmp_path):
+    text = problems(tmp_path, BASE, CARDS.replace('"gain/draw"', '"gain/drw"'))
+    assert text == textwrap.dedent("""\
+        cards.yaml:3:37: error: card 'Beta', field 'effects': unknown effect 'drw'
+              - {name: Beta, cost: 2, effects: "gain/drw"}
+                                                ^^^^^^^^
+            hint: did you mean 'draw'?""")
+
+
+def test_malformed_yaml(tmp_path):
+    text = problems(tmp_path, BASE, CARDS.replace("{name: Beta", "{name: [Beta"))
+    assert text.startswith("cards.yaml:3:")
+    assert "malformed YAML" in text
+
+
+def test_card_schema_errors_name_the_card_and_field(tmp_path):
+    schema = tmp_path / "schema.json"
+    schema.write_text('{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",'
+                      ' "properties": {"thing": {"type": "array", "items": {"type": "object",'
+                      ' "properties": {"name": {"type": "string"}, "cost": {"type": "integer"}, "effects": {"type": "string"}},'
+                      ' "required": ["name", "cost"], "additionalProperties": false}}}}')
+    rules = BASE.replace('cards "cards.yaml" into box', 'cards "cards.yaml" schema "schema.json" into box')
+    text = problems(tmp_path, rules, CARDS.replace("cost: 2", "cost: two"))
+    assert text.splitlines()[0] == "cards.yaml:3:24: error: card thing[1] ('Beta'), field 'cost': 'two' is not of type 'integer'"
+
+
+def test_unknown_parameter_override_suggests(tmp_path):
+    path = write(tmp_path, BASE.replace("setup:", "param bonus = 2\nsetup:").replace('"Gold": gold', '"Gold": gold + bonus'))
+    with pytest.raises(CheckError) as info:
+        load_game(path, {"bonsu": "3"})
+    assert "--set bonsu: no parameter named 'bonsu'" in info.value.render()
+    assert "did you mean 'bonus'?" in info.value.render()
