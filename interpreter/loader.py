@@ -34,7 +34,7 @@ def load_model(path: str | Path) -> tuple[RulesModel, list]:
     problems: list = []
     chain: list = []
 
-    def visit(p: Path, is_base: bool, span: Span | None):
+    def visit(p: Path, span: Span | None):
         resolved = p.resolve()
         if resolved in chain:
             raise RulesError("a rules file extends itself (through " + " -> ".join(str(c.name) for c in chain + [resolved]) + ")", span or Span(None))
@@ -45,15 +45,15 @@ def load_model(path: str | Path) -> tuple[RulesModel, list]:
             base = p.parent / ext.path
             if not base.exists():
                 raise RulesError(f"extended rules file not found: {ext.path}", ext.span)
-            visit(base, True, ext.span)
+            visit(base, ext.span)
         for ext in extends[1:]:
             problems.append(Diagnostic("error", "a rules file can extend only one other file", ext.span))
         if any(isinstance(i, n.CardsDecl) for i in tree.items):
             model.cards_dir = str(p.parent)
-        problems.extend(merge(model, tree, str(p), is_base))
+        problems.extend(merge(model, tree, str(p), extends_base=bool(model.files)))
         chain.pop()
 
-    visit(Path(path), False, None)
+    visit(Path(path), None)
     return model, problems
 
 
@@ -170,4 +170,6 @@ def load_game(path: str | Path, overrides: dict | None = None):
     if errors:
         raise CheckError(errors)
     program = compile_program(model, db, params, raw_fields)
-    return Game(program, str(path), model, diagnostics)
+    # Warnings about a base file belong to checking that file, not its extensions.
+    warnings = [d for d in diagnostics if not d.span.source or d.span.filename in (str(path), db.source.name)]
+    return Game(program, str(path), model, warnings)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..errors import Diagnostic
+from ..errors import Diagnostic, did_you_mean
 from . import nodes as n
 
 # Declaration class -> (namespace, key function)
@@ -66,29 +66,65 @@ class RulesModel:
         return {**self.effects, **self.procedures}
 
 
-def merge(model: RulesModel, tree: n.RulesFile, path: str, is_base: bool) -> list:
-    """Add one file's declarations to `model`; return duplicate-name problems."""
+def merge(model: RulesModel, tree: n.RulesFile, path: str, extends_base: bool) -> list:
+    """Add one file's declarations to `model`; return problems.
+
+    `extends_base` says whether `model` already holds a base file's
+    declarations. Replacing one of them needs `override`; `override` of a name
+    the base does not have is an error.
+    """
     problems = []
     seen: dict = {}
     model.files.append(path)
     for item in tree.items:
-        key = _key(item)
+        override = isinstance(item, n.Override)
+        decl = item.decl if override else item
+        key = _key(decl)
         if key is None:
             continue
         if key in seen:
-            first = seen[key]
             problems.append(Diagnostic(
                 "error", f"{_describe(key)} is defined twice in this file",
-                item.span, f"the first definition is at line {first.span.line}",
+                decl.span, f"the first definition is at line {seen[key].span.line}",
             ))
             continue
-        seen[key] = item
+        seen[key] = decl
         namespace, name = key
-        if not is_base:
-            existing = _lookup(model, namespace, name)
-            if existing is not None:
-                model.overridden.add(key)
-        _store(model, namespace, name, item)
+        if namespace == "score":
+            problems += _merge_score(model, decl, override, extends_base)
+            continue
+        existing = _lookup(model, namespace, name)
+        if override and not extends_base:
+            problems.append(Diagnostic("error", f"'override' needs a base: this file extends no other rules file", item.span,
+                                       'add `extends "base.rules"` at the top'))
+        elif override and existing is None:
+            candidates = getattr(model, namespace) if isinstance(getattr(model, namespace), dict) else {}
+            hint = did_you_mean(name, candidates) if name else None
+            problems.append(Diagnostic("error", f"nothing to override: the base rules have no {_describe(key)}", decl.span, hint))
+            continue
+        elif not override and existing is not None and extends_base:
+            where = f"{existing.span.filename}:{existing.span.line}" if existing.span.source else "the base rules"
+            problems.append(Diagnostic("error", f"{_describe(key)} is already defined in the base rules ({where})", decl.span,
+                                       "write `override` before it to replace it"))
+            continue
+        if override:
+            model.overridden.add(key)
+        _store(model, namespace, name, decl)
+    return problems
+
+
+def _merge_score(model, decl, override, extends_base) -> list:
+    problems = []
+    for term in decl.terms:
+        exists = term.label in model.score_terms
+        if override and not exists:
+            hint = did_you_mean(term.label, model.score_terms)
+            problems.append(Diagnostic("error", f"nothing to override: the base rules have no score term \"{term.label}\"", term.span, hint))
+        elif not override and exists and extends_base:
+            problems.append(Diagnostic("error", f"score term \"{term.label}\" is already in the base rules", term.span,
+                                       "write `override score:` to replace terms of the base"))
+        else:
+            model.score_terms[term.label] = term
     return problems
 
 

@@ -450,6 +450,13 @@ class TiebreakDecl(Decl):
 
 
 @dataclass(frozen=True)
+class Override(Decl):
+    """`override DECL`: replaces the base rules' declaration of the same name."""
+
+    decl: Decl
+
+
+@dataclass(frozen=True)
 class RulesFile(Node):
     items: tuple
 

@@ -237,6 +237,12 @@ class _ToAst(Transformer):
     def order_decl(self, meta, c):
         return n.TurnOrderDecl(c[0], span=self._span(meta))
 
+    def override_decl(self, meta, c):
+        inner = c[0]
+        if isinstance(inner, list):
+            return [n.Override(d, span=d.span) for d in inner]
+        return n.Override(inner, span=self._span(meta))
+
     def show_decl(self, meta, c):
         return n.ShowDecl(str(c[0]), self._template(c[1]), span=self._span(meta))
 

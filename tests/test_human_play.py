@@ -1,0 +1,83 @@
+"""Playing at the terminal: a whole solo game typed on stdin, with an invalid
+entry, an undo and a save/--load round trip, ends exactly like the same
+choices made through the API."""
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from cli.main import cli
+from interpreter.agents import make_agent
+
+from .conftest import RULES
+
+SOLO = str(RULES / "solo.rules")
+
+
+def planned_game(solo, seed):
+    """Numbers a player would type (1-based option positions), and the result."""
+    st = solo.new_initial_state(2, seed)
+    bot = make_agent("random", seed, 0)
+    typed = []
+    while not st.is_terminal():
+        decision = st.decision()
+        choice = bot.choose(decision, {})
+        typed.append(str([o.id for o in decision.options].index(choice) + 1))
+        st.apply_action(choice)
+    return typed, st.result()
+
+
+def test_whole_solo_game_on_stdin_with_undo_save_and_load(tmp_path):
+    from interpreter import load_game
+
+    solo = load_game(SOLO)
+    typed, expected = planned_game(solo, seed=4)
+    assert len(typed) > 20
+    half = len(typed) // 2
+    save = tmp_path / "game.json"
+    # An invalid entry and an out-of-range one are asked again; undo goes back
+    # one decision, which is then answered again.
+    first = ["x", "99", typed[0], typed[1], "undo", typed[1]] + typed[2:half] + [f"save {save}", "quit"]
+    runner = CliRunner()
+    out = runner.invoke(cli, ["run", SOLO, "--human", "0", "--seed", "4"], input="\n".join(first) + "\n")
+    assert out.exit_code == 0, out.output
+    assert "Please type a number from 1 to" in out.output
+    assert "Back to your previous decision." in out.output
+    assert f"Saved to {save}." in out.output
+    assert "Traceback" not in out.output
+    assert json.loads(save.read_text())["human"] == [0]
+
+    rest = runner.invoke(cli, ["run", "--load", str(save), "--json"], input="\n".join(typed[half:]) + "\n")
+    assert rest.exit_code == 0, rest.output
+    result = json.loads(rest.output.strip().splitlines()[-1])
+    for key in ("scores", "breakdown", "winners", "turns"):
+        assert result[key] == expected[key]
+
+
+def test_table_shows_market_prices_and_options(tmp_path):
+    out = CliRunner().invoke(cli, ["run", SOLO, "--human", "0", "--seed", "2"], input="?\nquit\n")
+    assert out.exit_code == 0, out.output
+    assert "market" in out.output and "coins" in out.output
+    assert "1. Collect Contributions" in out.output
+    assert "undo        go back to your previous decision" in out.output
+
+
+def test_no_terminal_and_no_bots_says_how_to_choose(tmp_path):
+    out = CliRunner().invoke(cli, ["run", SOLO])
+    assert out.exit_code == 2
+    assert "add --bots random (or --bots greedy)" in out.output
+
+
+def test_solo_with_a_bot_finishes(tmp_path):
+    out = CliRunner().invoke(cli, ["run", SOLO, "--bots", "greedy", "--seed", "3", "--quiet"])
+    assert out.exit_code == 0, out.output
+    assert len(out.output.strip().splitlines()) == 2
+
+
+def test_load_of_a_damaged_save_is_an_error(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "rules-game-save/1", "rules": 3}')
+    out = CliRunner().invoke(cli, ["run", "--load", str(bad)])
+    assert out.exit_code == 1
+    assert "damaged" in out.output and "Traceback" not in out.output
