@@ -154,6 +154,22 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
         render.final_table(final, quiet)
 
 
+@cli.command()
+@click.argument("rules", type=click.Path(dir_okay=False))
+@click.option("--where", default=None, metavar="EXPR", help='Keep cards matching an expression, e.g. "cost >= 4".')
+@click.option("--kind", default=None, help="Keep cards of one kind.")
+@set_option
+@reports_errors
+def cards(rules, where, kind, sets):
+    """Show the card database of RULES as a table."""
+    from interpreter.loader import load_game
+    from interpreter.query import card_fields, select_cards
+
+    game = load_game(rules, parse_sets(sets))
+    chosen = select_cards(game, where, kind)
+    render.cards_table(chosen, card_fields(game))
+
+
 def main():
     cli(prog_name="catalyst")
 

@@ -60,3 +60,24 @@ def write_log(path, rules, seed, players, bots, log, result) -> None:
     lines += [json.dumps(entry) for entry in log]
     lines.append(json.dumps({"result": result}))
     write_atomic(path, "\n".join(lines) + "\n")
+
+
+def cards_table(cards, fields) -> None:
+    shown = [f for f in fields if f != "name" and any(f in c.data for c in cards)]
+    table = Table(title=f"{len(cards)} card{'s' if len(cards) != 1 else ''}")
+    table.add_column("id", style="dim")
+    table.add_column("kind")
+    table.add_column("name", style="bold")
+    for name in shown:
+        table.add_column(name)
+    for card in cards:
+        table.add_row(card.id, card.kind, card.name, *(_cell(card.data.get(f)) for f in shown))
+    Console(file=click.get_text_stream("stdout"), width=160).print(table)
+
+
+def _cell(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {v}" for k, v in value.items())
+    return str(value)

@@ -80,12 +80,27 @@ class Checker:
         for zone, decl in m.empty_hooks.items():
             if zone not in m.zones:
                 self.error(f"unknown zone '{zone}'", decl.span, did_you_mean(zone, m.zones))
+        used = set()
+        for decl in self._all_decls():
+            used |= _names_in(decl)
+        for values in self.card_fields.values():
+            for value in values:
+                for expr in (value.values() if isinstance(value, dict) else [value]):
+                    if isinstance(expr, n.Node):
+                        used |= _names_in(expr)
         for name in self.params:
-            if not self.reads_param(name):
+            if name not in used:
                 self.warning(f"parameter '{name}' is never read", m.params[name].span)
-
-    def reads_param(self, name) -> bool:
-        return any(name in _names_in(d) for d in self._all_decls())
+        for kind, decls in (("definition", m.defines), ("procedure", m.procedures)):
+            for name, decl in decls.items():
+                if name not in used:
+                    self.warning(f"{kind} '{name}' is never used", decl.span)
+        chooses = any(isinstance(s, n.ChooseAction) for d in self._all_decls() for s in _walk_decl_stmts(d))
+        for name, decl in m.actions.items():
+            if not chooses:
+                self.warning(f"action '{name}' is unreachable: no rule says `choose action`", decl.span)
+            elif isinstance(decl.when, n.Literal) and not decl.when.value:
+                self.warning(f"action '{name}' is unreachable: its condition is always false", decl.when.span)
 
     def _all_decls(self):
         m = self.m
@@ -503,6 +518,6 @@ def _walk_decl_stmts(decl):
 def _names_in(decl) -> set:
     names = set()
     for node in _walk(decl):
-        if isinstance(node, (n.Name, n.NameOf, n.Call)):
+        if isinstance(node, (n.Name, n.NameOf, n.Call, n.CallStmt)):
             names.add(node.name)
     return names

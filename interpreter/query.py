@@ -1,0 +1,77 @@
+"""Select cards of a game's database with an expression over their fields,
+e.g. ``cost >= 4 and colour == "red"`` (used by `catalyst cards --where`)."""
+from __future__ import annotations
+
+from .compiler.expressions import ExprCompiler
+from .compiler.program import Scope
+from .errors import Diagnostic, RulesError, Source, did_you_mean
+from .language import nodes as n
+from .language.parser import parse_expression
+
+
+def card_fields(game) -> list[str]:
+    """Field names in the order they first appear in the card file."""
+    names: list = []
+    for card in game.program.cards.cards:
+        for name in card.data:
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def _field_value(game, name, card):
+    value = game.program.fields.get(name, [None] * (card.index + 1))[card.index]
+    if isinstance(value, tuple) and value and all(isinstance(v, tuple) for v in value):
+        return tuple(alt for item in value for alt in item)  # `coin in effects`
+    return value if value is not None and not callable(value) and not isinstance(value, dict) else card.data.get(name)
+
+
+def select_cards(game, where: str | None = None, kind: str | None = None) -> list:
+    cards = game.program.cards.cards
+    if kind is not None:
+        kinds = game.program.cards.kinds
+        if kind not in kinds:
+            raise RulesError(f"no card kind '{kind}'", hint=did_you_mean(kind, kinds) or f"kinds: {', '.join(kinds)}")
+        cards = [c for c in cards if c.kind == kind]
+    if not where:
+        return list(cards)
+    source = Source("--where", where)
+    expr = parse_expression(where, source)
+    fields = card_fields(game)
+    known = set(fields) | set(game.program.params) | set(game.program.effect_codes) | {"kind", "id"}
+    unknown = [node for node in _names(expr) if node.name not in known]
+    if unknown:
+        raise RulesError([Diagnostic("error", f"unknown card field '{u.name}'", u.span, did_you_mean(u.name, known)) for u in unknown])
+    slots = {name: i for i, name in enumerate(fields + ["kind", "id"])}
+    scope = Scope(dict(slots), len(slots))
+    fn = ExprCompiler(game.program, game.model, {}).compile(expr, scope)
+    chosen = []
+    for card in cards:
+        L = [_field_value(game, name, card) for name in fields] + [card.kind, card.id]
+        L += [None] * (scope.size - len(L))
+        try:
+            keep = fn(None, L)
+        except RulesError:
+            keep = False
+        except TypeError:
+            keep = False  # a field this card does not have
+        if keep:
+            chosen.append(card)
+    return chosen
+
+
+def _names(expr):
+    stack = [expr]
+    bound: set = set()
+    while stack:
+        node = stack.pop()
+        if isinstance(node, n.Name) and node.name not in bound:
+            yield node
+        if isinstance(node, (n.Aggregate,)):
+            bound.add(node.var)
+        for name in getattr(node, "__dataclass_fields__", {}):
+            value = getattr(node, name)
+            if isinstance(value, n.Node) and name != "span":
+                stack.append(value)
+            elif isinstance(value, tuple):
+                stack.extend(v for v in value if isinstance(v, n.Node))
