@@ -115,8 +115,12 @@ def _syntax_error(err: UnexpectedInput, source: Source, offset: tuple[int, int])
         expected = _expected_text(err.accepts or err.expected)
         message = f"unexpected {found}"
     elif isinstance(err, UnexpectedCharacters):
-        message = f"unexpected character {source.text[err.pos_in_stream]!r}" if err.pos_in_stream < len(source.text) else "unexpected character"
-        expected = _expected_text(err.allowed or ())
+        char = err.char if err.char else ""
+        if char == '"':
+            message, expected = "this string is never closed: a quoted string ends on the same line", ""
+        else:
+            message = f"unexpected character {char!r}"
+            expected = _expected_text(err.allowed or ())
     else:  # UnexpectedEOF
         message = "unexpected end of file"
         expected = _expected_text(getattr(err, "expected", ()) or ())
@@ -124,7 +128,9 @@ def _syntax_error(err: UnexpectedInput, source: Source, offset: tuple[int, int])
         message += f"; expected {expected}"
     span = Span(source, line, column, line, column + width)
     accepted = set(getattr(err, "accepts", None) or getattr(err, "expected", None) or ())
-    return RulesSyntaxError([Diagnostic("error", message, span, _open_block_hint(source, line, column, accepted))])
+    # Text parsed inside another file (card data, labels) has no blocks of its own.
+    hint = _open_block_hint(source, line, column, accepted) if offset == (1, 1) else None
+    return RulesSyntaxError([Diagnostic("error", message, span, hint)])
 
 
 def _open_block_hint(source: Source, line: int, column: int, expected) -> str | None:
