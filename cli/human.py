@@ -96,6 +96,8 @@ class Session:
     def read(self):
         self.console.print("> ", end="")
         line = self.stdin.readline()
+        if not self.stdin.isatty():
+            self.console.print(line.rstrip("\n"))  # a transcript shows what was typed
         return line if line else None
 
     def save(self, path: str):

@@ -1,5 +1,5 @@
 """Select cards of a game's database with an expression over their fields,
-e.g. ``cost >= 4 and colour == "red"`` (used by `catalyst cards --where`)."""
+e.g. ``cost >= 4 and colour == "red"`` (used by the `cards --where` command)."""
 from __future__ import annotations
 
 from .compiler.expressions import ExprCompiler
@@ -22,7 +22,7 @@ def card_fields(game) -> list[str]:
 def _field_value(game, name, card):
     value = game.program.fields.get(name, [None] * (card.index + 1))[card.index]
     if isinstance(value, tuple) and value and all(isinstance(v, tuple) for v in value):
-        return tuple(alt for item in value for alt in item)  # `coin in effects`
+        return tuple(alt for item in value for alt in item)  # `draw in effects`
     return value if value is not None and not callable(value) and not isinstance(value, dict) else card.data.get(name)
 
 

@@ -34,14 +34,14 @@ def test_run_plays_a_whole_game(runner, players):
 
 
 def test_run_prints_turn_log_and_table(runner):
-    result = runner.invoke(cli, ["run", str(CATALYST), "--players", "2", "--seed", "3"])
+    result = runner.invoke(cli, ["run", str(CATALYST), "--players", "2", "--seed", "3", "--bots", "random"])
     assert result.exit_code == 0, result.output
     assert "round  1 turn   1  player" in result.output
     assert "final scores" in result.output and "Catalysts" in result.output
 
 
 def test_run_quiet_prints_only_scores(runner):
-    result = runner.invoke(cli, ["run", str(CATALYST), "--players", "2", "--seed", "3", "--quiet"])
+    result = runner.invoke(cli, ["run", str(CATALYST), "--players", "2", "--seed", "3", "--quiet", "--bots", "random"])
     assert result.exit_code == 0, result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 2 and all(line.startswith("player ") for line in lines)
@@ -49,7 +49,7 @@ def test_run_quiet_prints_only_scores(runner):
 
 def test_run_log_writes_every_decision(runner, tmp_path):
     log = tmp_path / "game.jsonl"
-    result = runner.invoke(cli, ["run", str(CATALYST), "--players", "3", "--seed", "5", "--quiet", "--log", str(log)])
+    result = runner.invoke(cli, ["run", str(CATALYST), "--players", "3", "--seed", "5", "--quiet", "--bots", "random", "--log", str(log)])
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert lines[0] == {"rules": str(CATALYST), "seed": 5, "players": 3, "bots": ["random"] * 3}
@@ -60,7 +60,7 @@ def test_run_log_writes_every_decision(runner, tmp_path):
 def test_same_seed_same_log(runner, tmp_path):
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     for path in (a, b):
-        runner.invoke(cli, ["run", str(CATALYST), "--players", "4", "--seed", "9", "--quiet", "--log", str(path)])
+        runner.invoke(cli, ["run", str(CATALYST), "--players", "4", "--seed", "9", "--quiet", "--bots", "random", "--log", str(path)])
     assert a.read_bytes() == b.read_bytes()
 
 
@@ -72,7 +72,8 @@ def test_same_seed_same_log(runner, tmp_path):
     (["--set", "coin_limit=[1]"], "expected a number like the default 8, got a list"),
 ])
 def test_run_bad_input_is_a_clear_error(runner, args, message):
-    result = runner.invoke(cli, ["run", str(CATALYST), "--players", "2", *args] if "--players" not in args else ["run", str(CATALYST), *args])
+    base = ["run", str(CATALYST), "--bots", "random"] if "--bots" not in args else ["run", str(CATALYST)]
+    result = runner.invoke(cli, base + (["--players", "2"] if "--players" not in args else []) + args)
     assert result.exit_code == 1
     assert message in result.output
     assert "Traceback" not in result.output
@@ -80,7 +81,7 @@ def test_run_bad_input_is_a_clear_error(runner, args, message):
 
 def test_set_changes_the_game(runner):
     def final(extra):
-        out = runner.invoke(cli, ["run", str(CATALYST), "--players", "2", "--seed", "4", "--json", *extra])
+        out = runner.invoke(cli, ["run", str(CATALYST), "--players", "2", "--seed", "4", "--bots", "random", "--json", *extra])
         assert out.exit_code == 0, out.output
         return json.loads(out.output)
 
@@ -90,6 +91,6 @@ def test_set_changes_the_game(runner):
 
 
 def test_missing_file(runner):
-    result = runner.invoke(cli, ["run", "no/such.rules"])
+    result = runner.invoke(cli, ["run", "no/such.rules", "--bots", "random"])
     assert result.exit_code == 1
     assert "no such file: no/such.rules" in result.output

@@ -351,7 +351,7 @@ class TurnOrderDecl(Decl):
 
 @dataclass(frozen=True)
 class ShowDecl(Decl):
-    """`show market as "{card.name} for {price(card)}"`: how cards of a zone
+    """`show shop as "{card.name} for {price(card)}"`: how cards of a zone
     (or, with `cards`, any card) are shown to people. `card` is the card."""
 
     name: str
