@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 
 import click
 from rich.console import Console
@@ -28,7 +29,8 @@ class Session:
         self.game, self.state, self.humans, self.agents = game, state, humans, agents
         self.meta, self.console, self.on_decision = meta, console, on_decision
         self.history: list = []
-        self.stdin = click.get_text_stream("stdin")  # one wrapper: it buffers ahead
+        self.shown_turn = None  # the turn whose table was last drawn
+        self.stdin = sys.stdin
 
     def play(self):
         """Play until the end; return the final state, or None if the player quit."""
@@ -56,7 +58,12 @@ class Session:
     def ask(self, decision):
         st = self.state
         self.history.append((st.clone(), copy.deepcopy(self.agents)))
-        render_table(self.console, table_view(st, decision.player))
+        if self.shown_turn != st.turns:
+            render_table(self.console, table_view(st, decision.player))
+            self.shown_turn = st.turns
+        else:
+            counters = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in table_view(st, decision.player)["players"][decision.player]["counters"].items())
+            self.console.print(f"[dim]you have: {counters}[/dim]")
         self.show_options(decision)
         while True:
             line = self.read()
@@ -79,6 +86,7 @@ class Session:
                     continue
                 self.history.pop()
                 self.state, self.agents = self.history.pop()
+                self.shown_turn = None
                 self.console.print("Back to your previous decision.")
                 return "undo"
             elif word == "save":

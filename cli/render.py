@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import os
 import tempfile
 
@@ -11,7 +12,7 @@ from rich.table import Table
 
 
 def console() -> Console:
-    return Console(file=click.get_text_stream("stdout"), width=110, highlight=False)
+    return Console(file=sys.stdout, width=110, highlight=False)
 
 
 def log_line(st, decision, label: str) -> str:
@@ -35,7 +36,7 @@ def final_table(st, quiet: bool) -> None:
         name = f"player {p + 1}" + (" (first)" if p == result["first_player"] else "")
         won = " winner" if p in result["winners"] else ""
         table.add_row(name + won, *(str(parts[label]) for label in labels), str(score))
-    Console(file=click.get_text_stream("stdout"), width=max(100, 20 + 12 * len(labels))).print(table)
+    Console(file=sys.stdout, width=max(100, 20 + 12 * len(labels))).print(table)
     winners = result["winners"]
     names = " and ".join(f"player {p + 1}" for p in winners)
     click.echo(f"{names} {'win' if len(winners) > 1 else 'wins'} (shared)" if len(winners) > 1 else f"{names} wins")
@@ -72,7 +73,7 @@ def cards_table(cards, fields) -> None:
         table.add_column(name)
     for card in cards:
         table.add_row(card.id, card.kind, card.name, *(_cell(card.data.get(f)) for f in shown))
-    Console(file=click.get_text_stream("stdout"), width=160).print(table)
+    Console(file=sys.stdout, width=160).print(table)
 
 
 def _cell(value) -> str:
