@@ -49,7 +49,9 @@ class Game:
     def player_range(self) -> tuple[int, int]:
         return self.program.min_players, self.program.max_players
 
-    def new_initial_state(self, players: int | None = None, seed: int = 0) -> "GameState":
+    def new_initial_state(self, players: int | None = None, seed: int = 0, coverage: bool = False) -> "GameState":
+        """A new game at its first decision. With `coverage`, the state counts
+        how often each rule (code object) runs: see `rule_coverage()`."""
         p = self.program
         players = p.min_players if players is None else players
         if not p.min_players <= players <= p.max_players:
@@ -78,6 +80,7 @@ class Game:
         st.over = False
         st.pending = None
         st.decisions = 0
+        st.cov = [0] * len(p.codes) if coverage else None
         run(st)
         return st
 
@@ -207,6 +210,12 @@ class GameState(State):
             "turns": self.turns,
             "first_player": self.first,
         }
+
+    def rule_coverage(self) -> dict:
+        """How often each named rule ran: {"effect draw": 12, "action pass": 3, ...}."""
+        if self.cov is None:
+            return {}
+        return {code.name: self.cov[i] for i, code in enumerate(self.program.codes) if i != self.program.main}
 
     # -- what a player may see
     def observation(self, player: int) -> dict:

@@ -71,9 +71,9 @@ def compile_program(model, db, params: dict, card_fields: dict) -> Program:
     code_index: dict = {}
     bodies = []
     for name, decl in model.effects.items():
-        bodies.append((name, name, (), decl.body, f"effect {name}"))
+        bodies.append((name, f"effect {name}", (), decl.body, f"effect {name}"))
     for name, decl in model.procedures.items():
-        bodies.append((name, name, decl.params, decl.body, name.replace("_", " ")))
+        bodies.append((name, f"procedure {name}", decl.params, decl.body, name.replace("_", " ")))
     for name, decl in model.actions.items():
         bodies.append((("action", name), f"action {name}", (), decl.body, name.replace("_", " ")))
     for moment, decl in model.hooks.items():

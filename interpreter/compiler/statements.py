@@ -157,7 +157,7 @@ class ChooseActionInstr(DecisionInstr):
     def apply(self, st, fr, value):
         for name, code, label, when, size in self.actions:
             if name == value:
-                st.frames.append([code, 0, [None] * st.program.codes[code].nlocals])
+                ops.enter(st, code)
                 return
 
     def label(self, st, fr, value):
@@ -247,7 +247,7 @@ def _push_effect(st, name, span):
     code = st.program.effect_codes.get(name)
     if code is None:
         raise RulesRuntimeError(f"unknown effect '{name}'", span)
-    st.frames.append([code, 0, [None] * st.program.codes[code].nlocals])
+    ops.enter(st, code)
 
 
 # ---------------------------------------------------------------- compiler
@@ -453,9 +453,7 @@ class StmtCompiler:
         def call(st, fr):
             code = code_index[name]
             L = fr[2]
-            values = [a(st, L) for a in args]
-            size = st.program.codes[code].nlocals
-            st.frames.append([code, 0, values + [None] * (size - len(values))])
+            ops.enter(st, code, [a(st, L) for a in args])
         self.emit(call, s.span)
 
     @stmt.register

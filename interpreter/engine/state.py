@@ -17,7 +17,7 @@ class GameOver(Exception):
 class State:
     __slots__ = (
         "program", "n", "ctr", "z", "loc", "rng", "frames", "me", "cur", "first",
-        "order", "pos", "round", "turns", "end_round", "over", "pending", "decisions",
+        "order", "pos", "round", "turns", "end_round", "over", "pending", "decisions", "cov",
     )
 
     def clone(self) -> "State":
@@ -40,11 +40,12 @@ class State:
         other.over = self.over
         other.pending = self.pending
         other.decisions = self.decisions
+        other.cov = self.cov[:] if self.cov is not None else None
         return other
 
     # -- plain-data round trip
     _FIELDS = ("n", "ctr", "z", "loc", "rng", "frames", "me", "cur", "first", "order",
-               "pos", "round", "turns", "end_round", "over", "pending", "decisions")
+               "pos", "round", "turns", "end_round", "over", "pending", "decisions", "cov")
 
     def to_data(self) -> dict:
         return {name: _plain(getattr(self, name)) for name in self._FIELDS}
@@ -54,7 +55,7 @@ class State:
         st = cls.__new__(cls)
         st.program = program
         for name in cls._FIELDS:
-            setattr(st, name, _from_plain(data[name]))
+            setattr(st, name, _from_plain(data.get(name)))
         if st.pending is not None:
             player, pc, ids, values = st.pending
             st.pending = (player, pc, tuple(ids), tuple(values))
@@ -75,6 +76,14 @@ def _from_plain(value):
     if isinstance(value, list):
         return [_from_plain(v) for v in value]
     return value
+
+
+def enter(st: State, code: int, args=()) -> None:
+    """Start running a code object (a procedure, effect, action, hook)."""
+    size = st.program.codes[code].nlocals
+    st.frames.append([code, 0, list(args) + [None] * (size - len(args))])
+    if st.cov is not None:
+        st.cov[code] += 1  # rule coverage, when a simulation asked for it
 
 
 # ---------------------------------------------------------------- card moves

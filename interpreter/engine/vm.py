@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..compiler.program import Code
 from ..compiler.statements import SUSPEND
 from ..errors import Diagnostic, RulesError, RulesRuntimeError
-from .state import GameOver, State
+from .state import GameOver, State, enter
 
 
 def run(st: State) -> None:
@@ -39,7 +39,7 @@ def run_nested(st: State, code: int) -> None:
     """Run a trigger's code to completion inside the current statement."""
     frames = st.frames
     depth = len(frames)
-    frames.append([code, 0, [None] * st.program.codes[code].nlocals])
+    enter(st, code)
     codes = st.program.codes
     steps = 0
     while len(frames) > depth:
@@ -107,7 +107,7 @@ def build_main(program, setup: int, turn: int, hooks: dict) -> Code:
 
     def call(index):
         def push(st, fr):
-            st.frames.append([index, 0, [None] * st.program.codes[index].nlocals])
+            enter(st, index)
         return push
 
     emit(call(setup))
