@@ -48,6 +48,11 @@ class ExprCompiler:
         self.model = model
         self.defines = defines  # name -> compiled fn(st, args) (filled lazily)
         self._define_kinds: dict = {}
+        self._inlining: set = set()
+        self._int_fields = {
+            name for name, values in program.fields.items()
+            if all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in values)
+        }
 
     # ------------------------------------------------------------ entry points
     def compile(self, expr: n.Expr, scope: Scope):
@@ -116,6 +121,42 @@ class ExprCompiler:
             decl = self.model.defines[name]
             self._define_kinds[name] = self.elem_kind(decl.expr, Scope({p: i for i, p in enumerate(decl.params)}, len(decl.params)))
         return self._define_kinds[name]
+
+    def is_int(self, expr: n.Expr, scope: Scope) -> bool:
+        """Whether `expr` is surely an integer, so arithmetic and comparisons
+        can skip the checks that lists and missing values need."""
+        if isinstance(expr, n.Literal):
+            return isinstance(expr.value, int) and not isinstance(expr.value, bool)
+        if isinstance(expr, n.Name):
+            if expr.name in scope.slots:
+                return False
+            if expr.name in self.p.params:
+                value = self.p.params[expr.name]
+                return isinstance(value, int) and not isinstance(value, bool)
+            return expr.name in self.p.counters or expr.name in ("players", "round", "turn_number")
+        if isinstance(expr, n.NameOf):
+            return expr.name in self.p.counters
+        if isinstance(expr, n.Field):
+            return expr.name in self._int_fields and self._field_type(expr.name) is None
+        if isinstance(expr, n.Arith):
+            return self.is_int(expr.left, scope) and self.is_int(expr.right, scope)
+        if isinstance(expr, n.Neg):
+            return self.is_int(expr.operand, scope)
+        if isinstance(expr, n.Index) and isinstance(expr.obj, n.Name) and expr.obj.name in self.p.params and expr.obj.name not in scope.slots:
+            container = self.p.params[expr.obj.name]
+            values = container.values() if isinstance(container, dict) else container
+            return isinstance(values, (list, tuple, type({}.values()))) and all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+        if isinstance(expr, n.Call):
+            if expr.name in ("size", "slot", "position"):
+                return True
+            if expr.name in ("max", "min", "abs") and len(expr.args) >= (1 if expr.name == "abs" else 2):
+                return all(self.is_int(a, scope) for a in expr.args)
+            return False
+        if isinstance(expr, n.Aggregate):
+            return expr.op == "count"
+        if isinstance(expr, n.Conditional):
+            return self.is_int(expr.then, scope) and self.is_int(expr.otherwise, scope)
+        return False
 
     # ------------------------------------------------------------ visitors
     @singledispatchmethod
@@ -203,6 +244,16 @@ class ExprCompiler:
         obj = self.visit(expr.obj, scope)
         index = self.visit(expr.index, scope)
         deferred = isinstance(expr.obj, n.Field) and self._field_type(expr.obj.name) == "expression map"
+        if isinstance(expr.obj, n.Name) and expr.obj.name in self.p.params and expr.obj.name not in scope.slots:
+            table = self.p.params[expr.obj.name]
+
+            def lookup(st, L):
+                key = index(st, L)
+                try:
+                    return table[key]
+                except (IndexError, KeyError, TypeError):
+                    raise RulesRuntimeError(f"no entry {render(key)} in parameter '{expr.obj.name}'", expr.span) from None
+            return lookup
 
         def get(st, L):
             container = obj(st, L)
@@ -231,17 +282,51 @@ class ExprCompiler:
         if len(args) == 1:
             a0 = args[0]
             return lambda st, L: fn(st, a0(st, L))
+        if len(args) == 2:
+            a0, a1 = args
+            if expr.name in ("max", "min"):
+                pick = max if expr.name == "max" else min
+                return lambda st, L: pick(a0(st, L), a1(st, L))
+            return lambda st, L: fn(st, a0(st, L), a1(st, L))
         return lambda st, L: fn(st, *[a(st, L) for a in args])
 
     def _call_define(self, name, args, scope):
-        defines = self.defines
-        args = [self.visit(a, scope) for a in args]
-        if not args:
-            return lambda st, L: defines[name](st, [])
-        if len(args) == 1:
-            a0 = args[0]
-            return lambda st, L: defines[name](st, [a0(st, L)])
-        return lambda st, L: defines[name](st, [a(st, L) for a in args])
+        """Inline the definition's body at the call site: its parameters get
+        slots of the caller's frame, so a call costs no list or lookup."""
+        decl = self.model.defines[name]
+        arg_fns = [self.visit(a, scope) for a in args]
+        if name in self._inlining:  # recursion: call through the table
+            defines = self.defines
+            return lambda st, L: defines[name](st, [a(st, L) for a in arg_fns])
+        inner = Scope({}, scope.size)
+        slots = []
+        for param, arg in zip(decl.params, args):
+            slot = inner.bind(param)
+            inner.kinds[param] = self.kind(arg, scope)
+            slots.append(slot)
+        self._inlining.add(name)
+        try:
+            body = self.visit(decl.expr, inner)
+        finally:
+            self._inlining.discard(name)
+        scope.size = inner.size
+        if not slots:
+            return body
+        if len(slots) == 1:
+            s0, a0 = slots[0], arg_fns[0]
+
+            def call1(st, L):
+                L[s0] = a0(st, L)
+                return body(st, L)
+            return call1
+        pairs = list(zip(slots, arg_fns))
+
+        def call(st, L):
+            values = [a(st, L) for _, a in pairs]
+            for (slot, _), value in zip(pairs, values):
+                L[slot] = value
+            return body(st, L)
+        return call
 
     def compile_define(self, decl: n.DefineDecl):
         scope = Scope({p: i for i, p in enumerate(decl.params)}, len(decl.params))
@@ -318,6 +403,12 @@ class ExprCompiler:
                     raise RulesRuntimeError("division by zero", expr.span)
                 return op(left(st, L), b)
             return divide
+        if expr.op in ("+", "-", "*") and self.is_int(expr.left, scope) and self.is_int(expr.right, scope):
+            if expr.op == "+":
+                return lambda st, L: left(st, L) + right(st, L)
+            if expr.op == "-":
+                return lambda st, L: left(st, L) - right(st, L)
+            return lambda st, L: left(st, L) * right(st, L)
         if expr.op == "+":
             def add(st, L):
                 a, b = left(st, L), right(st, L)
@@ -337,7 +428,16 @@ class ExprCompiler:
         op = _COMPARE[expr.op]
         left, right = self.visit(expr.left, scope), self.visit(expr.right, scope)
         if expr.op in ("==", "!="):
-            return lambda st, L: op(left(st, L), right(st, L))
+            if expr.op == "==":
+                return lambda st, L: left(st, L) == right(st, L)
+            return lambda st, L: left(st, L) != right(st, L)
+        if self.is_int(expr.left, scope) and self.is_int(expr.right, scope):
+            return {
+                "<": lambda st, L: left(st, L) < right(st, L),
+                "<=": lambda st, L: left(st, L) <= right(st, L),
+                ">": lambda st, L: left(st, L) > right(st, L),
+                ">=": lambda st, L: left(st, L) >= right(st, L),
+            }[expr.op]
 
         def ordered(st, L):
             a, b = left(st, L), right(st, L)
@@ -403,24 +503,43 @@ class ExprCompiler:
         scope.slots = saved
         op = expr.op
 
-        def values(st, L):
+        if op == "count":
+            if cond is None:
+                return lambda st, L: len(it(st, L))
+
+            def count(st, L):
+                total = 0
+                for value in tuple(it(st, L)):
+                    L[slot] = value
+                    if cond(st, L):
+                        total += 1
+                return total
+            return count
+        if op == "any":
+            def any_(st, L):
+                for value in tuple(it(st, L)):
+                    L[slot] = value
+                    if cond is None or cond(st, L):
+                        return True
+                return False
+            return any_
+        if op == "every":
+            return lambda st, L: _every(it, slot, cond, st, L)
+
+        def collect(st, L):
+            found = []
             for value in tuple(it(st, L)):
                 L[slot] = value
                 if cond is None or cond(st, L):
-                    yield value
+                    found.append(body(st, L))
+            return found
 
-        if op == "count":
-            return lambda st, L: sum(1 for _ in values(st, L))
-        if op == "any":
-            return lambda st, L: any(True for _ in values(st, L))
-        if op == "every":
-            return lambda st, L: _every(it, slot, cond, st, L)
         if op == "sum":
-            return lambda st, L: sum(body(st, L) for _ in values(st, L))
+            return lambda st, L: sum(collect(st, L))
         pick = max if op == "highest" else min
 
         def extreme(st, L):
-            found = [body(st, L) for _ in values(st, L)]
+            found = collect(st, L)
             return pick(found) if found else None
 
         return extreme
