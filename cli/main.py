@@ -97,9 +97,11 @@ def check(ctx, rules, strict, sets):
 @click.option("--quiet", "-q", is_flag=True, help="Print only the final scores.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), help="Write every decision as JSON lines.")
+@click.option("--check-invariants", is_flag=True, help="Check the engine's invariants after every action.")
+@click.option("--max-steps", type=click.IntRange(min=1), default=None, help="Steps a rule may run without a decision before it is stopped.  [default: 1000000]")
 @set_option
 @reports_errors
-def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path, sets):
+def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path, check_invariants, max_steps, sets):
     """Play a game of RULES with bots, or at the terminal, and print the scores."""
     from interpreter.agents import make_agents
     from interpreter.loader import load_game
@@ -122,6 +124,7 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
                 "to let bots play every seat, or run it in a terminal to play yourself")
         humans = (0,)
     game = load_game(rules, sets)
+    game.set_limits(steps=max_steps, check_invariants=check_invariants)
     players = players if players is not None else game.player_range[0]
     for seat in humans:
         if not 0 <= seat < players:

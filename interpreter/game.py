@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .engine import invariants
 from .engine import rng as _rng
 from .engine.state import State
 from .engine.vm import run
@@ -40,6 +41,16 @@ class Game:
         self.path = path
         self.model = model
         self.diagnostics = list(diagnostics)
+
+    def set_limits(self, steps: int | None = None, turns: int | None = None, check_invariants: bool | None = None) -> None:
+        """Step budget per decision (runaway rules), turn budget per game, and
+        whether every action is followed by an invariant check."""
+        if steps is not None:
+            self.program.step_budget = steps
+        if turns is not None:
+            self.program.turn_budget = turns
+        if check_invariants is not None:
+            self.program.check_invariants = check_invariants
 
     @property
     def title(self) -> str:
@@ -82,6 +93,8 @@ class Game:
         st.decisions = 0
         st.cov = [0] * len(p.codes) if coverage else None
         run(st)
+        if p.check_invariants:
+            invariants.check(st)
         return st
 
     def state_from_json(self, text: str) -> "GameState":
@@ -164,6 +177,8 @@ class GameState(State):
         self.decisions += 1
         ins.apply(self, fr, value)
         run(self)
+        if self.program.check_invariants:
+            invariants.check(self)
 
     # -- results
     def _raw_breakdown(self, player: int) -> dict:

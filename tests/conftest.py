@@ -16,8 +16,11 @@ CATALYST = RULES / "catalyst.rules"
 
 @pytest.fixture(scope="session")
 def catalyst():
-    """The base game from the real rules/catalyst.rules."""
-    return load_game(CATALYST)
+    """The base game from the real rules/catalyst.rules, checking invariants
+    after every action."""
+    game = load_game(CATALYST)
+    game.set_limits(check_invariants=True)
+    return game
 
 
 def random_game(game, players: int, seed: int, on_decision=None):
