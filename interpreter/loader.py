@@ -166,6 +166,10 @@ def load_game(path: str | Path, overrides: dict | None = None):
     raw_fields, field_problems = load_card_fields(model, db)
     problems += field_problems
     diagnostics = problems + check(model, db, params, raw_fields)
+    if not any(d.severity == "error" for d in diagnostics):
+        from .typecheck import type_problems
+
+        diagnostics += type_problems(model, db, params)  # types only once every name is known
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors:
         raise CheckError(errors)
