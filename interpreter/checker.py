@@ -316,6 +316,13 @@ class Checker:
         self.body(s.else_body, scope)
 
     @stmt.register
+    def _(self, s: n.ActAs, scope):
+        self.expr(s.player, scope)
+        depth, self.loop_depth = self.loop_depth, 0  # `stop` may not leave an `as` block
+        self.body(s.body, scope)
+        self.loop_depth = depth
+
+    @stmt.register
     def _(self, s: n.PickRandom, scope):
         self.expr(s.iterable, scope)
         self.expr(s.cond, scope | {s.var})

@@ -92,6 +92,7 @@ class Game:
         st.pending = None
         st.decisions = 0
         st.cov = [0] * len(p.codes) if coverage else None
+        st.lost = False
         run(st)
         if p.check_invariants:
             invariants.check(st)
@@ -205,6 +206,9 @@ class GameState(State):
             self.me = me
 
     def winners(self) -> list[int]:
+        """The winning seats; none when the rules ended the game as lost."""
+        if self.lost:
+            return []
         keys = [(s, *self.tiebreaks(p)) for p, s in enumerate(self.scores())]
         best = max(keys)
         return [p for p, k in enumerate(keys) if k == best]
@@ -214,7 +218,7 @@ class GameState(State):
         if not self.over:
             return [0.0] * self.n
         winners = self.winners()
-        return [1.0 / len(winners) if p in winners else 0.0 for p in range(self.n)]
+        return [1.0 / len(winners) if p in winners else 0.0 for p in range(self.n)] if winners else [0.0] * self.n
 
     def result(self) -> dict:
         return {
@@ -224,6 +228,7 @@ class GameState(State):
             "winners": self.winners(),
             "turns": self.turns,
             "first_player": self.first,
+            "lost": bool(self.lost),
         }
 
     def rule_coverage(self) -> dict:

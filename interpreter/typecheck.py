@@ -140,6 +140,11 @@ class TypeCheck:
         self.body(getattr(s, "else_body", ()), scope)
 
     @stmt.register
+    def _(self, s: n.ActAs, scope):
+        self.expect(s.player, scope, {PLAYER, NUMBER}, "the player of `as`")
+        self.body(s.body, scope)
+
+    @stmt.register
     def _(self, s: n.RepeatWhile, scope):
         self.expr(s.cond, scope)
         self.body(s.body, scope)

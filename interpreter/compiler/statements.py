@@ -468,7 +468,11 @@ class StmtCompiler:
     @stmt.register
     def _(self, s: n.EndGame):
         if s.after_rounds is None:
+            lost = s.lost
+
             def end_now(st, fr):
+                if lost:
+                    st.lost = True
                 raise GameOver()
             self.emit(end_now, s.span)
             return
@@ -642,6 +646,25 @@ class StmtCompiler:
         self.emit(ins, s.span)
         self.block(s.body)
         self._else(ins, s.else_body, s.span)
+
+    @stmt.register
+    def _(self, s: n.ActAs):
+        player = self.expr(s.player)
+        saved = self.scope.temp()
+
+        def become(st, fr):
+            L = fr[2]
+            p = player(st, L)
+            if not isinstance(p, int) or not 0 <= p < st.n:
+                raise RulesRuntimeError(f"`as` needs a seat, got {render(p)}", s.span)
+            L[saved] = st.me
+            st.me = p
+        self.emit(become, s.span)
+        self.block(s.body)
+
+        def restore(st, fr):
+            st.me = fr[2][saved]
+        self.emit(restore, s.span)
 
     @stmt.register
     def _(self, s: n.PickRandom):

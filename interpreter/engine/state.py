@@ -17,7 +17,7 @@ class GameOver(Exception):
 class State:
     __slots__ = (
         "program", "n", "ctr", "z", "loc", "rng", "frames", "me", "cur", "first",
-        "order", "pos", "round", "turns", "end_round", "over", "pending", "decisions", "cov",
+        "order", "pos", "round", "turns", "end_round", "over", "pending", "decisions", "cov", "lost",
     )
 
     def clone(self) -> "State":
@@ -41,11 +41,12 @@ class State:
         other.pending = self.pending
         other.decisions = self.decisions
         other.cov = self.cov[:] if self.cov is not None else None
+        other.lost = self.lost
         return other
 
     # -- plain-data round trip
     _FIELDS = ("n", "ctr", "z", "loc", "rng", "frames", "me", "cur", "first", "order",
-               "pos", "round", "turns", "end_round", "over", "pending", "decisions", "cov")
+               "pos", "round", "turns", "end_round", "over", "pending", "decisions", "cov", "lost")
 
     def to_data(self) -> dict:
         return {name: _plain(getattr(self, name)) for name in self._FIELDS}

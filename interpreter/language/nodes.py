@@ -239,6 +239,7 @@ class Pass(Stmt):
 @dataclass(frozen=True)
 class EndGame(Stmt):
     after_rounds: Optional[Expr]  # None = now
+    lost: bool = False  # `end game lost`: now, and every player has lost
 
 
 @dataclass(frozen=True)
@@ -300,6 +301,14 @@ class May(Stmt):
     label: Template
     body: tuple
     else_body: tuple = ()
+
+
+@dataclass(frozen=True)
+class ActAs(Stmt):
+    """`as p:` — run the block with `me` = p; p makes its decisions."""
+
+    player: Expr
+    body: tuple
 
 
 @dataclass(frozen=True)

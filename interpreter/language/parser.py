@@ -394,6 +394,12 @@ class _ToAst(Transformer):
     def end_now(self, meta, c):
         return n.EndGame(None, span=self._span(meta))
 
+    def end_lost(self, meta, c):
+        return n.EndGame(None, True, span=self._span(meta))
+
+    def as_stmt(self, meta, c):
+        return n.ActAs(c[0], c[1], span=self._span(meta))
+
     def end_after_rounds(self, meta, c):
         return n.EndGame(c[0], span=self._span(meta))
 
