@@ -179,18 +179,10 @@ class Checker:
     def stmt(self, s, scope):
         pass
 
-    @stmt.register
-    def _(self, s: n.Gain, scope):
-        self.expr(s.amount, scope)
-        self.counter_ref(s.target, scope)
-
-    @stmt.register
-    def _(self, s: n.Pay, scope):
-        self.expr(s.amount, scope)
-        self.counter_ref(s.target, scope)
-
-    @stmt.register
-    def _(self, s: n.Lose, scope):
+    @stmt.register(n.Gain)
+    @stmt.register(n.Pay)
+    @stmt.register(n.Lose)
+    def _(self, s, scope):
         self.expr(s.amount, scope)
         self.counter_ref(s.target, scope)
 
@@ -364,7 +356,7 @@ class Checker:
 
     @singledispatchmethod
     def visit(self, e, scope):
-        for child in _children(e):
+        for child in n.children(e):
             self.expr(child, scope)
 
     @visit.register
@@ -488,43 +480,22 @@ def _first_span(model):
     return NO_SPAN
 
 
-def _children(node):
-    for name in getattr(node, "__dataclass_fields__", {}):
-        if name == "span":
-            continue
-        value = getattr(node, name)
-        if isinstance(value, n.Node):
-            yield value
-        elif isinstance(value, tuple):
-            for v in value:
-                if isinstance(v, n.Node):
-                    yield v
-                elif isinstance(v, tuple):
-                    yield from (x for x in v if isinstance(x, n.Node))
-
-
-def _walk(node):
-    yield node
-    for child in _children(node):
-        yield from _walk(child)
-
-
 def _walk_stmts(stmts):
     for s in stmts:
-        for node in _walk(s):
+        for node in n.walk(s):
             if isinstance(node, n.Stmt):
                 yield node
 
 
 def _walk_decl_stmts(decl):
-    for node in _walk(decl):
+    for node in n.walk(decl):
         if isinstance(node, n.Stmt):
             yield node
 
 
 def _names_in(decl) -> set:
     names = set()
-    for node in _walk(decl):
+    for node in n.walk(decl):
         if isinstance(node, (n.Name, n.NameOf, n.Call, n.CallStmt)):
             names.add(node.name)
     return names

@@ -61,17 +61,6 @@ def select_cards(game, where: str | None = None, kind: str | None = None) -> lis
 
 
 def _names(expr):
-    stack = [expr]
-    bound: set = set()
-    while stack:
-        node = stack.pop()
-        if isinstance(node, n.Name) and node.name not in bound:
-            yield node
-        if isinstance(node, (n.Aggregate,)):
-            bound.add(node.var)
-        for name in getattr(node, "__dataclass_fields__", {}):
-            value = getattr(node, name)
-            if isinstance(value, n.Node) and name != "span":
-                stack.append(value)
-            elif isinstance(value, tuple):
-                stack.extend(v for v in value if isinstance(v, n.Node))
+    """Free names of an expression (not the variables it binds)."""
+    bound = {node.var for node in n.walk(expr) if isinstance(node, n.Aggregate)}
+    return [node for node in n.walk(expr) if isinstance(node, n.Name) and node.name not in bound]

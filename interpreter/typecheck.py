@@ -78,7 +78,7 @@ class TypeCheck:
 
     @singledispatchmethod
     def stmt(self, s, scope):
-        for value in _children(s):
+        for value in n.children(s):
             if isinstance(value, n.Expr):
                 self.expr(value, scope)
 
@@ -204,19 +204,6 @@ class TypeCheck:
             self.expr(e.expr, inner)
             self.expr(e.cond, inner)
             return
-        for child in _children(e):
+        for child in n.children(e):
             if isinstance(child, n.Expr):
                 self.expr(child, scope)
-
-
-def _children(node):
-    for name in getattr(node, "__dataclass_fields__", {}):
-        if name == "span":
-            continue
-        value = getattr(node, name)
-        if isinstance(value, n.Node):
-            yield value
-        elif isinstance(value, tuple):
-            for v in value:
-                if isinstance(v, n.Node):
-                    yield v

@@ -481,3 +481,27 @@ class EffectItem(Node):
 @dataclass(frozen=True)
 class EffectList(Node):
     items: tuple  # of EffectItem
+
+
+# ---------------------------------------------------------------- traversal
+def children(node):
+    """The nodes directly inside `node` (in fields, tuples and pairs)."""
+    for name in getattr(node, "__dataclass_fields__", {}):
+        if name == "span":
+            continue
+        value = getattr(node, name)
+        if isinstance(value, Node):
+            yield value
+        elif isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, Node):
+                    yield item
+                elif isinstance(item, tuple):
+                    yield from (x for x in item if isinstance(x, Node))
+
+
+def walk(node):
+    """`node` and every node inside it, depth first."""
+    yield node
+    for child in children(node):
+        yield from walk(child)
