@@ -2,7 +2,6 @@
 prints; project errors become Click errors (exit 1) without a traceback."""
 from __future__ import annotations
 
-import functools
 import json
 import sys
 
@@ -12,39 +11,8 @@ from interpreter.errors import RulesError
 
 from . import human as human_play
 from . import render
-
-
-class Context:
-    def __init__(self, debug: bool):
-        self.debug = debug
-
-
-def reports_errors(fn):
-    """Turn RulesError into a ClickException unless --debug is on."""
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        ctx = click.get_current_context()
-        try:
-            return fn(*args, **kwargs)
-        except RulesError as err:
-            if ctx.find_object(Context) and ctx.find_object(Context).debug:
-                raise
-            raise click.ClickException(err.render()) from None
-    return wrapper
-
-
-def parse_sets(values) -> dict:
-    out = {}
-    for item in values:
-        name, eq, value = item.partition("=")
-        if not eq or not name.strip():
-            raise click.BadParameter(f"expected NAME=VALUE, got {item!r}", param_hint="--set")
-        out[name.strip()] = value.strip()
-    return out
-
-
-set_option = click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
-                          help="Override a parameter of the rules (repeatable).")
+from .options import Context, parse_sets, reports_errors, set_option
+from .simulate import compare_command, simulate_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -171,6 +139,10 @@ def cards(rules, where, kind, sets):
     game = load_game(rules, parse_sets(sets))
     chosen = select_cards(game, where, kind)
     render.cards_table(chosen, card_fields(game))
+
+
+cli.add_command(simulate_command)
+cli.add_command(compare_command)
 
 
 def main():

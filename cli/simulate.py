@@ -1,0 +1,263 @@
+"""`catalyst simulate` and `catalyst compare`: many games with bots, summarised
+with intervals; variants compared on common random numbers."""
+from __future__ import annotations
+
+import contextlib
+import json
+
+import click
+
+from .options import parse_sets, reports_errors, set_option
+
+
+def _options(fn):
+    """Options shared by simulate and compare (applied bottom-up)."""
+    for option in reversed([
+        click.option("-n", "--games", type=click.IntRange(min=1), default=1000, show_default=True,
+                     help="Number of games (with --sprt: the most games played)."),
+        click.option("--players", "-p", type=int, default=None, help="Number of players (default: the fewest allowed)."),
+        click.option("--bots", default="random", show_default=True,
+                     help="Bot for every seat, or one per seat (random,greedy); seats are rotated from game to game."),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="Seed of the sweep: game i gets a seed made from (seed, i)."),
+        click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+                     help="Local worker processes.  [default: every core]"),
+        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                     help="Run the games on a Dask distributed cluster instead of local processes."),
+        click.option("--coverage", is_flag=True, help="Count how often each rule and card was used; list those never used."),
+        click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
+        click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+                     help="Write DIR/report.html with PNG plots (needs matplotlib)."),
+        click.option("--max-steps", type=click.IntRange(min=1), default=None,
+                     help="Steps a rule may run without a decision before it is stopped.  [default: 1000000]"),
+        set_option,
+    ]):
+        fn = option(fn)
+    return fn
+
+
+@contextlib.contextmanager
+def _progress(total: int, what: str):
+    """A progress bar with rate and time left on a terminal (stderr); none otherwise."""
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield None
+        return
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+
+    columns = [TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn()]
+    # No refresh thread (auto_refresh=False): worker processes are forked
+    # after the bar starts, and forking is safe only without other threads.
+    with Progress(*columns, console=console, transient=True, auto_refresh=False) as bar:
+        task = bar.add_task(what, total=total, rate="")
+        bar.refresh()
+
+        def advance(k: int):
+            bar.advance(task, k)
+            speed = bar.tasks[task].speed
+            if speed:
+                bar.update(task, rate=f"{speed:.0f} games/s")
+            bar.refresh()
+
+        yield advance
+
+
+def _dump(data) -> str:
+    from interpreter.simulation.summary import jsonable
+
+    return json.dumps(jsonable(data), indent=2)
+
+
+# ---------------------------------------------------------------- text output
+def _interval(row) -> str:
+    return f"{row['rate']:.3f}  ({row['low']:.3f} - {row['high']:.3f})"
+
+
+def _stats_line(name: str, d: dict) -> str:
+    def f(x):
+        return f"{x:8.2f}"
+    return (f"  {name:<22}{f(d['mean'])}{f(d['sd'])}{f(d['min'])}{f(d['q05'])}{f(d['q25'])}"
+            f"{f(d['median'])}{f(d['q75'])}{f(d['q95'])}{f(d['max'])}")
+
+
+def summary_text(s: dict, cards_shown: int = 5) -> str:
+    out = []
+    speed = f" in {s['seconds']:.1f} s ({s['games_per_second']:.1f} games/s)" if "seconds" in s else ""
+    out.append(f"{s['title']}: {s['games']} games, {s['players']} players, bots {', '.join(s['bots'])}, "
+               f"seed {s['seed']}{speed}")
+    if s["sets"]:
+        out.append("parameters: " + ", ".join(f"{k}={v}" for k, v in s["sets"].items()))
+    out.append(f"ties: {s['ties']}")
+    out.append("")
+    out.append("win rate (95% Wilson interval)")
+    for row in s["win_rate_by_seat"]:
+        out.append(f"  seat {row['seat']:<17}{_interval(row)}")
+    for row in s["win_rate_by_position"]:
+        label = f"position {row['position']}" + (" (first)" if row["position"] == 0 else "")
+        out.append(f"  {label:<22}{_interval(row)}")
+    for bot, row in s["win_rate_by_bot"].items():
+        out.append(f"  {'bot ' + bot:<22}{_interval(row)}")
+    fpa = s["first_player_advantage"]
+    out.append(f"first-player advantage  {fpa['advantage']:+.3f}  ({fpa['low']:+.3f} to {fpa['high']:+.3f}; "
+               f"win rate of the first player - 1/{s['players']})")
+    out.append(f"balance {s['balance']:.3f} (by turn position), {s['seat_balance']:.3f} (by seat); "
+               f"decisiveness {s['decisiveness']:.3f}"
+               + (f"; lost by everyone {_interval(s['lost_by_all'])}" if s["lost_by_all"]["wins"] else ""))
+    out.append("")
+    out.append(f"  {'':<22}" + "".join(f"{h:>8}" for h in ("mean", "sd", "min", "5%", "25%", "median", "75%", "95%", "max")))
+    out.append(_stats_line("score", s["score"]))
+    out.append(_stats_line("winning margin", s["winning_margin"]))
+    out.append(_stats_line("turns", s["turns"]))
+    out.append(_stats_line("decisions", s["decisions"]))
+    for term, d in s["score_by_category"].items():
+        out.append(_stats_line(f"points: {term}"[:22], d))
+    out.append("share of points: " + ", ".join(f"{t} {v:.1%}" for t, v in s["category_share"].items()))
+    from interpreter.simulation.summary import MIN_USES, reliable_impact
+
+    impact = reliable_impact(s["card_impact"])
+    if s["card_impact"]:
+        out.append("")
+        out.append("card impact: win rate of players who used the card - of those who did not (95% interval)")
+        left = len(s["card_impact"]) - len(impact)
+        if left:
+            out.append(f"  ({left} cards used, or left unused, fewer than {MIN_USES} times are not shown; see --json)")
+        if not impact:
+            out.append("  (play more games to see it)")
+        shown = impact if len(impact) <= 2 * cards_shown else impact[:cards_shown] + [None] + impact[-cards_shown:]
+        for row in shown:
+            if row is None:
+                out.append("  ...")
+                continue
+            mark = " *" if row["significant"] else ""
+            out.append(f"  {row['card']:<24}{row['difference']:+.3f}  ({row['low']:+.3f} to {row['high']:+.3f})  "
+                       f"used {row['used']} times{mark}")
+        if impact:
+            out.append("  (* the interval excludes 0; an association, not a cause)")
+    cov = s.get("coverage")
+    if cov:
+        out.append("")
+        out.append(f"coverage over {s['games']} games ({cov['meaning']})")
+        for name, e in cov["rules"].items():
+            out.append(f"  {name:<40}{e['runs']:>10} runs in {e['games'] / max(s['games'], 1):6.1%} of games")
+        out.append("  games where a score term gave someone points: " + ", ".join(
+            f"{t} {k / max(s['games'], 1):.1%}" for t, k in cov["terms"].items()))
+        for key, title in (("rules_never_run", "rules never run"), ("cards_never_used", "cards never used"),
+                           ("cards_never_in_play", "cards never in play"),
+                           ("terms_never_scored", "score terms never scored")):
+            items = cov[key]
+            out.append(f"{title} ({len(items)}): " + (", ".join(items) if items else "none"))
+    return "\n".join(out)
+
+
+def comparison_text(result) -> str:
+    out = []
+    st = result.settings
+    out.append(f"{len(result.variants)} variant(s) against {result.base.rules}: {result.base.summary['games']} games "
+               f"each, {st['players']} players, bots {', '.join(st['bots'])}, seed {st['seed']}")
+    out.append("common random numbers: the same seeds and bots for every file; differences are variant - base "
+               "with 95% paired intervals")
+    for v in result.variants:
+        out.append("")
+        n = v.summary["games"]
+        out.append(f"{v.rules} ({v.summary['title']}, {n} games)")
+        if v.sprt:
+            t = v.sprt
+            out.append(f"  sequential test on {t['metric']} (effect {t['effect']}, alpha = beta = 0.05): "
+                       f"{t['decision']} after {t['games']} games")
+        out.append(f"  {'metric':<44}{'base':>9}{'variant':>9}  verdict")
+        for d in v.differences:
+            out.append(f"  {d['metric'][:44]:<44}{d['base']:9.3f}{d['variant']:9.3f}  {d['verdict']}")
+    return "\n".join(out)
+
+
+def _write_records(path):
+    handle = open(path, "w", encoding="utf-8")
+
+    def write(record):
+        handle.write(json.dumps(record, separators=(",", ":")) + "\n")
+
+    return handle, write
+
+
+# ---------------------------------------------------------------- commands
+@click.command("simulate")
+@click.argument("rules", type=click.Path(dir_okay=False))
+@_options
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write one JSON line per game (seed, seats, bots, scores, winners, ...).")
+@reports_errors
+def simulate_command(rules, games, players, bots, seed, jobs, scheduler, coverage, as_json, report_dir, max_steps,
+                     sets, out_path):
+    """Play many games of RULES with bots and summarise them: win rates with
+    intervals, scores, length, balance, card impact."""
+    from interpreter.simulation import simulate
+
+    handle, write = _write_records(out_path) if out_path else (None, None)
+    try:
+        with _progress(games, "simulating") as advance:
+            result = simulate(rules, games, players, bots, parse_sets(sets), seed, jobs, scheduler, coverage,
+                              out=write, progress=advance, max_steps=max_steps)
+    finally:
+        if handle:
+            handle.close()
+    if report_dir:
+        from interpreter.simulation.report import write_report
+
+        path = write_report(report_dir, [(rules, result.summary, result.samples)],
+                            title=f"Simulation of {result.summary['title']}")
+        click.echo(f"report: {path}", err=True)
+    if as_json:
+        click.echo(_dump(result.summary))
+    else:
+        click.echo(summary_text(result.summary))
+
+
+@click.command("compare")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False), metavar="BASE VARIANT...")
+@_options
+@click.option("--sprt", is_flag=True,
+              help="Stop early once a sequential probability ratio test (alpha = beta = 0.05) decides.")
+@click.option("--metric", default="first_player_advantage", show_default=True,
+              help="Metric of the sequential test (e.g. win_rate_seat_0, turns, mean_score).")
+@click.option("--effect", type=float, default=0.05, show_default=True,
+              help="Effect size of the sequential test, in the metric's units.")
+@reports_errors
+def compare_command(files, games, players, bots, seed, jobs, scheduler, coverage, as_json, report_dir, max_steps,
+                    sets, sprt, metric, effect):
+    """Compare variants with a base: every file plays the same seeds with the
+    same bots; paired differences of each metric with 95% intervals."""
+    from interpreter.simulation.compare import compare
+
+    if len(files) < 2:
+        raise click.UsageError("give a base rules file and at least one variant")
+    base, variants = files[0], list(files[1:])
+    with _progress(games * len(files), "comparing") as advance:
+        result = compare(base, variants, games, players, bots, parse_sets(sets), seed, jobs, scheduler,
+                         coverage, sprt, metric, effect, progress=advance, max_steps=max_steps)
+    if report_dir:
+        from interpreter.simulation.report import write_report
+
+        runs = [(base, result.base.summary, result.base.samples)] + [(v.rules, v.summary, v.samples) for v in result.variants]
+        path = write_report(report_dir, runs, [(v.rules, v.differences) for v in result.variants],
+                            result.settings, title=f"Comparison with {result.base.summary['title']}")
+        click.echo(f"report: {path}", err=True)
+    if as_json:
+        click.echo(_dump({
+            "settings": result.settings,
+            "base": result.base.summary,
+            "variants": [{"rules": v.rules, "summary": v.summary, "differences": v.differences, "sprt": v.sprt}
+                         for v in result.variants],
+        }))
+    else:
+        click.echo(comparison_text(result))
+        if coverage:
+            for name, summary in [(base, result.base.summary)] + [(v.rules, v.summary) for v in result.variants]:
+                cov = summary["coverage"]
+                click.echo("")
+                click.echo(f"{name}: rules never run: {', '.join(cov['rules_never_run']) or 'none'}; "
+                           f"cards never used: {', '.join(cov['cards_never_used']) or 'none'}; "
+                           f"score terms never scored: {', '.join(cov['terms_never_scored']) or 'none'}")

@@ -1,0 +1,108 @@
+"""`catalyst compare`: common random numbers, paired intervals, verdicts, the
+sequential test and the HTML report."""
+from __future__ import annotations
+
+import json
+import re
+import struct
+
+import pytest
+from click.testing import CliRunner
+
+from cli.simulate import compare_command
+
+from .conftest import CATALYST, ROOT
+
+STRONG = ROOT / "tests" / "fixtures" / "strong_seat0.rules"
+VARIANT = ROOT / "rules" / "variants" / "high_coin_limit.rules"
+
+
+def run(args):
+    return CliRunner().invoke(compare_command, [str(a) for a in args])
+
+
+def by_metric(differences):
+    return {d["metric"]: d for d in differences}
+
+
+def test_a_file_compared_with_itself_has_no_change():
+    result = run([CATALYST, CATALYST, "-n", 60, "--players", 2, "-j", 1, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    diffs = data["variants"][0]["differences"]
+    assert {d["verdict"] for d in diffs} == {"no detectable change"}
+    assert all(d["difference"] == 0 and d["half_width"] == 0 for d in diffs)
+    assert data["base"]["games"] == data["variants"][0]["summary"]["games"] == 60
+    assert "common random numbers" in data["settings"]["design"]
+
+
+def test_a_strong_seat_is_detected():
+    result = run([CATALYST, STRONG, "-n", 400, "--players", 2, "-j", 1, "--json"])
+    assert result.exit_code == 0, result.output
+    d = by_metric(json.loads(result.output)["variants"][0]["differences"])
+    seat0 = d["win_rate_seat_0"]
+    assert seat0["low"] > 0.03, seat0
+    assert re.fullmatch(r"changed by \+0\.\d{3} ± 0\.\d{3}", seat0["verdict"])
+    assert d["win_rate_seat_1"]["high"] < 0
+    assert d["points:Coins"]["verdict"].startswith("changed by +")
+    assert seat0["p_holm"] < 0.05
+
+
+def test_metrics_cover_seats_first_player_length_and_categories():
+    result = run([CATALYST, VARIANT, "-n", 30, "--players", 3, "-j", 1, "--json"])
+    assert result.exit_code == 0, result.output
+    d = by_metric(json.loads(result.output)["variants"][0]["differences"])
+    for metric in ["win_rate_seat_0", "win_rate_seat_2", "first_player_advantage", "decisiveness", "mean_score",
+                   "winning_margin", "turns", "points:Catalysts", "share:Coins"]:
+        e = d[metric]
+        assert e["low"] <= e["difference"] <= e["high"] and e["n"] == 30
+        assert e["verdict"] == "no detectable change" or e["verdict"].startswith("changed by ")
+
+
+def test_text_output_shows_verdicts():
+    result = run([CATALYST, VARIANT, "-n", 20, "--players", 2, "-j", 1])
+    assert result.exit_code == 0, result.output
+    assert "common random numbers" in result.output
+    assert "win_rate_seat_0" in result.output and "turns" in result.output
+    assert "no detectable change" in result.output or "changed by" in result.output
+
+
+def test_sprt_stops_early_both_ways():
+    result = run([CATALYST, STRONG, CATALYST, "-n", 3000, "--players", 2, "-j", 1, "--json",
+                  "--sprt", "--metric", "win_rate_seat_0", "--effect", "0.1"])
+    assert result.exit_code == 0, result.output
+    strong, same = json.loads(result.output)["variants"]
+    assert strong["sprt"]["decision"] == "changed" and strong["sprt"]["games"] < 3000
+    assert same["sprt"]["decision"] == "no change" and same["sprt"]["games"] == 200
+    assert strong["summary"]["games"] == strong["sprt"]["games"]
+
+
+def test_unknown_metric_is_an_error():
+    result = run([CATALYST, CATALYST, "-n", 5, "-j", 1, "--sprt", "--metric", "win_rate_seat_9"])
+    assert result.exit_code == 1 and "unknown metric 'win_rate_seat_9'" in result.output
+
+
+def test_compare_needs_a_variant():
+    result = run([CATALYST, "-n", 5])
+    assert result.exit_code == 2 and "at least one variant" in result.output
+
+
+def png_size(path):
+    data = path.read_bytes()[:24]
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_report_html_shows_its_plots(tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "report"
+    result = run([CATALYST, STRONG, "-n", 60, "--players", 2, "-j", 1, "--report", out, "--coverage"])
+    assert result.exit_code == 0, result.output
+    page = (out / "report.html").read_text()
+    images = re.findall(r"<img src='([^']+)'", page)
+    assert {"scores.png", "win_rates.png", "turns.png", "categories.png", "differences.png"} <= set(images)
+    for name in images:
+        width, height = png_size(out / name)
+        assert 600 <= width <= 1600 and 300 <= height <= 1600, (name, width, height)
+    assert "no detectable change" in page or "changed by" in page
+    assert "Rules never run" in page and page.count("<table>") >= 3
