@@ -88,19 +88,25 @@ def enter(st: State, code: int, args=()) -> None:
 
 
 # ---------------------------------------------------------------- card moves
-def take(st: State, card: int) -> None:
-    """Remove a card from wherever it is, firing the zone's empty trigger."""
+def _remove(st: State, card: int) -> int:
+    """Take a card out of its zone; return the zone instance it left."""
     zi = st.loc[card]
     zone = st.z[zi]
-    info = st.program.zone_of_instance[zi]
-    if info.slots:
+    if st.program.zone_of_instance[zi].slots:
         zone[zone.index(card)] = None
-        if info.empty_hook is not None and not any(c is not None for c in zone):
-            run_hook(st, info.empty_hook)
     else:
         zone.remove(card)
-        if info.empty_hook is not None and not zone:
-            run_hook(st, info.empty_hook)
+    return zi
+
+
+def _left(st: State, zi: int) -> None:
+    """Fire the zone's `becomes empty` trigger if a card leaving emptied it.
+
+    Called once the card has arrived where it goes, so a trigger that ends the
+    game finds every card in a place."""
+    hook = st.program.zone_of_instance[zi].empty_hook
+    if hook is not None and not any(c is not None for c in st.z[zi]):
+        run_hook(st, hook)
 
 
 def put(st: State, card: int, zi: int, bottom: bool = False) -> None:
@@ -121,8 +127,9 @@ def put(st: State, card: int, zi: int, bottom: bool = False) -> None:
 
 
 def move(st: State, card: int, zi: int, bottom: bool = False) -> None:
-    take(st, card)
+    src = _remove(st, card)
     put(st, card, zi, bottom)
+    _left(st, src)
 
 
 def contents(st: State, zi: int) -> list:
@@ -169,9 +176,10 @@ def refill(st: State, zi: int, src: int) -> None:
             card = top(st, src)
             if card is None:
                 return
-            take(st, card)
+            _remove(st, card)
             zone[i] = card
             st.loc[card] = zi
+            _left(st, src)
 
 
 def run_hook(st: State, code: int) -> None:
