@@ -1,0 +1,300 @@
+"""A fixed action vocabulary and observation vectors for any rules file.
+
+Both are derived from the compiled program alone, so every rules file gets them
+without game-specific code:
+
+- `action vocabulary`: every action id a decision of these rules can offer
+  (`yes`/`no`/`pass`/`done`, action names, effect names, `i:effect` for each
+  effect position a card can have, `player-k` for each seat, card ids, the
+  literal values of `choose x in [...]`), in a stable order. An id outside it
+  raises `UnknownActionError` instead of being mapped silently.
+- `observation vector`: a flat list of numbers made from
+  `GameState.observation(viewer)` only (so nothing a player may not see gets
+  in): a header (seats, round, turn, which decision the viewer faces), each
+  visible counter, and each zone's size and contents by card id (one-hot per
+  slot for zones with slots). Per-player blocks are rotated so that the
+  viewer's own block comes first; the layout does not depend on the player
+  count.
+
+No third-party import here: `fill` writes into any indexable buffer (a list or a
+numpy array), so the core keeps working without numpy.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+
+from ..compiler.expressions import render
+from ..compiler.statements import DecisionInstr
+from ..errors import RulesError
+from ..language import nodes as n
+
+CONTROL_IDS = ("yes", "no", "pass", "done")
+INF = math.inf
+
+
+class UnknownActionError(RulesError):
+    """A decision offered an action id the vocabulary does not contain."""
+
+
+# ---------------------------------------------------------------- the rules' syntax tree
+def walk(value):
+    """Every syntax node reachable from `value` (a node, a model, a container)."""
+    stack = [value]
+    seen = set()
+    while stack:
+        item = stack.pop()
+        if isinstance(item, n.Node):
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+            yield item
+            stack.extend(getattr(item, f.name) for f in dataclasses.fields(item) if f.name != "span")
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+            stack.extend(k for k in item if isinstance(k, n.Node))
+
+
+def model_nodes(game):
+    """All syntax nodes of the rules (after `extends` and overrides)."""
+    return walk([v for v in vars(game.model).values() if not isinstance(v, str)])
+
+
+def uses_randomness(game) -> bool:
+    """Whether the rules ever shuffle or pick at random."""
+    return any(isinstance(node, (n.Shuffle, n.PickRandom)) for node in model_nodes(game))
+
+
+def can_end_lost(game) -> bool:
+    """Whether the rules can end a game with every player losing."""
+    return any(isinstance(node, n.EndGame) and node.lost for node in model_nodes(game))
+
+
+def has_hidden_parts(game) -> bool:
+    """Whether some zone or counter is not visible to every player."""
+    program = game.program
+    return (any(z.visibility != "visible" and z.name != program.setup_zone for z in program.zones.values())
+            or any(c.visibility != "visible" for c in program.counter_list))
+
+
+# ---------------------------------------------------------------- actions
+def _effect_lists(program):
+    """Every card field value that is an effect list (a tuple of alternatives)."""
+    for values in program.fields.values():
+        for v in values:
+            if isinstance(v, tuple) and v and all(isinstance(item, tuple) for item in v):
+                yield v
+
+
+def _literal_choices(game) -> list:
+    """Rendered values of `choose x in [literal, ...]` (or in a list parameter)."""
+    params = game.program.params
+    out = []
+    for node in model_nodes(game):
+        if not isinstance(node, n.Choose):
+            continue
+        it = node.iterable
+        if isinstance(it, n.ListLit):
+            out.extend(render(item.value) for item in it.items if isinstance(item, n.Literal))
+        elif isinstance(it, n.Name) and isinstance(params.get(it.name), (list, tuple)):
+            out.extend(render(v) for v in params[it.name])
+    return out
+
+
+def action_vocabulary(game, extra_ids=()) -> list:
+    """Every action id the rules can offer, in a stable order."""
+    program, model = game.program, game.model
+    effects = list(model.effects)
+    items = max((len(v) for v in _effect_lists(program)), default=0)
+    ids = list(CONTROL_IDS)
+    ids += list(model.actions)
+    ids += effects
+    ids += [f"{i}:{e}" for i in range(1, items + 1) for e in effects]
+    ids += [f"player-{k}" for k in range(1, program.max_players + 1)]
+    ids += _literal_choices(game)
+    ids += list(program.card_ids)
+    ids += [str(x) for x in extra_ids]
+    return list(dict.fromkeys(ids))
+
+
+# ---------------------------------------------------------------- observation layout
+@dataclasses.dataclass
+class Block:
+    """A named run of the observation vector."""
+
+    name: str
+    start: int
+    size: int
+    low: float = 0.0
+    high: float = 1.0
+
+    @property
+    def stop(self) -> int:
+        return self.start + self.size
+
+
+class Encoding:
+    """Action ids <-> indices, and observation vectors, for one compiled game."""
+
+    def __init__(self, game, extra_action_ids=()):
+        self.game = game
+        program = self.program = game.program
+        self.action_ids = action_vocabulary(game, extra_action_ids)
+        self.action_index = {a: i for i, a in enumerate(self.action_ids)}
+        self.num_actions = len(self.action_ids)
+        self.card_index = {c: i for i, c in enumerate(program.card_ids)}
+        self.ncards = ncards = len(program.card_ids)
+        self.max_players = mp = program.max_players
+        self.decision_points = [(ci, pc) for ci, code in enumerate(program.codes)
+                                for pc, ins in enumerate(code.instrs) if isinstance(ins, DecisionInstr)]
+        self.decision_index = {key: i for i, key in enumerate(self.decision_points)}
+
+        self.blocks: list[Block] = []
+        self._at = 0
+        self.players = self._block("players", mp)
+        self.viewer = self._block("viewer", mp)
+        self.current = self._block("current_player", mp)
+        self.first = self._block("first_player", mp)
+        self.round = self._block("round", 1, 0, INF)
+        self.turn = self._block("turn", 1, 0, INF)
+        self.decision = self._block("decision", max(1, len(self.decision_points)))
+        # counters: (info, block), hidden ones are left out as observation() does
+        self.counters = []
+        for info in program.counter_list:
+            if info.scope != "card" and info.visibility == "hidden":
+                continue
+            size = {"card": ncards, "player": mp, "shared": 1}[info.scope]
+            low = -INF if info.minimum is None else info.minimum
+            high = INF if info.maximum is None else info.maximum
+            self.counters.append((info, self._block(f"counter:{info.name}", size, low, high)))
+        # zones: (info, per-instance size, block)
+        self.zones = []
+        for info in program.zones.values():
+            per = 1  # the number of cards
+            if info.visibility != "hidden":
+                per += (info.slots or 1) * ncards
+                if info.stack and not info.slots:
+                    per += ncards  # which card is on top
+            instances = {"shared": 1, "player": mp, "card": ncards}[info.scope]
+            block = self._block(f"zone:{info.name}", per * instances, 0, ncards)
+            self.zones.append((info, per, block))
+        self.size = self._at
+        self.low = [0.0] * self.size
+        self.high = [1.0] * self.size
+        for b in self.blocks:
+            self.low[b.start:b.stop] = [b.low] * b.size
+            self.high[b.start:b.stop] = [b.high] * b.size
+
+    def _block(self, name, size, low=0.0, high=1.0) -> Block:
+        b = Block(name, self._at, size, low, high)
+        self.blocks.append(b)
+        self._at += size
+        return b
+
+    # -- actions
+    def index_of(self, action_id: str) -> int:
+        try:
+            return self.action_index[action_id]
+        except KeyError:
+            raise UnknownActionError(
+                f"action id '{action_id}' is not in the action vocabulary of '{self.program.title}' "
+                f"({self.num_actions} ids derived from the rules); pass it in extra_action_ids, "
+                "or report the rules construct that produced it"
+            ) from None
+
+    def id_of(self, index: int) -> str:
+        index = int(index)
+        if not 0 <= index < self.num_actions:
+            raise ValueError(f"action {index} is outside the action space (0 to {self.num_actions - 1})")
+        return self.action_ids[index]
+
+    def legal_indices(self, st) -> list:
+        """Indices of the legal actions, ascending; fails loudly on an unknown id."""
+        return sorted(self.index_of(a) for a in st.legal_actions())
+
+    # -- observations
+    def fill(self, buf, st, viewer: int, obs: dict | None = None) -> None:
+        """Write the observation vector of `viewer` (a seat, or -1 for what
+        every player sees) into `buf`, which must be zeroed and of length `size`.
+        `obs` may pass `st.observation(viewer)` if it is already at hand."""
+        if obs is None:
+            obs = st.observation(viewer)
+        nplayers = st.n
+        rel = (lambda seat: (seat - viewer) % nplayers) if viewer >= 0 else (lambda seat: seat)
+        self.fill_header(buf, nplayers, viewer)
+        cur = obs["current_player"]
+        if cur >= 0:
+            buf[self.current.start + rel(cur)] = 1
+        buf[self.first.start + rel(obs["first_player"])] = 1
+        buf[self.round.start] = obs["round"]
+        buf[self.turn.start] = obs["turn"]
+        if viewer >= 0 and cur == viewer:
+            key = (st.frames[-1][0], st.pending[1])
+            buf[self.decision.start + self.decision_index[key]] = 1
+        cidx = self.card_index
+        counters = obs["counters"]
+        for info, block in self.counters:
+            values = counters[info.name]
+            if info.scope == "card":
+                for card_id, v in values.items():
+                    buf[block.start + cidx[card_id]] = v
+            elif info.scope == "player":
+                for seat, v in enumerate(values):
+                    if v is not None:
+                        buf[block.start + rel(seat)] = v
+            else:
+                buf[block.start] = values[0]
+        zones = obs["zones"]
+        for info, per, block in self.zones:
+            view = zones[info.name]
+            if info.scope == "shared":
+                self._fill_zone(buf, block.start, info, view)
+            elif info.scope == "player":
+                for seat, v in enumerate(view):
+                    self._fill_zone(buf, block.start + rel(seat) * per, info, v)
+            else:
+                for host, v in view.items():
+                    self._fill_zone(buf, block.start + cidx[host] * per, info, v)
+
+    def fill_header(self, buf, nplayers: int, viewer: int) -> None:
+        buf[self.players.start + nplayers - 1] = 1
+        if viewer >= 0:
+            buf[self.viewer.start + viewer] = 1
+
+    def _fill_zone(self, buf, at, info, view) -> None:
+        if isinstance(view, dict):  # not visible to the viewer: its size only
+            buf[at] = view["count"]
+            return
+        cidx, ncards = self.card_index, self.ncards
+        if info.slots:
+            buf[at] = sum(1 for c in view if c is not None)
+            for slot, c in enumerate(view):
+                if c is not None:
+                    buf[at + 1 + slot * ncards + cidx[c]] = 1
+            return
+        buf[at] = len(view)
+        for c in view:
+            buf[at + 1 + cidx[c]] = 1
+        if info.stack and view:
+            buf[at + 1 + ncards + cidx[view[-1]]] = 1
+
+    def vector(self, st, viewer: int) -> list:
+        buf = [0.0] * self.size
+        self.fill(buf, st, viewer)
+        return buf
+
+    def observation_text(self, st, viewer: int, obs: dict | None = None) -> str:
+        """`observation(viewer)` as compact JSON, plus the pending decision's
+        prompt and options when the viewer is the one deciding."""
+        obs = dict(st.observation(viewer) if obs is None else obs)
+        if viewer >= 0 and obs["current_player"] == viewer:
+            ins, fr = st._decision_instr()
+            obs["decision"] = {"prompt": ins.prompt(st, fr), "options": list(st.pending[2])}
+        return json.dumps(obs, sort_keys=True, separators=(",", ":"))
+
+    def describe(self) -> list:
+        """(name, start, size) of each block of the observation vector."""
+        return [(b.name, b.start, b.size) for b in self.blocks]
