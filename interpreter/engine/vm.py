@@ -35,8 +35,25 @@ def run(st: State) -> None:
         raise _with_location(st, RulesRuntimeError(f"rule failed: {err}")) from None
 
 
+_MAX_NESTED_TRIGGERS = 64
+_nesting = [0]  # triggers running inside triggers, in this process
+
+
 def run_nested(st: State, code: int) -> None:
     """Run a trigger's code to completion inside the current statement."""
+    if _nesting[0] >= _MAX_NESTED_TRIGGERS:
+        chain = " -> ".join(dict.fromkeys(st.program.codes[f[0]].name for f in st.frames))
+        raise RulesRuntimeError(
+            f"the trigger '{st.program.codes[code].name}' fired inside itself {_MAX_NESTED_TRIGGERS} times: "
+            f"it never settles (active rules: {chain})")
+    _nesting[0] += 1
+    try:
+        _run_trigger(st, code)
+    finally:
+        _nesting[0] -= 1
+
+
+def _run_trigger(st: State, code: int) -> None:
     frames = st.frames
     depth = len(frames)
     enter(st, code)
@@ -160,6 +177,6 @@ def _begin_turn(st, fr):
     st.turns += 1
     if st.turns > st.program.turn_budget:
         raise RulesRuntimeError(
-            f"the game did not end after {st.program.turn_budget} turns; check its end condition "
-            "(e.g. `end game after 1 more round` is never reached)"
+            f"the game did not end after {st.program.turn_budget} turns: the rule 'turn' has run that often "
+            "and no rule ended the game; check the end condition (e.g. `end game after 1 more round` is never reached)"
         )
