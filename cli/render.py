@@ -10,6 +10,8 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from interpreter.errors import RulesError
+
 
 def console() -> Console:
     return Console(file=sys.stdout, width=110, highlight=False)
@@ -60,7 +62,10 @@ def write_log(path, rules, seed, players, bots, log, result) -> None:
     lines = [json.dumps({"rules": rules, "seed": seed, "players": players, "bots": bots})]
     lines += [json.dumps(entry) for entry in log]
     lines.append(json.dumps({"result": result}))
-    write_atomic(path, "\n".join(lines) + "\n")
+    try:
+        write_atomic(path, "\n".join(lines) + "\n")
+    except OSError as err:
+        raise RulesError(f"cannot write the log to {path}: {err.strerror or err}") from None
 
 
 def cards_table(cards, fields) -> None:

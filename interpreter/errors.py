@@ -42,6 +42,9 @@ class Span:
 NO_SPAN = Span(None)
 
 
+_WIDTH = 120  # longest source excerpt shown under a message
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     severity: str  # "error" or "warning"
@@ -54,11 +57,16 @@ class Diagnostic:
         out = [head]
         if self.span.source and self.span.line:
             text = self.span.source.line(self.span.line)
+            start = 0
+            if len(text) > _WIDTH:  # show a window of a very long line around the problem
+                start = max(0, self.span.column - 1 - _WIDTH // 2)
+                text = ("..." if start else "") + text[start:start + _WIDTH] + "..."
+                start -= 3 if start else 0
             out.append(f"    {text}")
             width = 1
             if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
-                width = self.span.end_column - self.span.column
-            pad = "".join(ch if ch == "\t" else " " for ch in text[: max(self.span.column - 1, 0)])
+                width = min(self.span.end_column - self.span.column, _WIDTH)
+            pad = "".join(ch if ch == "\t" else " " for ch in text[: max(self.span.column - 1 - start, 0)])
             out.append(f"    {pad}{'^' * width}")
         if self.hint:
             out.append(f"    hint: {self.hint}")

@@ -22,10 +22,12 @@ def read_text(path: Path) -> str:
     except OSError as err:
         raise RulesError(f"cannot read {path}: {err.strerror or err}") from None
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8").removeprefix("\ufeff")  # a byte-order mark is not part of the text
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
-        raise RulesError(f"{path}:{line}: not UTF-8 text (byte {err.start}); save the file as UTF-8") from None
+        column = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
+        source = Source(str(path), raw.decode("utf-8", errors="replace"))
+        raise RulesError(f"not UTF-8 text (byte {err.start}); save the file as UTF-8", Span(source, line, column, line, column + 1)) from None
 
 
 def load_model(path: str | Path) -> tuple[RulesModel, list]:
@@ -97,6 +99,9 @@ def evaluate_params(model: RulesModel, overrides: dict) -> tuple[dict, list]:
             hint = did_you_mean(name, model.params)
             problems.append(Diagnostic("error", f"--set {name}: no parameter named '{name}'", Span(None), hint or f"parameters: {', '.join(model.params)}"))
             continue
+        if isinstance(params.get(name), str) and not text.strip().startswith('"'):
+            params[name] = text.strip()  # a text parameter takes a bare word: --set level=hard
+            continue
         try:
             value = constant(parse_expression(text, source), params)
         except RulesError as err:
@@ -152,6 +157,13 @@ def _parse_card_text(raw, span, db, parse, card, fname):
 
 def load_game(path: str | Path, overrides: dict | None = None):
     """Load, check and compile a rules file into a Game."""
+    try:
+        return _load_game(path, overrides)
+    except RecursionError:
+        raise RulesError(f"{path}: the rules are nested too deeply to read (an expression or block hundreds of levels deep)") from None
+
+
+def _load_game(path, overrides):
     from .checker import check
     from .game import Game
 
@@ -159,7 +171,11 @@ def load_game(path: str | Path, overrides: dict | None = None):
     if problems:
         raise CheckError(problems)
     if model.cards is None:
-        raise CheckError([Diagnostic("error", "the rules declare no card file (`cards \"cards.yaml\" into box`)", Span(Source(str(path), read_text(Path(path))), 1, 1, 1, 2))])
+        top = Span(Source(str(path), read_text(Path(path))), 1, 1, 1, 2)
+        missing = [Diagnostic("error", f"the rules have no '{what}' declaration", top)
+                   for what in ("game", "players", "setup", "turn") if getattr(model, what) is None]
+        missing.append(Diagnostic("error", "the rules declare no card file (`cards \"cards.yaml\" into box`)", top))
+        raise CheckError(missing)
     base = Path(model.cards_dir or Path(path).parent)
     db = load_cards(base / model.cards.path, base / model.cards.schema if model.cards.schema else None)
     params, problems = evaluate_params(model, dict(overrides or {}))

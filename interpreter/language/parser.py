@@ -228,8 +228,8 @@ class _ToAst(Transformer):
         return n.GameDecl(_unescape(c[0]), span=self._span(meta))
 
     def players_decl(self, meta, c):
-        low = int(c[0])
-        return n.PlayersDecl(low, int(c[1]) if c[1] is not None else low, span=self._span(meta))
+        low = self._int(c[0])
+        return n.PlayersDecl(low, self._int(c[1]) if c[1] is not None else low, span=self._span(meta))
 
     def cards_decl(self, meta, c):
         return n.CardsDecl(_unescape(c[0]), _unescape(c[1]) if c[1] is not None else None, str(c[2]), span=self._span(meta))
@@ -273,11 +273,16 @@ class _ToAst(Transformer):
     def vis_owner(self, meta, c):
         return "owner"
 
+    def _int(self, tok) -> int:
+        if len(tok) > 18:
+            raise RulesSyntaxError("this number is too large (at most 18 digits)", self._tspan(tok))
+        return int(tok)
+
     def signed_int(self, meta, c):
-        return int(c[0])
+        return self._int(c[0])
 
     def negative_int(self, meta, c):
-        return -int(c[0])
+        return -self._int(c[0])
 
     def opt_min(self, meta, c):
         return ("minimum", c[0])
@@ -292,7 +297,7 @@ class _ToAst(Transformer):
         return ("stack", True)
 
     def opt_slots(self, meta, c):
-        return ("slots", int(c[0]))
+        return ("slots", self._int(c[0]))
 
     def counter_decl(self, meta, c):
         names, scope, *opts = c
@@ -448,7 +453,7 @@ class _ToAst(Transformer):
 
     # -- expressions
     def int_lit(self, meta, c):
-        return n.Literal(int(c[0]), span=self._span(meta))
+        return n.Literal(self._int(c[0]), span=self._span(meta))
 
     def str_lit(self, meta, c):
         return n.Literal(_unescape(c[0]), span=self._span(meta))
@@ -573,12 +578,16 @@ def _parse(text: str, source: Source, start: str, offset: tuple[int, int] = (1, 
         raise _syntax_error(err, source, offset) from None
     except DedentError:
         raise _dedent_error(text, source, offset) from None
+    except RecursionError:
+        raise RulesSyntaxError("this text is nested too deeply to read", Span(source, *offset)) from None
     try:
         return _ToAst(source, offset).transform(tree)
     except VisitError as err:
         if isinstance(err.orig_exc, RulesSyntaxError):
             raise err.orig_exc from None
         raise
+    except RecursionError:
+        raise RulesSyntaxError("this text is nested too deeply to read", Span(source, *offset)) from None
 
 
 def _dedent_error(text: str, source: Source, offset) -> RulesSyntaxError:

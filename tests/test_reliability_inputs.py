@@ -1,0 +1,234 @@
+"""Bad input everywhere: each case gets a clear message and a non-zero exit,
+never a traceback, and a failed write never damages a user's file.
+(The 58 broken rules files of tests/diagnostics/ are checked elsewhere.)"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from cli.render import write_atomic
+
+from .conftest import ROOT, RULES
+
+CARDS = "thing:\n  - {name: Alpha, cost: 1}\n  - {name: Beta, cost: 2}\n"
+GAME = """\
+game "Tiny"
+players 2..3
+cards "cards.yaml" into box
+param bonus = 2
+param label = "plain"
+counter gold: per player, min 0
+zone box: shared, hidden
+zone hand: per player, visible
+setup:
+    pass
+turn:
+    choose c in box as "take {c.name}":
+        move c to hand
+    end game after 0 more rounds
+score:
+    "Gold": gold + bonus
+"""
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    (tmp_path / "cards.yaml").write_text(CARDS)
+    (tmp_path / "game.rules").write_text(GAME)
+    return tmp_path
+
+
+def invoke(*args, input=None):
+    result = CliRunner().invoke(cli, [str(a) for a in args], input=input)
+    assert "Traceback" not in result.output
+    return result
+
+
+def expect(result, code, *messages):
+    assert result.exit_code == code, result.output
+    for message in messages:
+        assert message in result.output, result.output
+
+
+# ---------------------------------------------------------------- rules files
+@pytest.mark.parametrize("text, message", [
+    ("", "the rules have no 'game' declaration"),
+    ("# only a comment\n", "the rules have no 'game' declaration"),
+    ('game "Tiny"\nplayers 2\ncards "cards.yaml" into box\nzone box: shared\nsetup:\n    pass\nturn:\n    pass\n', "the rules have no 'score' block"),
+    ("game \"X\"\nplayers 2..3\nparam a = " + "9" * 40 + "\n", "this number is too large (at most 18 digits)"),
+    ("game \"X\"\nplayers 2..3\nparam a = " + "(" * 700 + "1" + ")" * 700 + "\n", "nested too deeply"),
+    ("game \"X\"\nplayers 2..3\nparam a = [" + ", ".join(["1"] * 5000) + "]\n", "the rules declare no card file"),
+    ("game \"X\"\nplayers 2..3\nparam a = " + " + ".join(["1"] * 3000) + "\n", "the rules declare no card file"),
+    ('game "X"\r\nplayers 2..3\r\n', "the rules declare no card file"),
+    ('\ufeffgame "X"\nplayers 2..3\n', "the rules declare no card file"),
+    ("game \"X\"\nplayers 2..3\n\tparam a = 1\n", "unexpected"),
+    ('extends "nowhere.rules"\n', "extended rules file not found: nowhere.rules"),
+    ('game "X"\nplayers 0..2\ncards "cards.yaml" into box\n', "players 0..2 is not a valid range"),
+    ('game "X"\nplayers 2..3\ncards "missing.yaml" into box\n', "cannot read card file"),
+], ids=["empty", "comments-only", "no-score", "enormous-number", "deep-nesting", "huge-list", "long-sum",
+        "crlf", "byte-order-mark", "stray-indent", "extends-missing", "zero-players", "missing-card-file"])
+def test_bad_rules_text(tiny, text, message):
+    (tiny / "bad.rules").write_text(text, encoding="utf-8")
+    expect(invoke("check", tiny / "bad.rules"), 1, message)
+
+
+def test_rules_file_not_utf8(tiny):
+    (tiny / "bad.rules").write_bytes(b'game "X"\nplayers 2\n# caf\xe9\n')
+    expect(invoke("check", tiny / "bad.rules"), 1, "bad.rules:3:6: error: not UTF-8 text (byte 24); save the file as UTF-8")
+
+
+def test_rules_path_is_a_directory(tiny):
+    expect(invoke("check", tiny), 2, "is a directory")
+
+
+def test_missing_rules_file(tiny):
+    expect(invoke("check", tiny / "nope.rules"), 1, f"no such file: {tiny / 'nope.rules'}")
+
+
+def test_extends_cycle(tiny):
+    (tiny / "a.rules").write_text('extends "b.rules"\n')
+    (tiny / "b.rules").write_text('extends "a.rules"\n')
+    expect(invoke("check", tiny / "a.rules"), 1, "a rules file extends itself (through a.rules -> b.rules -> a.rules)")
+
+
+# ---------------------------------------------------------------- card files
+@pytest.mark.parametrize("cards, message", [
+    (b"thing: [\n", "malformed YAML"),
+    (b"- just\n- a list\n", "the card file must be a mapping of card kinds to lists of cards"),
+    (b"thing:\n  - {cost: 1}\n", "card thing[0]: every card needs a 'name'"),
+    (b"thing: 3\n", "card kind 'thing' must be a list of cards"),
+    (b"thing:\n  - {name: Alpha, cost: 1}\n  - {name: B\xe9ta}\n", "not UTF-8 text"),
+    (b"thing:\n  - {name: Alpha, cost: !!python/object:os.system ls}\n", "malformed YAML"),
+    (b"", "the card file must be a mapping"),
+], ids=["unclosed-flow", "top-level-list", "no-name", "kind-not-list", "not-utf8", "python-tag", "empty"])
+def test_bad_card_files(tiny, cards, message):
+    (tiny / "cards.yaml").write_bytes(cards)
+    expect(invoke("check", tiny / "game.rules"), 1, message)
+
+
+def test_card_kind_declared_but_absent(tiny):
+    (tiny / "game.rules").write_text(GAME.replace("setup:", "kind gadget:\n    effects: effects\nsetup:"))
+    expect(invoke("check", tiny / "game.rules"), 1, "kind 'gadget' has no cards in the card file")
+
+
+def test_card_schema_file_missing(tiny):
+    (tiny / "game.rules").write_text(GAME.replace('into box', 'schema "nope.json" into box', 1))
+    expect(invoke("check", tiny / "game.rules"), 1, "cannot read card schema")
+
+
+def test_card_schema_violation_in_real_cards(tmp_path):
+    shutil.copytree(RULES, tmp_path / "rules")
+    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
+    path = tmp_path / "rules" / "cards.yaml"
+    path.write_text(path.read_text().replace("cost: 3, players: 2", "cost: 9, players: 2", 1))
+    expect(invoke("check", tmp_path / "rules" / "catalyst.rules"), 1, "field 'cost': 9 is greater than the maximum of 5")
+
+
+# ---------------------------------------------------------------- command line
+@pytest.mark.parametrize("args, code, message", [
+    (["run"], 2, "give a RULES file, or --load a saved game"),
+    (["run", "{game}", "--bots", "random", "--players", "0"], 1, "Tiny is played by 2 to 3 players, not 0"),
+    (["run", "{game}", "--bots", "random", "--players", "-1"], 1, "not -1"),
+    (["run", "{game}", "--bots", "random", "--players", "abc"], 2, "'abc' is not a valid integer"),
+    (["run", "{game}", "--bots", "random", "--seed", "x"], 2, "'x' is not a valid integer"),
+    (["run", "{game}", "--bots", ","], 1, "no bot named; use e.g. --bots random"),
+    (["run", "{game}", "--bots", "alphago"], 1, "unknown bot 'alphago'; known bots:"),
+    (["run", "{game}", "--bots", "random:3"], 1, "bot 'random' takes no options (got '3')"),
+    (["run", "{game}", "--bots", "greedy:many"], 1, "bot 'greedy' takes a number of sampled worlds"),
+    (["run", "{game}", "--bots", "random,random,random,random"], 1, "4 bots named for 2 players"),
+    (["run", "{game}", "--bots", "random", "--set", "bonus"], 2, "expected NAME=VALUE, got 'bonus'"),
+    (["run", "{game}", "--bots", "random", "--set", "=3"], 2, "expected NAME=VALUE"),
+    (["run", "{game}", "--bots", "random", "--set", "bonsu=3"], 1, "--set bonsu: no parameter named 'bonsu'"),
+    (["run", "{game}", "--bots", "random", "--set", "bonus=abc"], 1, "--set bonus=abc: not a valid value"),
+    (["run", "{game}", "--bots", "random", "--set", "bonus=1.5"], 1, "--set bonus=1.5: not a valid value"),
+    (["run", "{game}", "--bots", "random", "--set", 'bonus="3"'], 1, "expected a number like the default 2, got a text"),
+    (["run", "{game}", "--bots", "random", "--set", "bonus=[1, 2]"], 1, "expected a number like the default 2, got a list"),
+    (["run", "{game}", "--bots", "random", "--set", "bonus=" + "9" * 30], 1, "this number is too large"),
+    (["run", "{game}", "--human", "5"], 2, "seat 5 does not exist with 2 players"),
+    (["run", "{game}", "--bots", "random", "--max-steps", "0"], 2, "0 is not in the range x>=1"),
+    (["run", "{game}", "--load", "{dir}/none.json"], 2, "does not exist"),
+    (["check"], 2, "Missing argument 'RULES...'"),
+    (["cards", "{game}", "--kind", "gadget"], 1, "no card kind 'gadget'"),
+    (["cards", "{game}", "--where", "cost >"], 1, "--where:1:6: error: unexpected end of file"),
+    (["cards", "{game}", "--where", "cots > 1"], 1, "unknown card field 'cots'"),
+    (["frobnicate"], 2, "No such command 'frobnicate'"),
+], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
+def test_bad_command_lines(tiny, args, code, message):
+    args = [a.replace("{game}", str(tiny / "game.rules")).replace("{dir}", str(tiny)) for a in args]
+    expect(invoke(*args), code, message)
+
+
+def test_text_parameter_takes_a_bare_word(tiny):
+    result = invoke("run", tiny / "game.rules", "--bots", "random", "--set", "label=fancy", "--quiet")
+    expect(result, 0, "player 1")
+
+
+def test_debug_shows_a_traceback(tiny):
+    result = CliRunner().invoke(cli, ["--debug", "run", str(tiny / "nope.rules"), "--bots", "random"])
+    assert result.exit_code == 1 and isinstance(result.exception, Exception)
+
+
+def test_check_reports_every_file(tiny):
+    (tiny / "bad.rules").write_text("nonsense\n")
+    result = invoke("check", tiny / "game.rules", tiny / "bad.rules")
+    expect(result, 1, "game.rules: ok", "bad.rules:1:1: error: unexpected 'nonsense'")
+
+
+# ---------------------------------------------------------------- saves and logs
+@pytest.fixture
+def saved(tiny):
+    """A save made at the terminal (seat 0 human), then quit."""
+    path = tiny / "save.json"
+    expect(invoke("run", RULES / "solo.rules", "--human", "0", "--seed", "2", input=f"1\nsave {path}\nquit\n"), 0, "Saved to")
+    return path
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda text: text[: len(text) // 2], "not a readable saved game"),
+    (lambda text: "", "not a readable saved game"),
+    (lambda text: "[1, 2, 3]", "not a saved game of this tool"),
+    (lambda text: json.dumps({**json.loads(text), "format": "other/9"}), "not a saved game of this tool"),
+    (lambda text: json.dumps({**json.loads(text), "seed": "seven"}), "the saved game is damaged (field 'seed')"),
+    (lambda text: json.dumps({**json.loads(text), "rules": "gone.rules"}), "no such file: gone.rules"),
+    (lambda text: json.dumps({**json.loads(text), "game": {**json.loads(text)["game"], "fingerprint": "00"}}), "the save was made with different rules"),
+    (lambda text: json.dumps({**json.loads(text), "game": {**json.loads(text)["game"], "state": {}}}), "the save file is damaged"),
+    (lambda text: json.dumps({**json.loads(text), "sets": {"difficulty": "impossible"}}), "the save was made with different rules"),
+], ids=["truncated", "empty", "a-list", "other-format", "bad-seed", "rules-gone", "other-rules", "no-state", "bad-parameter"])
+def test_damaged_saves(saved, damage, message):
+    saved.write_text(damage(saved.read_text()))
+    result = invoke("run", "--load", saved, "--bots", "random")
+    assert result.exit_code == 1, result.output
+    assert message in result.output
+
+
+def test_tampered_save_that_loses_a_card(saved):
+    data = json.loads(saved.read_text())
+    zones = data["game"]["state"]["z"]
+    victim = next(zone for zone in zones if zone and zone[0] is not None)
+    victim.pop(0)
+    saved.write_text(json.dumps(data))
+    expect(invoke("run", "--load", saved, "--bots", "random"), 1, "the save file is damaged")
+
+
+def test_log_into_a_missing_folder(tiny):
+    expect(invoke("run", tiny / "game.rules", "--bots", "random", "--quiet", "--log", tiny / "no" / "log.jsonl"), 1,
+           "cannot write the log to")
+
+
+def test_failed_write_leaves_the_old_file_intact(tmp_path, monkeypatch):
+    path = tmp_path / "keep.json"
+    path.write_text("precious")
+
+    def broken_replace(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(OSError):
+        write_atomic(str(path), "new content")
+    assert path.read_text() == "precious"
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.json"]  # no temporary file left behind
