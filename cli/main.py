@@ -118,7 +118,7 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
         final = play_game(game, players, seed, agents, on_decision=record, state=initial)
     result = {"rules": rules, "seed": seed, "bots": [a.name for a in agents], **final.result()}
     if log_path:
-        render.write_log(log_path, rules, seed, players, [a.name for a in agents], log, result)
+        render.write_log(log_path, rules, seed, players, [a.name for a in agents], log, result, sets)
     if as_json:
         click.echo(json.dumps(result))
     else:
@@ -139,6 +139,22 @@ def cards(rules, where, kind, sets):
     game = load_game(rules, parse_sets(sets))
     chosen = select_cards(game, where, kind)
     render.cards_table(chosen, card_fields(game))
+
+
+@cli.command()
+@click.argument("log_path", metavar="LOG", type=click.Path(exists=True, dir_okay=False))
+@click.option("--quiet", "-q", is_flag=True, help="Print only the final scores.")
+@reports_errors
+def replay(log_path, quiet):
+    """Replay a game from a log written by `run --log`, checking every step."""
+    from interpreter.loader import load_game
+    from interpreter.replay import read_log, replay_log
+
+    header, entries, result = read_log(log_path)
+    game = load_game(header["rules"], header.get("sets") or {})
+    final = replay_log(game, header, entries, result, log_path,
+                       on_step=None if quiet else lambda st, d, label: click.echo(render.log_line(st, d, label)))
+    render.final_table(final, quiet)
 
 
 cli.add_command(simulate_command)

@@ -23,7 +23,9 @@ def reports_errors(fn):
         except RulesError as err:
             if ctx.find_object(Context) and ctx.find_object(Context).debug:
                 raise
-            raise click.ClickException(err.render()) from None
+            text = err.render()
+            # Click already starts the message with "Error:".
+            raise click.ClickException(text[len("error: "):] if text.startswith("error: ") else text) from None
     return wrapper
 
 

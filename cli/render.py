@@ -58,8 +58,11 @@ def write_atomic(path: str, text: str) -> None:
         raise
 
 
-def write_log(path, rules, seed, players, bots, log, result) -> None:
-    lines = [json.dumps({"rules": rules, "seed": seed, "players": players, "bots": bots})]
+def write_log(path, rules, seed, players, bots, log, result, sets=None) -> None:
+    header = {"rules": rules, "seed": seed, "players": players, "bots": bots}
+    if sets:
+        header["sets"] = sets
+    lines = [json.dumps(header)]
     lines += [json.dumps(entry) for entry in log]
     lines.append(json.dumps({"result": result}))
     try:

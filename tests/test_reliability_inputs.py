@@ -232,3 +232,34 @@ def test_failed_write_leaves_the_old_file_intact(tmp_path, monkeypatch):
         write_atomic(str(path), "new content")
     assert path.read_text() == "precious"
     assert [p.name for p in tmp_path.iterdir()] == ["keep.json"]  # no temporary file left behind
+
+
+# ---------------------------------------------------------------- replaying logs
+@pytest.fixture
+def log(tmp_path):
+    path = tmp_path / "game.jsonl"
+    expect(invoke("run", RULES / "catalyst.rules", "--players", "3", "--seed", "4", "--bots", "random", "--quiet",
+                  "--set", "coin_limit=9", "--log", path), 0)
+    return path
+
+
+def test_replay_of_a_log_reproduces_the_game(log):
+    result = invoke("replay", log, "--quiet")
+    expect(result, 0, "player 1:")
+    recorded = json.loads(log.read_text().splitlines()[-1])["result"]["scores"]
+    assert [float(line.split(": ")[1].rstrip(" *")) for line in result.output.strip().splitlines()] == recorded
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda lines: lines[:1] + lines[2:], "the log does not match these rules"),
+    (lambda lines: lines[:-10] + lines[-1:], "the log ends before the game does"),
+    (lambda lines: ["not json"] + lines[1:], "not a game log (a line is not JSON"),
+    (lambda lines: ['{"hello": 1}'] + lines[1:], "not a game log (it must start with a line naming rules, seed and players)"),
+    (lambda lines: [lines[0].replace('"coin_limit": "9"', '"coin_limit": "8"')] + lines[1:], "the log does not match these rules"),
+    (lambda lines: lines[:-1] + lines[-2:], "the game is already over, but the log goes on"),
+    (lambda lines: [lines[0]] + ['{"action": 7}'] + lines[1:], "not a decision of a game log"),
+], ids=["missing-step", "cut-short", "not-json", "no-header", "other-parameters", "extra-step", "bad-entry"])
+def test_a_log_that_does_not_match_its_rules(log, damage, message):
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join(damage(lines)) + "\n")
+    expect(invoke("replay", log, "--quiet"), 1, message)
