@@ -94,3 +94,40 @@ def test_missing_file(runner):
     result = runner.invoke(cli, ["run", "no/such.rules", "--bots", "random"])
     assert result.exit_code == 1
     assert "no such file: no/such.rules" in result.output
+
+
+VARIANTS = sorted((CATALYST.parent / "variants").glob("*.rules"))
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=[v.stem for v in VARIANTS])
+def test_every_variant_checks_clean_and_plays(runner, variant):
+    checked = runner.invoke(cli, ["check", "--strict", str(variant)])
+    assert checked.exit_code == 0 and "warning" not in checked.output, checked.output
+    assert variant.read_text().startswith("# Question:")  # each says what question it answers
+    played = runner.invoke(cli, ["run", str(variant), "--players", "3", "--seed", "1", "--bots", "random", "--json"])
+    assert played.exit_code == 0, played.output
+    assert json.loads(played.output)["winners"]
+
+
+def test_variant_changes_the_game(runner):
+    """The flat-price variant plays differently from the base game on the same seed."""
+    def scores(path):
+        out = runner.invoke(cli, ["run", str(path), "--players", "2", "--seed", "3", "--bots", "random", "--json"])
+        return json.loads(out.output)["scores"]
+    assert scores(CATALYST) != scores(CATALYST.parent / "variants" / "flat_market.rules")
+
+
+def test_warnings_exit_0_unless_strict(runner, tmp_path):
+    rules = tmp_path / "warn.rules"
+    rules.write_text('extends "%s"\nparam unused_knob = 3\n' % CATALYST)
+    relaxed = runner.invoke(cli, ["check", str(rules)])
+    assert relaxed.exit_code == 0
+    assert "warning: parameter 'unused_knob' is never read" in relaxed.output
+    assert runner.invoke(cli, ["check", "--strict", str(rules)]).exit_code == 1
+
+
+def test_cards_table_filters(runner):
+    result = runner.invoke(cli, ["cards", str(CATALYST), "--where", "cost >= 5 and colour == \"red\""])
+    assert result.exit_code == 0, result.output
+    assert "3 cards" in result.output
+    assert runner.invoke(cli, ["cards", str(CATALYST), "--kind", "goal"]).output.count("goal") >= 4
