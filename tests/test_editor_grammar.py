@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import re
 
-from interpreter.language.parser import _lark
+from interpreter.language.grammar import lark_parser
 
 from .conftest import ROOT
 
@@ -13,7 +13,7 @@ TM = ROOT / "editors" / "vscode" / "syntaxes" / "rules.tmLanguage.json"
 
 def lark_keywords() -> set:
     words = set()
-    for terminal in _lark().terminals:
+    for terminal in lark_parser().terminals:
         if terminal.name in ("NAME", "INT", "STRING", "COMMENT", "_NL") or terminal.name.startswith("__"):
             continue
         text = terminal.pattern.value if terminal.pattern.type == "str" else terminal.pattern.value.replace("\\", " ")

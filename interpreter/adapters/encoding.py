@@ -26,7 +26,7 @@ import json
 import math
 
 from ..compiler.expressions import render
-from ..compiler.statements import DecisionInstr
+from ..compiler.decisions import DecisionInstr
 from ..errors import RulesError
 from ..language import nodes as n
 

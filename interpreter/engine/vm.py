@@ -6,8 +6,8 @@ triggers synchronously inside the statement that fired them.
 from __future__ import annotations
 
 from ..compiler.program import Code
-from ..compiler.statements import SUSPEND
-from ..errors import Diagnostic, RulesError, RulesRuntimeError
+from ..compiler.decisions import SUSPEND
+from ..errors import NO_SPAN, Diagnostic, RulesError, RulesRuntimeError
 from .state import GameOver, State, enter
 
 
@@ -94,14 +94,8 @@ def _runaway(st: State, budget: int) -> RulesRuntimeError:
     chain = " -> ".join(dict.fromkeys(st.program.codes[f[0]].name for f in st.frames))
     return RulesRuntimeError([Diagnostic(
         "error", f"rule '{code.name}' ran {budget} steps without a decision: it never ends (active rules: {chain})",
-        span or _no_span(), "raise the step budget if the rules really need more, or give the loop a condition that ends",
+        span or NO_SPAN, "raise the step budget if the rules really need more, or give the loop a condition that ends",
     )])
-
-
-def _no_span():
-    from ..errors import NO_SPAN
-
-    return NO_SPAN
 
 
 def _with_location(st: State, err: RulesError) -> RulesError:

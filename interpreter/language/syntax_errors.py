@@ -1,0 +1,161 @@
+"""Syntax errors for people: where, what was found, what was expected, and
+which block or bracket is still open."""
+from __future__ import annotations
+
+from lark import Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from ..errors import Diagnostic, RulesSyntaxError, Source, Span
+from .grammar import lark_parser
+
+_READABLE = {
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a quoted string",
+    "_NL": "end of line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "the end of the block",
+    "$END": "end of file",
+    "COMP_OP": "a comparison",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '//' or '%'",
+    "FIELD_TYPE": "'effects', 'expression' or 'expression map'",
+    "HOOK_MOMENT": "'start of turn', 'end of turn', 'start of round' or 'end of round'",
+    "TIE_MODE": "'share' or 'full'",
+    "RESOLVE_MODE": "'all' or 'any'",
+    "PLACE": "'on top' or 'at bottom'",
+}
+
+
+def _describe_terminal(name: str) -> str:
+    if name in _READABLE:
+        return _READABLE[name]
+    try:
+        pattern = lark_parser().get_terminal(name).pattern
+    except KeyError:
+        return name
+    if pattern.type == "str":
+        return f"'{pattern.value}'"
+    return name.lower()
+
+
+def _expected_text(expected) -> str:
+    names = sorted({_describe_terminal(t) for t in expected if not t.startswith("__")})
+    if not names:
+        return ""
+    if len(names) > 8:
+        names = names[:8] + ["..."]
+    return names[0] if len(names) == 1 else "one of " + ", ".join(names)
+
+
+def _token_text(token: Token) -> str:
+    if token.type == "_NL":
+        return "end of line"
+    if token.type == "_INDENT":
+        return "an indented block"
+    if token.type == "_DEDENT":
+        return "the end of the block"
+    if token.type == "$END":
+        return "end of file"
+    return f"'{token}'"
+
+
+def syntax_error(err: UnexpectedInput, source: Source, offset: tuple[int, int]) -> RulesSyntaxError:
+    line, column = shift(err.line if err.line != -1 else source.text.count("\n") + 1, max(err.column, 1), offset)
+    width = 1
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        found = _token_text(tok)
+        if tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") and tok.end_column and tok.line == tok.end_line:
+            width = max(tok.end_column - tok.column, 1)
+        expected = _expected_text(err.accepts or err.expected)
+        message = f"unexpected {found}"
+    elif isinstance(err, UnexpectedCharacters):
+        char = err.char if err.char else ""
+        if char == '"':
+            message, expected = "this string is never closed: a quoted string ends on the same line", ""
+        else:
+            message = f"unexpected character {char!r}"
+            expected = _expected_text(err.allowed or ())
+    else:  # UnexpectedEOF
+        message = "unexpected end of file"
+        expected = _expected_text(getattr(err, "expected", ()) or ())
+    if expected:
+        message += f"; expected {expected}"
+    span = Span(source, line, column, line, column + width)
+    accepted = set(getattr(err, "accepts", None) or getattr(err, "expected", None) or ())
+    # Text parsed inside another file (card data, labels) has no blocks of its own.
+    hint = _open_block_hint(source, line, column, accepted) if offset == (1, 1) else None
+    return RulesSyntaxError([Diagnostic("error", message, span, hint)])
+
+
+def _open_block_hint(source: Source, line: int, column: int, expected) -> str | None:
+    """Say which block or bracket is still open where the error is."""
+    if "_INDENT" in expected:
+        lines = source.text.splitlines()[: max(line - 1, 0)]
+        for number in range(len(lines), 0, -1):
+            code = lines[number - 1].split("#", 1)[0].rstrip()
+            if code:
+                if code.endswith(":"):
+                    return f"the block opened at line {number} ('{code.strip()}') needs an indented body"
+                return None
+        return None
+    return _open_bracket(source, line, column)
+
+
+_PAIRS = {")": "(", "]": "[", "}": "{"}
+
+
+def _open_bracket(source: Source, line: int, column: int) -> str | None:
+    """The innermost bracket left open before (line, column), if any."""
+    stack = []
+    for number, text in enumerate(source.text.splitlines()[:line], 1):
+        in_string = False
+        for col, ch in enumerate(text, 1):
+            if number == line and col >= column:
+                break
+            if ch == '"':
+                in_string = not in_string
+            elif in_string:
+                continue
+            elif ch == "#":
+                break
+            elif ch in "([{":
+                stack.append((ch, number, col))
+            elif ch in ")]}" and stack and stack[-1][0] == _PAIRS[ch]:
+                stack.pop()
+    if stack:
+        ch, number, col = stack[-1]
+        return f"the '{ch}' opened at line {number}, column {col} is still open"
+    return None
+
+
+def shift(line: int, column: int, offset: tuple[int, int]) -> tuple[int, int]:
+    """Positions of a string parsed on its own, moved to where it sits in its file."""
+    base_line, base_col = offset
+    if line == 1:
+        return base_line, base_col + column - 1
+    return base_line + line - 1, column
+
+
+def dedent_error(text: str, source: Source, offset) -> RulesSyntaxError:
+    # Find the first line whose indentation matches no enclosing block.
+    stack = [0]
+    for number, line in enumerate(text.splitlines(), 1):
+        body = line.split("#", 1)[0]
+        if not body.strip():
+            continue
+        indent = len(line) - len(line.lstrip(" \t"))
+        if indent > stack[-1]:
+            stack.append(indent)
+            continue
+        while indent < stack[-1]:
+            stack.pop()
+        if indent != stack[-1]:
+            line_no, col = shift(number, 1, offset)
+            return RulesSyntaxError([Diagnostic(
+                "error", f"this line is indented to column {indent + 1}, which matches no enclosing block",
+                Span(source, line_no, col, line_no, col + indent + 1),
+                f"indent it to column {stack[-1] + 1} like the lines of the block it belongs to",
+            )])
+    return RulesSyntaxError("inconsistent indentation", Span(source, *offset))
