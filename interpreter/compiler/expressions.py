@@ -453,7 +453,7 @@ class ExprCompiler:
         negate = expr.negate
         if isinstance(expr.container, n.Field) and self._field_type(expr.container.name) == "effects":
             if isinstance(expr.item, n.Name) and expr.item.name in self.model.effects and expr.item.name not in scope.slots:
-                name = expr.item.name  # `military in c.effects` names the effect, even if a counter shares the name
+                name = expr.item.name  # `draw in c.effects` names the effect, even if a counter shares the name
                 item = lambda st, L: name  # noqa: E731
             def shows(st, L):
                 name = item(st, L)
