@@ -58,6 +58,16 @@ def effects_are(*items):
     return lambda c: effects(c) == list(items)
 
 
+def shows(*items):
+    """Predicate: a card having each of `items` as a plain (unslashed) effect item."""
+    return lambda c: all(item in effects(c) for item in items)
+
+
+def item_id(game, card_id, effect) -> str:
+    """The option id resolving the first plain `effect` item of a card, e.g. '2:chain'."""
+    return f"{effects(card_of(game, card_id)).index(effect) + 1}:{effect}"
+
+
 def has_slash(c) -> bool:
     return "/" in c.data["effects"]
 
