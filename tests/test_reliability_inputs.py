@@ -139,7 +139,7 @@ def test_card_schema_violation_in_real_cards(tmp_path):
     (["run", "{game}", "--bots", ","], 1, "no bot named; use e.g. --bots random"),
     (["run", "{game}", "--bots", "alphago"], 1, "unknown bot 'alphago'; known bots:"),
     (["run", "{game}", "--bots", "random:3"], 1, "bot 'random' takes no options (got '3')"),
-    (["run", "{game}", "--bots", "greedy:many"], 1, "bot 'greedy' takes a number of sampled worlds"),
+    (["run", "{game}", "--bots", "greedy:many"], 1, "bot 'greedy' does not understand 'many'; write e.g. greedy:4"),
     (["run", "{game}", "--bots", "random,random,random,random"], 1, "4 bots named for 2 players"),
     (["run", "{game}", "--bots", "random", "--set", "bonus"], 2, "expected NAME=VALUE, got 'bonus'"),
     (["run", "{game}", "--bots", "random", "--set", "=3"], 2, "expected NAME=VALUE"),

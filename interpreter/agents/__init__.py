@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .base import Agent, make_agent, make_agents, AGENTS
 from .greedy import GreedyAgent
+from .mcts import MCTSAgent
 from .random_agent import RandomAgent
 
-__all__ = ["Agent", "AGENTS", "GreedyAgent", "RandomAgent", "make_agent", "make_agents"]
+__all__ = ["Agent", "AGENTS", "GreedyAgent", "MCTSAgent", "RandomAgent", "make_agent", "make_agents"]

@@ -18,8 +18,62 @@ class Agent:
     def __init__(self, seed: int = 0, seat: int = 0, options: str | None = None):
         self.seed, self.seat = seed, seat
 
-    def choose(self, decision, observation: dict) -> str:
+    def choose(self, decision, observation: dict, worlds=None) -> str:
+        """The id of the chosen option. `worlds()`, when given, returns a
+        fresh copy of the game in which every card the player cannot see has
+        been shuffled among the places such cards occupy (a determinization):
+        the only game states a bot may search."""
         raise NotImplementedError
+
+
+class ProgressGuard:
+    """Keeps a searching bot from stalling a game forever.
+
+    A bot that values positions by an evaluation can find that doing nothing
+    useful is, turn after turn, the least bad option (taking a resource it
+    cannot keep, while the rules end the game only when cards run out). The
+    guard remembers, for each layout of the cards the player sees (every
+    zone of the observation: the visible cards and the sizes of the hidden
+    zones) and each decision, what the bot chose there. Once the same
+    decision comes back `patience` times with the cards laid out exactly as
+    before, the options already chosen there are set aside, as long as
+    another option remains. Counters are left out of the layout on purpose:
+    a resource that keeps growing is no progress if no card moves.
+    """
+
+    def __init__(self, patience: int = 3):
+        self.patience = patience
+        self.seen: dict = {}
+        self.last_turn = None
+
+    def allowed(self, decision, observation, options: list) -> list:
+        if self.patience <= 0 or not isinstance(observation, dict) or "zones" not in observation:
+            return options
+        turn = observation.get("turn")
+        if self.last_turn is not None and turn is not None and turn < self.last_turn:
+            self.seen.clear()  # a new game
+        self.last_turn = turn
+        key = (decision.player, decision.prompt, tuple(options), _freeze(observation["zones"]))
+        chosen = self.seen.setdefault(key, [])
+        self.key = key
+        if len(chosen) < self.patience:
+            return options
+        fresh = [o for o in options if o not in chosen]
+        return fresh or options
+
+    def record(self, choice: str) -> None:
+        key = getattr(self, "key", None)
+        if key is not None:
+            self.seen[key].append(choice)
+            self.key = None
+
+
+def _freeze(value):
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
 
 
 def register(cls):
@@ -27,9 +81,56 @@ def register(cls):
     return cls
 
 
+def parse_options(name: str, options: str | None, settings: dict, positional=None, examples: str = "") -> dict:
+    """Options of a bot spec: `key=value` parts separated by ':' (`greedy:tries=8:worlds=2`).
+
+    `settings` maps each key to (converter, default). `positional` is the key a
+    bare value sets, or a function `token -> (key, value)` (None if it cannot
+    read the token)."""
+    values = {key: default for key, (_, default) in settings.items()}
+    if not options:
+        return values
+    for part in options.split(":"):
+        part = part.strip()
+        if not part:
+            continue
+        key, eq, text = part.partition("=")
+        if eq:
+            key = key.strip()
+            if key not in settings:
+                from ..errors import did_you_mean
+
+                hint = did_you_mean(key, settings)
+                raise RulesError(f"bot '{name}' has no option '{key}'; options: {', '.join(settings)}" + (f" ({hint})" if hint else ""))
+            try:
+                values[key] = settings[key][0](text.strip())
+            except ValueError:
+                raise RulesError(f"bot '{name}': option '{key}' expects {_kind(settings[key][0])}, got '{text.strip()}'") from None
+            continue
+        parsed = None
+        if callable(positional):
+            parsed = positional(part)
+        elif positional is not None:
+            try:
+                parsed = positional, settings[positional][0](part)
+            except ValueError:
+                parsed = None
+        if parsed is None:
+            raise RulesError(f"bot '{name}' does not understand '{part}'; "
+                             + (f"write e.g. {examples}, with " if examples else "")
+                             + "options " + ", ".join(f"{k}=..." for k in settings))
+        values[parsed[0]] = parsed[1]
+    return values
+
+
+def _kind(convert) -> str:
+    return {int: "a whole number", float: "a number"}.get(convert, "a value")
+
+
 def make_agent(spec: str, seed: int, seat: int) -> Agent:
-    """An agent from a spec such as `random` or `mcts:200`."""
+    """An agent from a spec such as `random`, `greedy:tries=8` or `mcts:200`."""
     name, _, options = spec.strip().partition(":")
+    name = name.strip()
     cls = AGENTS.get(name)
     if cls is None:
         from ..errors import did_you_mean

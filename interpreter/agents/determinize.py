@@ -35,7 +35,9 @@ def determinize(st, player: int, seed_state: int):
         by_kind.setdefault(kinds[world.z[zi][i]], []).append((zi, i))
     for kind in sorted(by_kind):
         places = by_kind[kind]
-        cards = [world.z[zi][i] for zi, i in places]
+        # in a fixed order first, so the sample cannot depend on where the
+        # unseen cards really are
+        cards = sorted(world.z[zi][i] for zi, i in places)
         seed_state = _rng.shuffle(seed_state, cards)
         for (zi, i), card in zip(places, cards):
             world.z[zi][i] = card

@@ -1,61 +1,81 @@
-"""One-step lookahead by the rules' own scoring, on sampled worlds."""
+"""Greedy: the best end of the current turn, by the generic evaluation."""
 from __future__ import annotations
 
 from ..engine import rng
-from ..errors import RulesError
-from .base import Agent, register
+from .base import Agent, ProgressGuard, parse_options, register
+from .evaluate import evaluator_for
 
 
 @register
 class GreedyAgent(Agent):
-    """Scores each option by the player's score margin at the end of the
-    current turn (the rest of the turn played at random on a sampled world):
-    own score minus the best other score, plus a small bonus for every counter
-    the player holds (the resources the rules count). `greedy:N` averages N
-    sampled worlds (default 2). Ties are broken by a seeded random draw."""
+    """Looks ahead to the end of the player's own turn, on a sampled world.
+
+    For each option it plays the rest of the turn several times at random and
+    keeps the best end reached: the player controls the rest of the turn, so
+    the best of a few completions estimates what the option allows. An end of
+    turn is valued by the generic evaluation of `evaluate.py` (the rules'
+    score, plus held cards credited with what moving them would score, plus
+    smoothed counters; minus the best other player's value). Ties are broken
+    by a seeded random draw. Options, `key=value` separated by ':':
+    `tries` (12; a bare number sets it: `greedy:4`), `worlds` (sampled
+    worlds averaged, 1), `discount` (credit for held cards, 1.0), `patience`
+    (the progress guard, 3; 0 turns it off).
+    """
 
     name = "greedy"
+    settings = {"tries": (int, 12), "worlds": (int, 1), "discount": (float, 1.0), "patience": (int, 3)}
+    positional = "tries"
 
     def __init__(self, seed: int = 0, seat: int = 0, options: str | None = None):
         super().__init__(seed, seat, options)
-        self.samples = 2
-        if options:
-            try:
-                self.samples = max(1, int(options))
-            except ValueError:
-                raise RulesError(f"bot 'greedy' takes a number of sampled worlds (greedy:3), got '{options}'") from None
+        opts = parse_options(self.name, options, self.settings, self.positional,
+                             examples="greedy:4 or greedy:tries=4:worlds=2")
+        self.tries = max(1, opts["tries"])
+        self.samples = max(1, opts["worlds"])
+        self.discount = opts["discount"]
+        self.guard = ProgressGuard(opts["patience"])
         self.rng = rng.seed_state((seed + 1) * 2_000_003 + seat * 104_729)
 
     def choose(self, decision, observation, worlds=None) -> str:
-        options = [o.id for o in decision.options]
+        options = self.guard.allowed(decision, observation, [o.id for o in decision.options])
+        choice = self._choose(decision, options, worlds)
+        self.guard.record(choice)
+        return choice
+
+    def _choose(self, decision, options, worlds) -> str:
         if worlds is None or len(options) == 1:
             self.rng, i = rng.below(self.rng, len(options))
             return options[i]
+        player = decision.player
         totals = [0.0] * len(options)
         for _ in range(self.samples):
             world = worlds()
+            ev = evaluator_for(world.program, discount=self.discount)
             for i, option in enumerate(options):
-                after = world.clone()
-                after.apply_action(option)
-                self.finish_turn(after)
-                totals[i] += evaluate(after, decision.player)
+                totals[i] += self.best_end(world, option, player, ev)
         best = max(totals)
-        ties = [o for o, t in zip(options, totals) if t == best]
+        ties = [o for o, t in zip(options, totals) if t >= best - 1e-9]
         self.rng, i = rng.below(self.rng, len(ties))
         return ties[i]
 
+    def best_end(self, world, option: str, player: int, ev) -> float:
+        after = world.clone()
+        turn = after.turns
+        after.apply_action(option)
+        if _turn_over(after, player, turn):
+            return ev.margin(after, player)
+        best = None
+        for _ in range(self.tries):
+            st = after.clone()
+            while not _turn_over(st, player, turn):
+                ids = st.legal_actions()
+                self.rng, i = rng.below(self.rng, len(ids))
+                st.apply_action(ids[i])
+            value = ev.margin(st, player)
+            if best is None or value > best:
+                best = value
+        return best
 
-    def finish_turn(self, st) -> None:
-        turn = st.turns
-        while not st.is_terminal() and st.turns == turn:
-            ids = st.legal_actions()
-            self.rng, i = rng.below(self.rng, len(ids))
-            st.apply_action(ids[i])
 
-
-def evaluate(st, player: int) -> float:
-    scores = st.scores()
-    others = [s for p, s in enumerate(scores) if p != player]
-    margin = scores[player] - (max(others) if others else 0)
-    held = sum(values[player] for info, values in zip(st.program.counter_list, st.ctr) if info.scope == "player")
-    return float(margin) + 0.01 * held
+def _turn_over(st, player: int, turn: int) -> bool:
+    return st.over or st.turns != turn or st.pending[0] != player

@@ -1,0 +1,322 @@
+"""A generic evaluation of a position, derived only from the rules' own scoring.
+
+The score a player would have if the game ended now undervalues positions in
+games where value arrives later (a card in front of a player may score only
+once it has been used and moved elsewhere). So the evaluation adds two terms,
+both computed by the rules' score terms themselves on hypothetical positions:
+
+- **Potential of held cards**: for every card the player holds (a card in one
+  of the player's own zones, or in a zone on such a card), the best gain in the
+  player's score from moving that card to another of the player's zones, if
+  positive; credited at a discount, because the move still has to be earned.
+- **Smoothed counters**: a score term such as ``x // 3`` pays nothing for the
+  first two units; the evaluation averages the player's score over the next
+  few values of each per-player counter, so every unit earns its share (a
+  rank among players becomes a gradual threat rather than a step).
+
+A player's value is their score plus these two terms; a position's worth to a
+player is their value minus the best value among the others (the margin).
+Nothing here names a zone, counter or card of any game.
+"""
+from __future__ import annotations
+
+import math
+
+from ..errors import RulesError
+
+DISCOUNT = 0.5  # share of a held card's best gain credited before it is earned
+SMOOTH = 6  # counter values averaged over (covers steps of 1, 2, 3 and 6)
+
+
+class Evaluator:
+    """Evaluates states of one compiled program (zone and counter layout is
+    read once)."""
+
+    def __init__(self, program, discount: float = DISCOUNT, smooth: int = SMOOTH):
+        self.program = program
+        self.discount = discount
+        self.smooth = smooth
+        zones = list(program.zones.values())
+        self.player_zones = [z for z in zones if z.scope == "player" and not z.slots]
+        self.holding_zones = [z for z in zones if z.scope == "player"]
+        self.card_zones = [z for z in zones if z.scope == "card"]
+        self.counters = [c for c in program.counter_list if c.scope == "player"]
+        self.terms = [fn for _, fn in program.score_terms]
+        self.all_terms = tuple(range(len(self.terms)))
+        # Which score terms a change can touch, learnt once per program from
+        # seeded sample positions (so it is the same in every run): a counter
+        # that no term reads, or a move the rules cannot score, costs nothing.
+        self.counter_terms = {c.index: self.all_terms for c in self.counters}
+        self.move_terms: dict = {}
+        self._probe()
+
+    # -- scores
+    def term_values(self, st, player: int) -> list:
+        me = st.me
+        st.me = player
+        try:
+            return [fn(st) for fn in self.terms]
+        finally:
+            st.me = me
+
+    def own_score(self, st, player: int) -> float:
+        """The player's score as if the game ended now (raw, exact numbers)."""
+        return float(sum(self.term_values(st, player)))
+
+    def _delta(self, st, player: int, terms: tuple, before: list):
+        """The change of the player's score over `terms` (None if the rules
+        cannot score this position)."""
+        me = st.me
+        st.me = player
+        fns = self.terms
+        try:
+            return float(sum(fns[t](st) - before[t] for t in terms))
+        except (RulesError, ArithmeticError, TypeError, IndexError, KeyError, AttributeError):
+            return None
+        finally:
+            st.me = me
+
+    # -- the value of a position
+    def value(self, st, player: int) -> float:
+        before = self.term_values(st, player)
+        base = float(sum(before))
+        return base + self.discount * self.potential(st, player, before) + self.smoothing(st, player, before)
+
+    def values(self, st) -> list:
+        return [self.value(st, p) for p in range(st.n)]
+
+    def margin(self, st, player: int) -> float:
+        """The player's value minus the best value among the others."""
+        vals = self.values(st)
+        if st.n == 1:
+            return vals[0]
+        return vals[player] - max(v for p, v in enumerate(vals) if p != player)
+
+    # -- the two extra terms
+    def held(self, st, player: int) -> list:
+        """(card, zone instance) for each card the player holds."""
+        out = []
+        for info in self.holding_zones:
+            zi = info.base + player
+            for card in st.z[zi]:
+                if card is not None:
+                    out.append((card, zi))
+                    self._hosted(st, card, out, 0)
+        return out
+
+    def _hosted(self, st, card: int, out: list, depth: int) -> None:
+        if depth > 4:
+            return
+        for info in self.card_zones:
+            zi = info.base + card
+            for inner in st.z[zi]:
+                if inner is not None:
+                    out.append((inner, zi))
+                    self._hosted(st, inner, out, depth + 1)
+
+    def _moved(self, st, player: int, card: int, src: int, dst: int, terms: tuple, before: list):
+        """Score change if `card` were moved from `src` to `dst` (then put back)."""
+        zones = st.z
+        source = zones[src]
+        slotted = self.program.zone_of_instance[src].slots
+        where = source.index(card)
+        if slotted:
+            source[where] = None
+        else:
+            del source[where]
+        zones[dst].append(card)
+        st.loc[card] = dst
+        try:
+            return self._delta(st, player, terms, before)
+        finally:
+            zones[dst].pop()
+            if slotted:
+                source[where] = card
+            else:
+                source.insert(where, card)
+            st.loc[card] = src
+
+    def potential(self, st, player: int, before: list | None = None) -> float:
+        if before is None:
+            before = self.term_values(st, player)
+        total = 0.0
+        kinds = self.program.card_kinds
+        zone_of = self.program.zone_of_instance
+        move_terms = self.move_terms
+        for card, src in self.held(st, player):
+            best = 0.0
+            src_zone = zone_of[src].index
+            for info in self.player_zones:
+                dst = info.base + player
+                if dst == src:
+                    continue
+                terms = move_terms.get((kinds[card], src_zone, info.index), self.all_terms)
+                if not terms:
+                    continue
+                gain = self._moved(st, player, card, src, dst, terms, before)
+                if gain is not None and gain > best:
+                    best = gain
+            total += best
+        return total
+
+    def smoothing(self, st, player: int, before: list | None = None) -> float:
+        if self.smooth <= 1:
+            return 0.0
+        if before is None:
+            before = self.term_values(st, player)
+        total = 0.0
+        for info in self.counters:
+            terms = self.counter_terms[info.index]
+            if not terms:
+                continue
+            row = st.ctr[info.index]
+            held = row[player]
+            acc = 0.0
+            try:
+                for j in range(1, self.smooth):
+                    v = held + j
+                    if info.maximum is not None and v > info.maximum:
+                        v = info.maximum
+                    row[player] = v
+                    gain = self._delta(st, player, terms, before)
+                    if gain is not None:
+                        acc += gain
+            finally:
+                row[player] = held
+            total += acc / self.smooth
+        return total
+
+    # -- learning which terms a change touches
+    def _probe(self, games: int = 6, every: int = 7) -> None:
+        from ..engine import rng as _rng
+
+        p = self.program
+        if not self.terms:
+            return
+        touched_by_counter = {c.index: set() for c in self.counters}
+        moves: dict = {}  # (kind, src zone, dst zone) -> set of terms, or None once it failed
+        players = max(p.min_players, min(2, p.max_players))
+        state_class = _state_class()
+        if state_class is None:
+            return
+        for g in range(games):
+            try:
+                st = state_class.new(p, players, 7_919 * (g + 1))
+                r = _rng.seed_state(104_729 + g)
+                step = 0
+                while not st.over and step < 5_000:
+                    if step % every == 0:
+                        for player in range(st.n):
+                            self._probe_position(st, player, touched_by_counter, moves)
+                    ids = st.pending[2]
+                    r, i = _rng.below(r, len(ids))
+                    st.apply_action(ids[i])
+                    step += 1
+                if st.over:
+                    for player in range(st.n):
+                        self._probe_position(st, player, touched_by_counter, moves)
+            except RulesError:
+                continue  # a rules file whose sample games fail: keep what was learnt
+        self.counter_terms = {k: tuple(sorted(v)) for k, v in touched_by_counter.items()}
+        self.move_terms = {k: (tuple(sorted(v)) if v is not None else ()) for k, v in moves.items()}
+
+    def _probe_position(self, st, player: int, by_counter: dict, moves: dict) -> None:
+        try:
+            before = self.term_values(st, player)
+        except RulesError:
+            return
+        n = len(self.terms)
+        for info in self.counters:
+            row = st.ctr[info.index]
+            held = row[player]
+            for v in (held + 1, held + 2, held + 3, held + 6, max(0, held - 1)):
+                if info.maximum is not None and v > info.maximum:
+                    continue
+                row[player] = v
+                by_counter[info.index].update(self._changed(st, player, before, n))
+            row[player] = held
+        kinds = self.program.card_kinds
+        zone_of = self.program.zone_of_instance
+        for card, src in self.held(st, player):
+            for info in self.player_zones:
+                dst = info.base + player
+                if dst == src:
+                    continue
+                key = (kinds[card], zone_of[src].index, info.index)
+                if key in moves and moves[key] is None:
+                    continue
+                zones = st.z
+                source = zones[src]
+                slotted = zone_of[src].slots
+                where = source.index(card)
+                if slotted:
+                    source[where] = None
+                else:
+                    del source[where]
+                zones[dst].append(card)
+                st.loc[card] = dst
+                try:
+                    changed = self._changed(st, player, before, n)
+                finally:
+                    zones[dst].pop()
+                    if slotted:
+                        source[where] = card
+                    else:
+                        source.insert(where, card)
+                    st.loc[card] = src
+                if changed is None:
+                    moves[key] = None
+                else:
+                    moves.setdefault(key, set()).update(changed)
+
+    def _changed(self, st, player: int, before: list, n: int):
+        me = st.me
+        st.me = player
+        try:
+            return {t for t in range(n) if self.terms[t](st) != before[t]}
+        except (RulesError, ArithmeticError, TypeError, IndexError, KeyError, AttributeError):
+            return None
+        finally:
+            st.me = me
+
+
+def _state_class():
+    try:
+        from ..game import Game
+    except ImportError:
+        return None
+
+    class _Maker:
+        @staticmethod
+        def new(program, players, seed):
+            return Game(program, "", None).new_initial_state(players, seed)
+
+    return _Maker
+
+
+def squash(vals: list, player: int, scale: float | None = None) -> float:
+    """Map a player's margin over the best other value to (0, 1)."""
+    if len(vals) == 1:
+        return 1.0 / (1.0 + math.exp(-vals[0] / (scale or 10.0)))
+    margin = vals[player] - max(v for p, v in enumerate(vals) if p != player)
+    if scale is None:
+        # the same margin matters less when everyone has scored a lot
+        scale = max(2.0, 0.15 * sum(abs(v) for v in vals) / len(vals))
+    x = margin / scale
+    if x > 30:
+        return 1.0
+    if x < -30:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+_CACHE: dict = {}
+
+
+def evaluator_for(program, **kwargs) -> Evaluator:
+    """One evaluator per program and settings, shared by the bots."""
+    key = (id(program), tuple(sorted(kwargs.items())))
+    ev = _CACHE.get(key)
+    if ev is None or ev.program is not program:
+        ev = _CACHE[key] = Evaluator(program, **kwargs)
+    return ev

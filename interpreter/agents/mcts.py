@@ -1,0 +1,233 @@
+"""Information-set Monte Carlo tree search (single observer, UCT).
+
+The tree belongs to the deciding player's information set: its root is the
+current decision and a node is the sequence of option ids chosen since then
+(by whoever chose them). Every iteration draws a fresh world from `worlds()`
+(the hidden cards reshuffled), walks down the tree choosing among the options
+legal in *that* world, adds one node, finishes the game (or a few turns of it)
+by a fast default policy and backs up the result. Option sets differ between
+worlds, so a child's UCB counts only the iterations in which it was available.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+from ..engine import rng
+from ..errors import RulesError
+from .base import Agent, ProgressGuard, parse_options, register
+from .evaluate import evaluator_for, squash
+
+
+DEFAULT_ITERATIONS = 200
+
+
+class Node:
+    __slots__ = ("children", "visits", "reward", "avail")
+
+    def __init__(self):
+        self.children: dict = {}
+        self.visits = 0
+        self.reward = 0.0  # for the player who chose the option leading here
+        self.avail = 0  # iterations in which this option was legal
+
+
+def _budget_token(token: str):
+    """`200` (iterations), `500ms` or `2s` (time)."""
+    t = token.strip().lower()
+    try:
+        if t.endswith("ms"):
+            return "ms", float(t[:-2])
+        if t.endswith("s"):
+            return "ms", float(t[:-1]) * 1000.0
+        return "iterations", int(t)
+    except ValueError:
+        return None
+
+
+def _ms(text: str) -> float:
+    parsed = _budget_token(text)
+    if parsed is None:
+        raise ValueError(text)
+    return parsed[1] if parsed[0] == "ms" else float(parsed[1])
+
+
+@register
+class MCTSAgent(Agent):
+    """ISMCTS. Budget: `mcts:ITERATIONS` (default 200), `mcts:500ms` or
+    `mcts:2s` (time per decision; not reproducible, as machines differ),
+    `mcts:200:500ms` (whichever ends first). Other options, `key=value`
+    separated by ':' (`mcts:200:c=0.5:horizon=2`):
+
+    - `c` (0.7): UCT exploration constant, on results in [0, 1];
+    - `horizon` (1): turns a rollout finishes before the position is valued
+      by the generic evaluation; 0 plays at random to the end and uses the
+      game's own result (1 shared among the winners);
+    - `tries` (4): random completions of each rollout turn, of which the best
+      for the player whose turn it is is kept;
+    - `discount` (0.5): the evaluation's credit for held cards;
+    - `scale` (automatic): the logistic scale turning a margin into [0, 1];
+    - `reuse` (1): keep the chosen option's subtree for the next decision of
+      the same turn (0: a fresh tree every decision);
+    - `patience` (3): the progress guard (see `ProgressGuard`; 0 turns it off).
+    """
+
+    name = "mcts"
+    settings = {
+        "iterations": (int, None),
+        "ms": (_ms, None),
+        "c": (float, 0.7),
+        "horizon": (int, 1),
+        "tries": (int, 4),
+        "scale": (float, 0.0),
+        "reuse": (int, 1),
+        "patience": (int, 3),
+        "discount": (float, 0.5),
+    }
+
+    def __init__(self, seed: int = 0, seat: int = 0, options: str | None = None):
+        super().__init__(seed, seat, options)
+        opts = parse_options(self.name, options, self.settings, _budget_token,
+                             examples="mcts:200, mcts:500ms or mcts:200:c=0.5")
+        self.iterations, self.ms = opts["iterations"], opts["ms"]
+        if self.iterations is None and self.ms is None:
+            self.iterations = DEFAULT_ITERATIONS
+        if (self.iterations is not None and self.iterations < 1) or (self.ms is not None and self.ms <= 0):
+            raise RulesError(f"bot 'mcts' needs a positive budget (mcts:200, mcts:500ms), got '{options}'")
+        self.c = opts["c"]
+        self.horizon = max(0, opts["horizon"])
+        self.scale = opts["scale"] or None
+        self.tries = max(1, opts["tries"])
+        self.rng = rng.seed_state((seed + 1) * 3_000_017 + seat * 1_000_033)
+        self.reuse = bool(opts["reuse"])
+        self.guard = ProgressGuard(opts["patience"])
+        self.discount = opts["discount"]
+        self.last_iterations = 0
+        self.kept = None  # (decision count, player, subtree) to carry on with
+
+    def choose(self, decision, observation, worlds=None) -> str:
+        all_options = [o.id for o in decision.options]
+        options = self.guard.allowed(decision, observation, all_options)
+        choice = self._choose(decision, options, worlds, len(options) < len(all_options))
+        self.guard.record(choice)
+        return choice
+
+    def _choose(self, decision, options, worlds, restricted: bool) -> str:
+        if worlds is None or len(options) == 1:
+            self.rng, i = rng.below(self.rng, len(options))
+            choice = options[i]
+            if self.kept is not None and worlds is not None and len(options) == 1:
+                # a forced step inside the turn: follow it down the kept tree
+                world = worlds()
+                node = self.kept[2].children.get(choice) if self.kept[:2] == (world.decisions, decision.player) else None
+                self.kept = (world.decisions + 1, decision.player, node) if node is not None else None
+            else:
+                self.kept = None
+            return choice
+        world = worlds()
+        root = None
+        if self.reuse and self.kept is not None and self.kept[:2] == (world.decisions, decision.player):
+            root = self.kept[2]  # the same turn goes on: keep what was learnt
+        if root is None:
+            root = Node()
+        deadline = time.perf_counter() + self.ms / 1000.0 if self.ms else None
+        done = 0
+        while True:
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+                break
+            self.iterate(root, world if done == 0 else worlds(), options if restricted else None)
+            done += 1
+        self.last_iterations = done
+        best, best_key = None, None
+        for option in options:
+            child = root.children.get(option)
+            if child is None:
+                continue
+            key = (child.visits, child.reward / child.visits if child.visits else 0.0)
+            if best_key is None or key > best_key:
+                best, best_key = option, key
+        if best is None:
+            best = options[0]
+        child = root.children.get(best)
+        self.kept = (world.decisions + 1, decision.player, child) if child is not None else None
+        return best
+
+    # -- one iteration
+    def iterate(self, root: Node, st, allowed=None) -> None:
+        ev = evaluator_for(st.program, discount=self.discount)
+        base = ev.values(st) if self.horizon else None
+        node = root
+        path = []  # (node, player who chose) for backup
+        c = self.c
+        while not st.over:
+            player = st.pending[0]
+            ids = st.pending[2]
+            if allowed is not None and node is root:
+                ids = [a for a in ids if a in allowed] or ids
+            children = node.children
+            untried = [a for a in ids if a not in children]
+            if untried:
+                self.rng, i = rng.below(self.rng, len(untried))
+                action = untried[i]
+                for a in ids:
+                    if a in children:
+                        children[a].avail += 1
+                child = children[action] = Node()
+                child.avail = 1
+                st.apply_action(action)
+                path.append((child, player))
+                break
+            best, best_u = None, -1.0
+            for a in ids:
+                ch = children[a]
+                ch.avail += 1
+            for a in ids:
+                ch = children[a]
+                u = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if u > best_u:
+                    best, best_u = a, u
+            node = children[best]
+            st.apply_action(best)
+            path.append((node, player))
+        result = self.rollout(st, base, ev)
+        for nd, player in path:
+            nd.visits += 1
+            nd.reward += result[player]
+
+    def rollout(self, st, base, ev) -> list:
+        """Finish `horizon` turns, each by the best of `tries` random
+        completions for the player whose turn it is, then value the position
+        by the evaluation (relative to the same world's root, so whatever the
+        sampled hidden cards add to everyone's value cancels out). With
+        horizon 0, play at random to the end and use the game's result."""
+        r = self.rng
+        if not self.horizon:
+            apply = st.apply_action
+            while not st.over:
+                ids = st.pending[2]
+                r, i = rng.below(r, len(ids))
+                apply(ids[i])
+            self.rng = r
+            return st.returns()
+        for _ in range(self.horizon):
+            if st.over:
+                break
+            player, turn = st.pending[0], st.turns
+            best, best_value = None, None
+            for k in range(self.tries):
+                trial = st.clone() if k < self.tries - 1 or best is None else st
+                while not (trial.over or trial.turns != turn or trial.pending[0] != player):
+                    ids = trial.pending[2]
+                    r, i = rng.below(r, len(ids))
+                    trial.apply_action(ids[i])
+                vals = ev.values(trial)
+                value = squash([v - b for v, b in zip(vals, base)], player, self.scale)
+                if best is None or value > best_value:
+                    best, best_value = (trial, vals), value
+            st, vals = best
+        self.rng = r
+        if st.over:
+            return st.returns()
+        return [squash([v - b for v, b in zip(vals, base)], p, self.scale) for p in range(st.n)]

@@ -1,0 +1,228 @@
+"""Bots: the registry and its specs, seeded play, no peeking, any player count,
+the solo rules, and a small sanity check of strength (the full ladder is
+benchmarks/ladder.py)."""
+from __future__ import annotations
+
+import pytest
+
+from interpreter.agents import AGENTS, GreedyAgent, MCTSAgent, make_agent, make_agents
+from interpreter.agents.determinize import determinize, hidden_places
+from interpreter.agents.evaluate import Evaluator
+from interpreter.errors import RulesError
+from interpreter.loader import load_game
+from interpreter.play import play_game, world_sampler
+
+from .conftest import CATALYST, RULES
+
+SOLO = RULES / "solo.rules"
+FAST = {"random": "random", "greedy": "greedy:tries=2", "mcts": "mcts:6"}
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(CATALYST)
+
+
+def midgame(game, players=2, seed=3, steps=40):
+    """A position some way into a game, at a decision with several options."""
+    st = game.new_initial_state(players, seed)
+    bot = make_agent("random", seed, 0)
+    while st.decisions < steps or len(st.legal_actions()) < 2:
+        st.apply_action(bot.choose_id(st.legal_actions()))
+    return st
+
+
+# ------------------------------------------------------------------ registry and specs
+def test_registry_names_the_bots():
+    assert {"random", "greedy", "mcts"} <= set(AGENTS)
+    assert isinstance(make_agent("greedy", 1, 0), GreedyAgent)
+    assert isinstance(make_agent(" mcts:50 ", 1, 0), MCTSAgent)
+
+
+@pytest.mark.parametrize("spec, iterations, ms", [
+    ("mcts", 200, None),
+    ("mcts:50", 50, None),
+    ("mcts:250ms", None, 250.0),
+    ("mcts:2s", None, 2000.0),
+    ("mcts:100:250ms", 100, 250.0),
+    ("mcts:iterations=30:c=0.3", 30, None),
+    ("mcts:ms=40", None, 40.0),
+])
+def test_mcts_budgets(spec, iterations, ms):
+    bot = make_agent(spec, 1, 0)
+    assert (bot.iterations, bot.ms) == (iterations, ms)
+
+
+def test_options_by_name_and_position():
+    assert make_agent("greedy:5", 1, 0).tries == 5
+    bot = make_agent("greedy:tries=3:worlds=2:discount=0.75", 1, 0)
+    assert (bot.tries, bot.samples, bot.discount) == (3, 2, 0.75)
+    bot = make_agent("mcts:40:c=0.5:horizon=2:tries=3", 1, 0)
+    assert (bot.iterations, bot.c, bot.horizon, bot.tries) == (40, 0.5, 2, 3)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("gredy", "unknown bot 'gredy'; known bots: greedy, mcts, random (did you mean 'greedy'?)"),
+    ("random:3", "bot 'random' takes no options (got '3')"),
+    ("mcts:lots", "bot 'mcts' does not understand 'lots'"),
+    ("mcts:0", "bot 'mcts' needs a positive budget (mcts:200, mcts:500ms), got '0'"),
+    ("mcts:c=high", "bot 'mcts': option 'c' expects a number, got 'high'"),
+    ("mcts:horizn=2", "bot 'mcts' has no option 'horizn'"),
+    ("greedy:tries=2.5", "bot 'greedy': option 'tries' expects a whole number, got '2.5'"),
+])
+def test_bad_specs_say_what_is_wrong(spec, message):
+    with pytest.raises(RulesError) as err:
+        make_agent(spec, 1, 0)
+    assert message in str(err.value)
+    if spec == "mcts:horizn=2":
+        assert "did you mean 'horizon'?" in str(err.value)
+
+
+def test_one_bot_per_seat_or_one_for_all():
+    assert [a.name for a in make_agents("mcts:5,greedy,random", 3, 1)] == ["mcts", "greedy", "random"]
+    assert [a.name for a in make_agents("greedy", 3, 1)] == ["greedy"] * 3
+    with pytest.raises(RulesError, match="2 bots named for 3 players"):
+        make_agents("greedy,random", 3, 1)
+
+
+# ------------------------------------------------------------------ seeded, and no peeking
+def decisions_of(game, spec: str, seed: int, limit: int, players: int = 2) -> list:
+    taken = []
+    st = game.new_initial_state(players, seed)
+    agents = make_agents(spec, players, seed)
+    while not st.is_terminal() and len(taken) < limit:
+        player = st.current_player()
+        choice = agents[player].choose(st.decision(), st.observation(player), world_sampler(st, player, seed))
+        taken.append(choice)
+        st.apply_action(choice)
+    return taken
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy", "mcts"])
+def test_same_seed_same_decisions(game, bot):
+    first = decisions_of(game, FAST[bot], 11, 40)
+    assert first == decisions_of(game, FAST[bot], 11, 40)
+    assert first != decisions_of(game, FAST[bot], 12, 40)
+
+
+def rearranged(st, player: int, seed: int):
+    """A copy of `st` in which the cards `player` cannot see are reshuffled
+    (among the deck, the set-aside stack and the others' face-down piles):
+    everything the player sees is the same."""
+    other = st.clone()
+    kinds = st.program.card_kinds
+    by_kind: dict = {}
+    for zi, i in hidden_places(other, player):
+        by_kind.setdefault(kinds[other.z[zi][i]], []).append((zi, i))
+    for places in by_kind.values():  # each kind among its own places (backs differ)
+        cards = [other.z[zi][i] for zi, i in places]
+        cards = cards[seed % 7:] + cards[:seed % 7]
+        cards.reverse()
+        for (zi, i), card in zip(places, cards):
+            other.z[zi][i] = card
+            other.loc[card] = zi
+    other.rng ^= 0x5DEECE66D  # and the future draws differ too
+    return other
+
+
+def test_rearranged_position_looks_the_same_but_is_not(game):
+    st = midgame(game)
+    player = st.current_player()
+    other = rearranged(st, player, 3)
+    assert other.observation(player) == st.observation(player)
+    assert other.z != st.z
+    deck = game.program.zones["deck"].base
+    assert other.z[deck] != st.z[deck]
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy", "mcts"])
+@pytest.mark.parametrize("seed", [3, 8])
+def test_decisions_do_not_depend_on_hidden_cards(game, bot, seed):
+    st = midgame(game, seed=seed, steps=30 + seed)
+    player = st.current_player()
+    choices = []
+    for position in (st, rearranged(st, player, seed), rearranged(st, player, seed + 1)):
+        agent = make_agent(FAST[bot], seed, player)
+        choices.append(agent.choose(position.decision(), position.observation(player), world_sampler(position, player, seed)))
+    assert choices[0] == choices[1] == choices[2]
+
+
+def test_sampled_worlds_do_not_depend_on_hidden_cards(game):
+    st = midgame(game)
+    player = st.current_player()
+    world, _ = determinize(st, player, 99)
+    again, _ = determinize(rearranged(st, player, 5), player, 99)
+    assert world.z == again.z and world.rng == again.rng
+
+
+def test_whole_game_does_not_depend_on_hidden_cards_in_search(game):
+    """Over a stretch of play the search bots' choices match on a position
+    and on its rearranged twin, decision after decision."""
+    st = midgame(game, seed=5, steps=20)
+    twin = rearranged(st, st.current_player(), 2)
+    bots = {p: make_agent("mcts:4", 5, p) for p in range(2)}
+    twins = {p: make_agent("mcts:4", 5, p) for p in range(2)}
+    for _ in range(6):
+        player = st.current_player()
+        if twin.current_player() != player or st.is_terminal():
+            break
+        a = bots[player].choose(st.decision(), st.observation(player), world_sampler(st, player, 5))
+        b = twins[player].choose(twin.decision(), twin.observation(player), world_sampler(twin, player, 5))
+        assert a == b
+        st.apply_action(a)
+        twin.apply_action(b)
+
+
+# ------------------------------------------------------------------ any rules, any table
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_bots_finish_games_of_every_size(game, players):
+    specs = ["mcts:4:tries=2", "greedy:tries=2", "random", "greedy:tries=1"][:players]
+    st = play_game(game, players, 21, [make_agent(s, 21, seat) for seat, s in enumerate(specs)])
+    assert st.is_terminal() and len(st.scores()) == players
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "advanced"])
+def test_bots_play_the_solo_seat(difficulty):
+    solo = load_game(SOLO, {"difficulty": f'"{difficulty}"'})
+    for spec in ("greedy:tries=2", "mcts:4:tries=2"):
+        st = play_game(solo, 2, 4, [make_agent(spec, 4, 0), make_agent("random", 4, 1)])
+        assert st.is_terminal()
+
+
+def test_greedy_self_play_does_not_stall(game):
+    """Seed 0 once stalled: both greedy bots at their resource limit took
+    resources forever. The progress guard breaks the loop."""
+    st = play_game(game, 2, 0, make_agents("greedy:tries=3", 2, 0))
+    assert st.is_terminal() and st.turns < 200
+
+
+def test_time_budget(game):
+    st = midgame(game)
+    bot = make_agent("mcts:40ms", 1, st.current_player())
+    bot.choose(st.decision(), st.observation(st.current_player()), world_sampler(st, st.current_player(), 1))
+    assert bot.last_iterations >= 1
+
+
+# ------------------------------------------------------------------ the evaluation
+def test_evaluation_leaves_the_position_as_it_was(game):
+    st = midgame(game, steps=80)
+    before = st.to_json()
+    ev = Evaluator(game.program)
+    values = ev.values(st)
+    assert st.to_json() == before
+    assert len(values) == 2 and all(isinstance(v, float) for v in values)
+    scores = st.scores()
+    # potential and smoothing only add to the score the rules give
+    assert all(v >= s - 1e-9 for v, s in zip(values, scores))
+
+
+def test_sanity_greedy_beats_random_and_random_is_weak(game):
+    """A small sample (the ladder measures hundreds of games)."""
+    wins = 0.0
+    for i in range(8):
+        seed, seat = 1000 + i // 2, i % 2
+        agents = [None, None]
+        agents[seat] = make_agent("greedy:tries=4", seed, seat)
+        agents[1 - seat] = make_agent("random", seed, 1 - seat)
+        wins += play_game(game, 2, seed, agents).returns()[seat]
+    assert wins >= 6
