@@ -16,15 +16,17 @@ class Builtin:
     fn: Callable
     returns: str | None  # "card", "player" or None: what the value is, for option ids
     doc: str
+    inline: str | None = None  # the same computation as Python source over `st`, `z` and
+    # the arguments `{0}`, `{1}`; generated code uses it when the arguments are plain names
 
 
 FUNCTIONS: dict[str, Builtin] = {}
 
 
-def builtin(name: str, arity, returns=None):
+def builtin(name: str, arity, returns=None, inline=None):
     def register(fn):
         lo, hi = (arity, arity) if isinstance(arity, int) else arity
-        FUNCTIONS[name] = Builtin(name, (lo, hi), fn, returns, (fn.__doc__ or "").strip())
+        FUNCTIONS[name] = Builtin(name, (lo, hi), fn, returns, (fn.__doc__ or "").strip(), inline)
         return fn
 
     return register
@@ -54,7 +56,7 @@ def _size(st, items):
     return len(items)
 
 
-@builtin("slot", 1)
+@builtin("slot", 1, inline="z[st.loc[{0}]].index({0})")
 def _slot(st, card):
     """The 0-based slot of a card in a slotted zone: `slot(c)` is 0 for the first slot."""
     return st.z[st.loc[card]].index(card)
@@ -102,7 +104,7 @@ def _bottom(st, items):
     return None
 
 
-@builtin("position", 1)
+@builtin("position", 1, inline="({0} - st.first) % st.n")
 def _position(st, player):
     """A player's place in turn order, 0 for the first player: `position(me)`."""
     return (player - st.first) % st.n

@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import singledispatchmethod
 
 from .builtins import FUNCTIONS
-from .compiler.expressions import BUILTIN_NAMES
+from .compiler.exprgen import BUILTIN_NAMES
 from .errors import Diagnostic, did_you_mean
 from .language import nodes as n
 

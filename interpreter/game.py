@@ -17,7 +17,7 @@ from .engine.vm import run
 from .errors import InvalidActionError, RulesError, SaveFileError
 
 TERMINAL = -4  # current_player() once the game is over (OpenSpiel's value)
-SAVE_FORMAT = 1
+SAVE_FORMAT = 2  # 2: execution positions are blocks of generated rule functions
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class Game:
         """Step budget per decision (runaway rules), turn budget per game, and
         whether every action is followed by an invariant check."""
         if steps is not None:
-            self.program.step_budget = steps
+            self.program.set_step_budget(steps)
         if turns is not None:
             self.program.turn_budget = turns
         if check_invariants is not None:
@@ -93,6 +93,7 @@ class Game:
         st.decisions = 0
         st.cov = [0] * len(p.codes) if coverage else None
         st.lost = False
+        st.steps = 0
         run(st)
         if p.check_invariants:
             invariants.check(st)
@@ -125,8 +126,10 @@ def _validate(st: "GameState") -> None:
     if len(st.z) != len(p.zone_of_instance) or len(st.loc) != len(p.card_ids):
         raise ValueError("zone layout does not match the rules")
     for fr in st.frames:
-        if not 0 <= fr[0] < len(p.codes) or not 0 <= fr[1] <= len(p.codes[fr[0]].instrs):
+        if not 0 <= fr[0] < len(p.codes) or p.codes[fr[0]].light or not 0 <= fr[1] < p.codes[fr[0]].nblocks:
             raise ValueError("execution position does not match the rules")
+    if st.pending is not None and not 0 <= st.pending[1] < len(p.decisions):
+        raise ValueError("the pending decision does not match the rules")
     seen = [c for zone in st.z for c in zone if c is not None]
     if sorted(seen) != list(range(len(p.card_ids))):
         raise ValueError("cards are missing or duplicated")
@@ -161,22 +164,20 @@ class GameState(State):
         return Decision(self.pending[0], ins.prompt(self, fr), tuple(self.legal_options()))
 
     def _decision_instr(self):
-        fr = self.frames[-1]
-        return self.program.codes[fr[0]].instrs[self.pending[1]], fr
+        """The pending decision point and the frame it is in."""
+        return self.program.decisions[self.pending[1]], self.frames[-1]
 
     def apply_action(self, action_id: str) -> None:
         if self.over:
             raise InvalidActionError("the game is over; no action can be applied")
-        ids = self.pending[2]
+        pending = self.pending
         try:
-            i = ids.index(action_id)
+            i = pending[2].index(action_id)
         except ValueError:
-            raise InvalidActionError(f"'{action_id}' is not a legal action here; legal: {', '.join(ids)}") from None
-        ins, fr = self._decision_instr()
-        value = self.pending[3][i]
+            raise InvalidActionError(f"'{action_id}' is not a legal action here; legal: {', '.join(pending[2])}") from None
         self.pending = None
         self.decisions += 1
-        ins.apply(self, fr, value)
+        self.program.decisions[pending[1]].apply(self, self.frames[-1], pending[3][i])
         run(self)
         if self.program.check_invariants:
             invariants.check(self)
@@ -345,7 +346,7 @@ class GameState(State):
         """Ask the pending decision again, after a position was arranged."""
         if self.over or self.pending is None:
             return
-        self.frames[-1][1] = self.pending[1]
+        self.frames[-1][1] = self.program.decisions[self.pending[1]].ask
         self.pending = None
         run(self)
 

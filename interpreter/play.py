@@ -23,12 +23,14 @@ def play_game(game, players: int, seed: int, agents: list,
     """Run a game with `agents`; call `on_decision(state, decision, choice)`
     before each choice is applied. Returns the final state."""
     st = state if state is not None else game.new_initial_state(players, seed)
-    while not st.is_terminal():
-        player = st.current_player()
-        agent = agents[player]
-        if on_decision is None and hasattr(agent, "choose_id"):
-            st.apply_action(agent.choose_id(st.legal_actions()))
+    fast = [getattr(agent, "choose_id", None) if on_decision is None else None for agent in agents]
+    while not st.over:
+        player = st.pending[0]
+        choose_id = fast[player]
+        if choose_id is not None:  # a bot that needs only the ids (they are not changed)
+            st.apply_action(choose_id(st.pending[2]))
             continue
+        agent = agents[player]
         decision = st.decision()
         choice = agent.choose(decision, st.observation(player), world_sampler(st, player, seed))
         if on_decision is not None:

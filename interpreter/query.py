@@ -2,11 +2,12 @@
 e.g. ``cost >= 4 and colour == "red"`` (used by the `cards --where` command)."""
 from __future__ import annotations
 
-from .compiler.expressions import ExprCompiler
-from .compiler.program import Scope
+from .compiler.codegen import Module
+from .compiler.exprgen import ExprGen, Names
 from .errors import Diagnostic, RulesError, Source, did_you_mean
 from .language import nodes as n
 from .language.parser import parse_expression
+from .types import Types
 
 
 def card_fields(game) -> list[str]:
@@ -42,13 +43,17 @@ def select_cards(game, where: str | None = None, kind: str | None = None) -> lis
     unknown = [node for node in _names(expr) if node.name not in known]
     if unknown:
         raise RulesError([Diagnostic("error", f"unknown card field '{u.name}'", u.span, did_you_mean(u.name, known)) for u in unknown])
-    slots = {name: i for i, name in enumerate(fields + ["kind", "id"])}
-    scope = Scope(dict(slots), len(slots))
-    fn = ExprCompiler(game.program, game.model, {}).compile(expr, scope)
+    names = Names()
+    for i, name in enumerate(fields + ["kind", "id"]):
+        names = names.bind(name, f"L[{i}]")
+    module = Module("<--where>")
+    exprs = ExprGen(game.program, game.model, module, Types(game.model, game.program.cards, game.program.params))
+    fn_name = exprs.function(expr, names, "--where")
+    module.build()
+    fn = module.ns[fn_name]
     chosen = []
     for card in cards:
         L = [_field_value(game, name, card) for name in fields] + [card.kind, card.id]
-        L += [None] * (scope.size - len(L))
         try:
             keep = fn(None, L)
         except RulesError:

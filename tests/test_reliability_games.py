@@ -47,7 +47,7 @@ def tiny(tmp_path, setup="pass", body="", turn="gain 1 gold"):
     ("pass", "", "repeat while gold >= 0:\n        gain 1 gold",
      "rule 'turn' ran 20000 steps without a decision: it never ends (active rules: game -> turn)"),
     ("pass", "procedure again:\n    gain 1 gold\n    again", "again",
-     "rule 'procedure again' ran 20000 steps without a decision"),
+     "rule 'procedure again' calls itself without end: it never reaches a decision"),
     ("move box to pile", "when pile becomes empty:\n    move box to pile\nwhen box becomes empty:\n    move pile to box",
      "move pile to box", "fired inside itself 64 times: it never settles"),
     ("pass", "", "gain 1 gold", "the game did not end after 500 turns"),

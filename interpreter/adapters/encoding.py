@@ -25,8 +25,7 @@ import dataclasses
 import json
 import math
 
-from ..compiler.expressions import render
-from ..compiler.decisions import DecisionInstr
+from ..compiler.runtime import render
 from ..errors import RulesError
 from ..language import nodes as n
 
@@ -148,8 +147,7 @@ class Encoding:
         self.card_index = {c: i for i, c in enumerate(program.card_ids)}
         self.ncards = ncards = len(program.card_ids)
         self.max_players = mp = program.max_players
-        self.decision_points = [(ci, pc) for ci, code in enumerate(program.codes)
-                                for pc, ins in enumerate(code.instrs) if isinstance(ins, DecisionInstr)]
+        self.decision_points = [(point.code, point.id) for point in program.decisions]
         self.decision_index = {key: i for i, key in enumerate(self.decision_points)}
 
         self.blocks: list[Block] = []

@@ -4,11 +4,16 @@ from __future__ import annotations
 import hashlib
 import json
 
+from ..engine import state as ops
 from ..engine.vm import build_main
+from ..errors import RulesRuntimeError
 from ..language.nodes import EffectList
-from .expressions import ExprCompiler
-from .program import CounterInfo, Program, Scope, ZoneInfo
-from .statements import StmtCompiler
+from ..types import CARD, Types
+from . import runtime as rt
+from .codegen import Module
+from .exprgen import ExprGen, Names
+from .program import CounterInfo, Program, ZoneInfo
+from .stmtgen import RuleGen, suspending_rules
 
 
 def compile_program(model, db, params: dict, card_fields: dict) -> Program:
@@ -56,17 +61,10 @@ def compile_program(model, db, params: dict, card_fields: dict) -> Program:
     )
     program.layout_zones()
 
-    defines: dict = {}
-    exprs = ExprCompiler(program, model, defines)
-    # Effects first: card expressions may read effect fields (`draw in c.effects`).
+    module = Module(f"<rules {program.title}>")
+    exprs = ExprGen(program, model, module, Types(model, db, params))
     for name, values in card_fields.items():
-        if any(isinstance(v, EffectList) for v in values):
-            fields[name] = [_card_value(exprs, v) for v in values]
-    for name, values in card_fields.items():
-        if not any(isinstance(v, EffectList) for v in values):
-            fields[name] = [_card_value(exprs, v) for v in values]
-    for name, decl in model.defines.items():
-        defines[name] = exprs.compile_define(decl)
+        fields[name] = [_card_value(exprs, v, name) for v in values]
 
     code_index: dict = {}
     bodies = []
@@ -84,52 +82,109 @@ def compile_program(model, db, params: dict, card_fields: dict) -> Program:
     bodies.append((("turn",), "turn", (), model.turn.body, "turn"))
     for i, (key, *_rest) in enumerate(bodies):
         code_index[key] = i + 1  # code 0 is the main loop
+    suspending = suspending_rules(model, {key: body for key, _, _, body, _ in bodies})
+    ctx = RuleContext(program, model, module, exprs, code_index,
+                      {code_index[key] for key in suspending})
     program.codes = [None]
     for key, name, params_, body, prompt in bodies:
-        program.codes.append(StmtCompiler(program, exprs, model, code_index).compile_code(name, params_, body, prompt))
+        gen = RuleGen(ctx, code_index[key], name, params_, body, prompt, code_index[key] in ctx.resumable)
+        program.codes.append(gen.generate())
     program.effect_codes = {name: code_index[name] for name in model.effects}
+    program.actions = list(model.actions)
     for zone, decl in model.empty_hooks.items():
         zones[zone].empty_hook = code_index[("empty", zone)]
     hooks = {moment: code_index[("hook", moment)] for moment in model.hooks}
-    program.codes[0] = build_main(program, code_index[("setup",)], code_index[("turn",)], hooks)
 
-    for label, term in model.score_terms.items():
-        program.score_terms.append((label, _closed(exprs, term.expr)))
-    if model.tiebreak is not None:
-        program.tiebreaks = [_closed(exprs, e) for e in model.tiebreak.exprs]
-    if model.turn_order is not None:
-        order = _closed(exprs, model.turn_order.seats)
-        program.turn_order = lambda st: order(st)
-    for name, decl in model.shows.items():
-        program.card_views[name] = _card_view(exprs, decl.template)
+    score_terms = [(label, exprs.function(term.expr, Names(), f"score {label}")) for label, term in model.score_terms.items()]
+    tiebreaks = [exprs.function(e, Names(), "tiebreak") for e in model.tiebreak.exprs] if model.tiebreak is not None else []
+    order = exprs.function(model.turn_order.seats, Names(), "turn order") if model.turn_order is not None else None
+    views = {name: exprs.function(decl.template, Names().bind("card", "L[0]", CARD), f"show {name}", decl.span, template=True)
+             for name, decl in model.shows.items()}
+
+    _register_runtime(module, program)
+    module.build()
+    ns = module.ns
+    _resolve_card_functions(fields, card_fields, ns)
+    for i, code in enumerate(program.codes[1:], 1):
+        code.fn = ns[f"C{i}"]
+    program.codes[0] = build_main(program, code_index[("setup",)], code_index[("turn",)], hooks)
+    program.decisions = ctx.points
+    for point in ctx.points:
+        point.finish(ns)
+    exprs.refresh_fields()
+    program.score_terms = [(label, ns[fn]) for label, fn in score_terms]
+    program.tiebreaks = [ns[fn] for fn in tiebreaks]
+    program.turn_order = ns[order] if order else None
+    program.card_views = {name: _card_view(ns[fn]) for name, fn in views.items()}
+    program.module = module
+    program.set_step_budget(program.step_budget)
     program.fingerprint = fingerprint(model, db, params)
     return program
 
 
-def _closed(exprs, expr):
-    """A closure over its own locals, callable as fn(st)."""
-    scope = Scope()
-    fn = exprs.compile(expr, scope)
-    size = max(scope.size, 1)
-    return lambda st, L=None: fn(st, [None] * size)
+class RuleContext:
+    """What the rule generators of one program share."""
+
+    def __init__(self, program, model, module, exprs, code_index: dict, resumable: set):
+        self.program, self.model, self.module, self.exprs = program, model, module, exprs
+        self.code_index = code_index
+        self.resumable = resumable  # code indices of rules that may reach a decision
+        self.suspending = {key for key, i in code_index.items() if i in resumable and isinstance(key, str)}
+        self.points: list = []
+
+    def add_point(self, point) -> None:
+        point.id = len(self.points)
+        self.points.append(point)
 
 
-def _card_view(exprs, template):
+def _register_runtime(module, program) -> None:
+    ops_helpers = {"move": ops.move, "deal": ops.deal, "shuffle": ops.shuffle, "slide": ops.slide, "refill": ops.refill}
+    for name, fn in ops_helpers.items():
+        module.helper(f"R_{name}", fn)
+    for name in ("move_all", "cannot_pay", "seat", "no_action", "end_now", "end_after", "pick", "call",
+                 "runaway", "option_ids", "unique", "resolve_options"):
+        module.helper(f"R_{name}", getattr(rt, name))
+    effects = program.effect_codes
+
+    def effect(st, name, span):
+        """Run the effect `name` (named by card data); SUSPEND if it asks."""
+        code = effects.get(name)
+        if code is None:
+            raise RulesRuntimeError(f"unknown effect '{name}'", span)
+        return rt.call(st, code)
+
+    module.helper("R_effect", effect)
+    module.ns["S"] = rt.SUSPEND
+    module.ns["CARD_IDS"] = program.card_ids
+    module.ns["BUDGET"] = program.step_budget
+
+
+def _resolve_card_functions(fields: dict, card_fields: dict, ns: dict) -> None:
+    """Card expressions were compiled by name; put the functions in their place."""
+    for name, values in card_fields.items():
+        resolved = fields[name]
+        for i, value in enumerate(resolved):
+            if isinstance(value, str):
+                resolved[i] = ns[value]
+            elif isinstance(value, dict):
+                resolved[i] = {k: ns[v] for k, v in value.items()}
+
+
+def _card_view(fn):
     """fn(st, card) -> text, for a `show` template with `card` bound."""
-    scope = Scope({"card": 0}, 1, {"card": "card"})
-    fn = exprs.template(template, scope)
-    return lambda st, card: fn(st, [card] + [None] * (scope.size - 1))
+    return lambda st, card: fn(st, [card])
 
 
-def _card_value(exprs, value):
-    """Effects become tuples of alternatives; expressions become closures."""
+def _card_value(exprs, value, field: str):
+    """Effects become tuples of alternatives; expressions become the names of
+    generated functions (functions once the module is built)."""
     if value is None:
         return None
     if isinstance(value, EffectList):
         return tuple(item.alternatives for item in value.items)
     if isinstance(value, dict):
-        return {k: _closed(exprs, v) for k, v in value.items()}
-    return _closed(exprs, value)
+        return {k: exprs.function(v, Names(), f"card field {field}") for k, v in value.items()}
+    return exprs.function(value, Names(), f"card field {field}")
 
 
 def _frozen(value):

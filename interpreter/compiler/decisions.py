@@ -1,94 +1,64 @@
-"""Decision instructions: the points where a player chooses.
+"""Decision points: where the rules ask a player to choose.
 
-Each computes its options (stable ids and the values behind them) from the
-state, suspends the run loop with the decision pending, and on `apply`
-resumes with the chosen value. Labels are made only when asked for.
+The generated code computes a decision's options, stores them in the state as
+`pending = (player, point id, ids, values)` and suspends. The point object
+made here for each decision of the rules says how to label an option, what
+the prompt is, and how the chosen value resumes the rule (`apply` writes the
+value into the frame and names the block to continue at). Labels are made
+only when asked for.
 """
 from __future__ import annotations
 
-from ..engine import state as ops
-from ..errors import RulesRuntimeError
-from .expressions import render
-
-SUSPEND = object()
-PASS = "<pass>"
-DONE = "<done>"
+from .codegen import Label
+from .runtime import DONE, PASS, render
 
 
-class DecisionInstr:
-    """Base of the instructions that ask the acting player to choose."""
+class Point:
+    """One decision point of the rules."""
 
-    auto_single = True
-    span = None
+    prompt_text = "Choose"
 
-    def options(self, st, fr):
-        raise NotImplementedError
+    def __init__(self):
+        self.id = None  # index in program.decisions
+        self.code = None  # index of the rule it is in
+        self.span = None
+        self.ask = None  # the block that computes the options (to ask again)
 
-    def __call__(self, st, fr):
-        ids, values = self.options(st, fr)
-        if not ids:
-            return self.on_empty(st, fr)
-        if len(ids) == 1 and self.auto_single:
-            self.apply(st, fr, values[0])
-            return None
-        st.pending = (st.me, fr[1] - 1, tuple(ids), tuple(values))
-        return SUSPEND
-
-    def on_empty(self, st, fr):
-        return None
-
-    def apply(self, st, fr, value):
-        raise NotImplementedError
-
-    def label(self, st, fr, value) -> str:
-        return str(value)
+    def finish(self, ns: dict) -> None:
+        """After the module is built: block labels become numbers, function
+        names become functions."""
+        for name, value in list(vars(self).items()):
+            if isinstance(value, Label):
+                setattr(self, name, value.n)
 
     def prompt(self, st, fr) -> str:
-        return "Choose"
+        return self.prompt_text
+
+    def label(self, st, fr, value) -> str:
+        return render(value)
+
+    def apply(self, st, fr, value) -> None:
+        raise NotImplementedError
 
 
-def _value_id(program, kind, value) -> str:
-    if kind == "card" and isinstance(value, int):
-        return program.card_ids[value]
-    if kind == "player" and isinstance(value, int):
-        return f"player-{value + 1}"
-    return render(value)
+class ChoosePoint(Point):
+    """`[may] choose x in L where C as "label"`: one of the values, or pass."""
 
+    def __init__(self, slot: int, kind, label_fn, prompt: str):
+        super().__init__()
+        self.slot, self.kind, self.label_fn, self.prompt_text = slot, kind, label_fn, prompt
+        self.body = self.other = None
 
-class ChooseInstr(DecisionInstr):
-    def __init__(self, it, cond, slot, label, optional, kind, prompt, else_pc=None):
-        self.it, self.cond, self.slot, self.label_fn = it, cond, slot, label
-        self.optional, self.kind, self.prompt_text, self.else_pc = optional, kind, prompt, else_pc
-
-    def options(self, st, fr):
-        L = fr[2]
-        slot, cond = self.slot, self.cond
-        ids, values, seen = [], [], set()
-        program = st.program
-        for value in tuple(self.it(st, L)):
-            if value in seen:
-                continue
-            if cond is not None:
-                L[slot] = value
-                if not cond(st, L):
-                    continue
-            seen.add(value)
-            ids.append(_value_id(program, self.kind, value))
-            values.append(value)
-        if self.optional and ids:
-            ids.append("pass")
-            values.append(PASS)
-        return ids, values
-
-    def on_empty(self, st, fr):
-        fr[1] = self.else_pc
-        return None
+    def finish(self, ns):
+        super().finish(ns)
+        self.label_fn = ns[self.label_fn] if self.label_fn else None
 
     def apply(self, st, fr, value):
         if value == PASS:
-            fr[1] = self.else_pc
+            fr[1] = self.other
         else:
             fr[2][self.slot] = value
+            fr[1] = self.body
 
     def label(self, st, fr, value):
         if value == PASS:
@@ -107,88 +77,68 @@ class ChooseInstr(DecisionInstr):
         finally:
             L[self.slot] = saved
 
-    def prompt(self, st, fr):
-        return self.prompt_text
 
+class MayPoint(Point):
+    """`may "label": ...`: yes or no."""
 
-class MayInstr(DecisionInstr):
-    auto_single = False
+    def __init__(self, label_fn, prompt: str):
+        super().__init__()
+        self.label_fn, self.prompt_text = label_fn, prompt
+        self.body = self.other = None
 
-    def __init__(self, label, prompt, else_pc=None):
-        self.label_fn, self.prompt_text, self.else_pc = label, prompt, else_pc
-
-    def options(self, st, fr):
-        return ["yes", "no"], ["yes", "no"]
+    def finish(self, ns):
+        super().finish(ns)
+        self.label_fn = ns[self.label_fn]
 
     def apply(self, st, fr, value):
-        if value == "no":
-            fr[1] = self.else_pc
+        fr[1] = self.body if value == "yes" else self.other
 
     def label(self, st, fr, value):
         return self.label_fn(st, fr[2]) if value == "yes" else "pass"
 
-    def prompt(self, st, fr):
-        return self.prompt_text
 
+class ActionPoint(Point):
+    """`choose action`: one of the actions whose `when` holds."""
 
-class ChooseActionInstr(DecisionInstr):
-    def __init__(self, actions):
-        self.actions = actions  # list of (name, code index, label fn, when fn, nlocals)
+    prompt_text = "Choose an action"
 
-    def options(self, st, fr):
-        ids, values = [], []
-        for name, code, label, when, size in self.actions:
-            if when is None or when(st, [None] * size):
-                ids.append(name)
-                values.append(name)
-        return ids, values
+    def __init__(self, names: list, label_fns: list, slot: int):
+        super().__init__()
+        self.names, self.label_fns, self.slot = names, label_fns, slot
+        self.dispatch = None
 
-    def on_empty(self, st, fr):
-        raise RulesRuntimeError("no action is possible for the acting player", self.span)
+    def finish(self, ns):
+        super().finish(ns)
+        self.label_fns = [ns[f] for f in self.label_fns]
 
     def apply(self, st, fr, value):
-        for name, code, label, when, size in self.actions:
-            if name == value:
-                ops.enter(st, code)
-                return
+        fr[2][self.slot] = value
+        fr[1] = self.dispatch
 
     def label(self, st, fr, value):
-        for name, code, label, when, size in self.actions:
-            if name == value:
-                return label(st, [None] * size)
-        return value
-
-    def prompt(self, st, fr):
-        return "Choose an action"
+        return self.label_fns[value](st, None)
 
 
-class ResolveAnyInstr(DecisionInstr):
-    """Any or all of a card's effect items, in any order; `/` = choose one."""
+class ResolveAnyPoint(Point):
+    """`resolve any of E`: any or all of the effect items in any order; a `/`
+    item offers each alternative; `done` skips the rest."""
 
-    def __init__(self, rem_slot, fx_slot):
-        self.rem, self.fx = rem_slot, fx_slot
+    prompt_text = "Resolve effects in any order"
 
-    def options(self, st, fr):
-        L = fr[2]
-        effects = L[self.fx]
-        ids, values = [], []
-        for i in L[self.rem]:
-            for alt in effects[i]:
-                ids.append(f"{i + 1}:{alt}")
-                values.append((i, alt))
-        if ids:
-            ids.append("done")
-            values.append(DONE)
-        return ids, values
+    def __init__(self, rem: int, fx: int, cur: int):
+        super().__init__()
+        self.rem, self.fx, self.cur = rem, fx, cur
+        self.call = self.end = None
 
     def apply(self, st, fr, value):
         if value == DONE:
+            fr[1] = self.end
             return
         i, alt = value
         L = fr[2]
         L[self.rem] = tuple(j for j in L[self.rem] if j != i)
-        fr[1] -= 1  # come back for the remaining items
-        _push_effect(st, alt, self.span)
+        L[self.cur] = alt
+        fr[1] = self.call
 
     def label(self, st, fr, value):
         if value == DONE:
@@ -200,43 +150,22 @@ class ResolveAnyInstr(DecisionInstr):
             text += f" (effect {i + 1}: {'/'.join(alts)})"
         return text
 
-    def prompt(self, st, fr):
-        return "Resolve effects in any order"
 
+class ResolveAllPoint(Point):
+    """`resolve all of E`: every item in order; a `/` item asks which alternative."""
 
-class ResolveAllInstr(DecisionInstr):
-    """Every effect item in order; a `/` item asks which alternative."""
+    prompt_text = "Choose one effect"
 
-    def __init__(self, idx_slot, fx_slot):
-        self.idx, self.fx = idx_slot, fx_slot
-
-    def __call__(self, st, fr):
-        L = fr[2]
-        effects = L[self.fx]
-        i = L[self.idx]
-        if i >= len(effects):
-            return None
-        fr[1] -= 1  # come back for the next item once this one is resolved
-        if len(effects[i]) == 1:
-            L[self.idx] = i + 1
-            _push_effect(st, effects[i][0], self.span)
-            return None
-        st.pending = (st.me, fr[1], tuple(effects[i]), tuple(effects[i]))
-        return SUSPEND
+    def __init__(self, idx: int, cur: int):
+        super().__init__()
+        self.idx, self.cur = idx, cur
+        self.call = None
 
     def apply(self, st, fr, value):
-        fr[2][self.idx] += 1
-        _push_effect(st, value, self.span)
+        L = fr[2]
+        L[self.idx] += 1
+        L[self.cur] = value
+        fr[1] = self.call
 
     def label(self, st, fr, value):
         return st.program.effect_labels.get(value, value)
-
-    def prompt(self, st, fr):
-        return "Choose one effect"
-
-
-def _push_effect(st, name, span):
-    code = st.program.effect_codes.get(name)
-    if code is None:
-        raise RulesRuntimeError(f"unknown effect '{name}'", span)
-    ops.enter(st, code)

@@ -33,30 +33,17 @@ class ZoneInfo:
 
 @dataclass
 class Code:
-    """One procedure, effect, action or block compiled to instructions."""
+    """One rule (procedure, effect, action, hook, setup, turn) as a function.
+
+    A light rule never reaches a decision: `fn(st, *args)` runs it to the
+    end. Otherwise `fn(st, frame)` runs from the frame's block until the rule
+    ends (it pops its frame) or a decision is pending (it returns SUSPEND)."""
 
     name: str
     nlocals: int
-    instrs: list = field(default_factory=list)
-    spans: list = field(default_factory=list)
-
-
-@dataclass
-class Scope:
-    """Local variable slots of one code object."""
-
-    slots: dict = field(default_factory=dict)
-    size: int = 0
-    kinds: dict = field(default_factory=dict)  # name -> "card" | "player" | None
-
-    def bind(self, name: str) -> int:
-        self.slots[name] = self.size
-        self.size += 1
-        return self.size - 1
-
-    def temp(self) -> int:
-        self.size += 1
-        return self.size - 1
+    light: bool = False
+    nblocks: int = 0
+    fn: Optional[Callable] = None
 
 
 @dataclass
@@ -77,9 +64,9 @@ class Program:
     setup_zone: str
     effect_codes: dict  # effect name -> code index
     effect_labels: dict  # effect name -> label
-    actions: list  # of (name, code index, label fn, when fn)
-    score_terms: list  # of (label, fn(st, L))
-    tiebreaks: list  # of fn(st, L)
+    actions: list  # of action names
+    score_terms: list  # of (label, fn(st))
+    tiebreaks: list  # of fn(st)
     turn_order: Optional[Callable]
     fingerprint: str = ""
     step_budget: int = 1_000_000
@@ -88,6 +75,13 @@ class Program:
     card_views: dict = field(default_factory=dict)  # zone name or "cards" -> fn(st, card)
     zone_of_instance: list = field(default_factory=list)
     counter_list: list = field(default_factory=list)
+    decisions: list = field(default_factory=list)  # decision points, by id
+    module: object = None  # the generated code (codegen.Module)
+
+    def set_step_budget(self, steps: int) -> None:
+        self.step_budget = steps
+        if self.module is not None:
+            self.module.ns["BUDGET"] = steps
 
     def layout_zones(self) -> int:
         """Give each zone its instances (per-player zones get one per possible

@@ -18,6 +18,7 @@ class State:
     __slots__ = (
         "program", "n", "ctr", "z", "loc", "rng", "frames", "me", "cur", "first",
         "order", "pos", "round", "turns", "end_round", "over", "pending", "decisions", "cov", "lost",
+        "steps",  # loop steps since the last decision (the runaway budget); not part of the position
     )
 
     def clone(self) -> "State":
@@ -42,6 +43,7 @@ class State:
         other.decisions = self.decisions
         other.cov = self.cov[:] if self.cov is not None else None
         other.lost = self.lost
+        other.steps = 0
         return other
 
     # -- plain-data round trip
@@ -57,9 +59,7 @@ class State:
         st.program = program
         for name in cls._FIELDS:
             setattr(st, name, _from_plain(data.get(name)))
-        if st.pending is not None:
-            player, pc, ids, values = st.pending
-            st.pending = (player, pc, tuple(ids), tuple(values))
+        st.steps = 0
         return st
 
 
@@ -77,14 +77,6 @@ def _from_plain(value):
     if isinstance(value, list):
         return [_from_plain(v) for v in value]
     return value
-
-
-def enter(st: State, code: int, args=()) -> None:
-    """Start running a code object (a procedure, effect, action, hook)."""
-    size = st.program.codes[code].nlocals
-    st.frames.append([code, 0, list(args) + [None] * (size - len(args))])
-    if st.cov is not None:
-        st.cov[code] += 1  # rule coverage, when a simulation asked for it
 
 
 # ---------------------------------------------------------------- card moves
@@ -127,9 +119,28 @@ def put(st: State, card: int, zi: int, bottom: bool = False) -> None:
 
 
 def move(st: State, card: int, zi: int, bottom: bool = False) -> None:
-    src = _remove(st, card)
-    put(st, card, zi, bottom)
-    _left(st, src)
+    """Move a card to zone instance `zi` (the most frequent operation of a
+    game, so `_remove`, `put` and `_left` are written out here)."""
+    loc = st.loc
+    src = loc[card]
+    zones = st.z
+    infos = st.program.zone_of_instance
+    source = zones[src]
+    left = infos[src]
+    if left.slots:
+        source[source.index(card)] = None
+    else:
+        source.remove(card)
+    if infos[zi].slots:
+        put(st, card, zi, bottom)
+    elif bottom:
+        zones[zi].insert(0, card)
+        loc[card] = zi
+    else:
+        zones[zi].append(card)
+        loc[card] = zi
+    if left.empty_hook is not None and not any(c is not None for c in source):
+        run_hook(st, left.empty_hook)
 
 
 def contents(st: State, zi: int) -> list:

@@ -1,0 +1,239 @@
+"""What generated rule code calls at run time, and the values it shares with the engine.
+
+Generated functions reach these through their namespace (as `R_<name>`), so
+each helper is a small function of plain values; none of them knows a game.
+"""
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+
+from ..engine import rng as _rng
+from ..engine import state as ops
+from ..engine.state import GameOver
+from ..errors import NO_SPAN, Diagnostic, RulesRuntimeError
+
+SUSPEND = object()  # returned by a rule function when a decision is pending
+PASS = "<pass>"  # the value of a "pass" option
+DONE = "<done>"  # the value of "done" when resolving effects in any order
+ERRORS = (ArithmeticError, TypeError, IndexError, KeyError, ValueError, AttributeError)
+
+
+# ---------------------------------------------------------------- values
+def plain_number(value):
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    return value
+
+
+def render(value, st=None) -> str:
+    """Text of a value inside a label."""
+    if value is None:
+        return "none"
+    if isinstance(value, tuple) and value and all(isinstance(v, tuple) for v in value):
+        return " ".join("/".join(alts) for alts in value)  # an effect list
+    if isinstance(value, (list, tuple)):
+        return ", ".join(render(v, st) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Fraction):
+        value = plain_number(value)
+        return str(value) if isinstance(value, int) else f"{float(value):.2f}".rstrip("0")
+    return str(value)
+
+
+def add(a, b):
+    """`a + b` where either side may be a list (or a card field's tuple)."""
+    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+        return list(a) + list(b)
+    return a + b
+
+
+def highest(values):
+    return max(values) if values else None
+
+
+def lowest(values):
+    return min(values) if values else None
+
+
+def shows(name, effects) -> bool:
+    """Whether an effect list shows `name` in any item (`draw in c.effects`)."""
+    return any(name in alts for alts in effects)
+
+
+def rank(st, value, table, minimum, share):
+    """The award for the acting player's place when every player is ranked by
+    `value()` (evaluated as each player); ties share the places they cover."""
+    me = st.me
+    values = []
+    try:
+        for p in range(st.n):
+            st.me = p
+            values.append(value())
+    finally:
+        st.me = me
+    mine = values[me]
+    if minimum is not None and mine < minimum:
+        return 0
+    ranked = [v for v in values if minimum is None or v >= minimum]
+    place = sum(1 for v in ranked if v > mine)
+    tied = sum(1 for v in ranked if v == mine)
+    if not share:
+        return table[place] if place < len(table) else 0
+    total = sum(table[place:place + tied])
+    return total // tied if total % tied == 0 else Fraction(total, tied)
+
+
+def seats(st):
+    return list(range(st.n))
+
+
+def others(st):
+    return [p for p in range(st.n) if p != st.me]
+
+
+class Missing:
+    """The value of a field a card does not have: any use of it is an error
+    that names the card and the field."""
+
+    __slots__ = ("card", "field")
+
+    def __init__(self, card: str, field: str):
+        self.card, self.field = card, field
+
+    def _fail(self, *args):
+        raise RulesRuntimeError(f"card '{self.card}' has no field '{self.field}'")
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _fail
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __neg__ = _fail
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = __hash__ = _fail
+    __bool__ = __iter__ = __len__ = __getitem__ = __contains__ = __call__ = _fail
+    __index__ = __int__ = _fail
+
+    def __repr__(self):
+        return f"<no field '{self.field}' on '{self.card}'>"
+
+
+# ---------------------------------------------------------------- options
+def option_ids(program, kind, values) -> list:
+    """Stable ids of option values: card ids, `player-N`, or the value's text."""
+    if kind == "card":
+        ids = program.card_ids
+        return [ids[v] if isinstance(v, int) else render(v) for v in values]
+    if kind == "player":
+        return [f"player-{v + 1}" if isinstance(v, int) else render(v) for v in values]
+    return [render(v) for v in values]
+
+
+def unique(values) -> list:
+    return list(dict.fromkeys(values))
+
+
+_RESOLVE_OPTIONS: dict = {}
+
+
+def resolve_options(remaining, effects):
+    """Options of `resolve any`: each alternative of each remaining item, then
+    done. The same card offers the same options every time: they are kept."""
+    key = (remaining, effects)
+    found = _RESOLVE_OPTIONS.get(key)
+    if found is not None:
+        return found
+    ids, values = [], []
+    for i in remaining:
+        for alt in effects[i]:
+            ids.append(f"{i + 1}:{alt}")
+            values.append((i, alt))
+    if ids:
+        ids.append("done")
+        values.append(DONE)
+    if len(_RESOLVE_OPTIONS) < 100_000:
+        _RESOLVE_OPTIONS[key] = (ids, values)
+    return ids, values
+
+
+# ---------------------------------------------------------------- statements
+def move_all(st, value, zi, bottom, span):
+    """`move X to Z` where X is a card or a list of cards."""
+    if value is None:
+        raise RulesRuntimeError("nothing to move (the value is none)", span)
+    if isinstance(value, int):
+        ops.move(st, value, zi, bottom)
+    else:
+        for card in tuple(value):
+            ops.move(st, card, zi, bottom)
+
+
+def cannot_pay(amount, have, name, span) -> RulesRuntimeError:
+    return RulesRuntimeError(f"cannot pay {render(amount)} {name}: only {have} available", span)
+
+
+def seat(st, p, what, span) -> int:
+    if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < st.n:
+        raise RulesRuntimeError(f"{what}, got {render(p)}", span)
+    return p
+
+
+def no_action(span):
+    raise RulesRuntimeError("no action is possible for the acting player", span)
+
+
+def end_now(st, lost):
+    if lost:
+        st.lost = True
+    raise GameOver()
+
+
+def end_after(st, rounds):
+    target = st.round + rounds
+    if st.end_round is None or target < st.end_round:
+        st.end_round = target
+
+
+def pick(st, values):
+    """One of `values` drawn with the state's generator."""
+    st.rng, i = _rng.below(st.rng, len(values))
+    return values[i]
+
+
+def call(st, code: int, args=()):
+    """Run code object `code` (a rule): to completion if it cannot suspend,
+    else in a new frame; returns SUSPEND if a decision became pending."""
+    c = st.program.codes[code]
+    if c.light:
+        return c.fn(st, *args)
+    fr = [code, 0, list(args) + [None] * (c.nlocals - len(args))]
+    st.frames.append(fr)
+    return c.fn(st, fr)
+
+
+# ---------------------------------------------------------------- runaway rules
+def runaway(st, span):
+    """Raised by a loop that ran past the step budget without a decision."""
+    rule = _rule_of(sys._getframe(1).f_code, st.program)
+    budget = st.program.step_budget
+    raise RulesRuntimeError([Diagnostic(
+        "error", f"rule '{rule}' ran {budget} steps without a decision: it never ends (active rules: {active_rules(st)})",
+        span or NO_SPAN, "raise the step budget if the rules really need more, or give the loop a condition that ends",
+    )])
+
+
+def active_rules(st, frame=None) -> str:
+    """The chain of rules running now, outermost first."""
+    names = [st.program.codes[f[0]].name for f in st.frames]
+    inner = []
+    f = frame or sys._getframe(1)
+    while f is not None:
+        name = _rule_of(f.f_code, st.program)
+        if name is not None:
+            inner.append(name)
+        f = f.f_back
+    return " -> ".join(dict.fromkeys(names + inner[::-1]))
+
+
+def _rule_of(code, program):
+    module = getattr(program, "module", None)
+    if module is None or code.co_filename != module.filename:
+        return None
+    return module.rule_names.get(code.co_name)

@@ -1,0 +1,698 @@
+"""Rules (procedures, effects, actions, hooks, setup, turn) as generated Python functions.
+
+A rule that can never reach a decision becomes a plain function
+`C<k>(st, *args)` whose statements are straight Python (`for`, `while`, `if`).
+A rule that can reach one becomes a resumable function `C<k>(st, fr)` over its
+frame `[k, pc, locals]`: its statements are cut into numbered blocks at every
+decision and at every call that may suspend, and a dispatch loop enters the
+block `pc` names. Suspending stores the block to resume at in the frame and
+returns SUSPEND, so the whole execution position stays plain data. Inside a
+block, statements that cannot suspend are again straight Python.
+"""
+from __future__ import annotations
+
+from functools import singledispatchmethod
+
+from ..language import nodes as n
+from . import decisions as dp
+from .codegen import Label
+from ..types import CARD
+from .exprgen import Names
+from .program import Code
+
+_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve)
+
+
+def suspending_rules(model, keys: dict) -> set:
+    """Keys (as in `keys`: procedure name -> body) of the rules that may reach a decision."""
+    found: set = set()
+    changed = True
+    while changed:
+        changed = False
+        for key, body in keys.items():
+            if key not in found and any(may_suspend(s, found) for s in body):
+                found.add(key)
+                changed = True
+    return found
+
+
+def may_suspend(stmt, suspending: set) -> bool:
+    if isinstance(stmt, _DECIDING):
+        return True
+    if isinstance(stmt, n.CallStmt):
+        return stmt.name in suspending
+    return any(may_suspend(s, suspending) for s in _children(stmt))
+
+
+def _children(stmt):
+    if isinstance(stmt, n.If):
+        for _, body in stmt.branches:
+            yield from body
+        yield from stmt.else_body
+    elif isinstance(stmt, (n.ForEach, n.RepeatWhile, n.RepeatTimes, n.ActAs, n.PickRandom)):
+        yield from stmt.body
+
+
+class RuleGen:
+    """Generates the function of one rule."""
+
+    def __init__(self, ctx, index: int, name: str, params, body, prompt: str, resumable: bool):
+        self.ctx = ctx
+        self.x = ctx.exprs
+        self.m = ctx.module
+        self.index, self.name, self.params, self.body = index, name, params, body
+        self.prompt = prompt
+        self.res = resumable
+        self.nlocals = 0
+        self.loops: list = []  # (end label or None for a Python loop)
+        self.points: list = []
+        self.blocks: list = []  # resumable: one list of lines per block
+        self.lines: list = []  # the lines being written: (indent, text | (kind, label), span)
+        self.indent = 0
+
+    # ------------------------------------------------------------ output
+    def emit(self, text, span=None):
+        self.lines.append((self.indent, text, span))
+
+    def jump(self, label: Label, span=None):
+        self.lines.append((self.indent, ("jump", label), span))
+
+    def var(self, crosses: bool) -> str:
+        """A local for a rules variable: a frame slot if its value must survive
+        a suspension, else a Python local."""
+        if self.res and crosses:
+            self.nlocals += 1
+            return f"L[{self.nlocals - 1}]"
+        return self.m.name("s")
+
+    def temp(self) -> str:
+        return self.m.name("t")
+
+    def place(self, label: Label) -> None:
+        """Start a new block at `label` (the current one falls through to it)."""
+        if self.blocks or self.lines:
+            if not self._ends_block():
+                self.jump(label)
+            self.blocks.append(self.lines)
+        label.n = len(self.blocks)
+        self.lines = []
+
+    def _ends_block(self) -> bool:
+        if not self.lines:
+            return False
+        indent, text, _ = self.lines[-1]
+        return indent == 0 and (text == "return S" or (isinstance(text, tuple) and text[0] == "jump"))
+
+    def suspends(self, stmt) -> bool:
+        return self.res and may_suspend(stmt, self.ctx.suspending)
+
+    # ------------------------------------------------------------ the function
+    def generate(self) -> Code:
+        fname = f"C{self.index}"
+        names = Names()
+        args = []
+        for p in self.params:
+            v = self.var(True)
+            names = names.bind(p, v)
+            args.append(v)
+        if self.res:
+            self.place(Label())
+            self.lines.append((0, ("pad", None), None))  # callers pass only the arguments
+        self.emit(f"if st.cov is not None: st.cov[{self.index}] += 1")
+        self.block(self.body, names)
+        if self.res:
+            self.emit("st.frames.pop()")
+            self.emit("return None")
+            self.blocks.append(self.lines)
+            self._prune()
+            lines = self._resumable(fname)
+        else:
+            lines = [(0, f"def {fname}({', '.join(['st', *args])}):", None), *self._head(1),
+                     *[(i + 1, t, s) for i, t, s in self.lines]]
+        self.m.add_function(fname, self.name, lines)
+        return Code(self.name, self.nlocals, light=not self.res, nblocks=len(self.blocks) if self.res else 0)
+
+    def _head(self, indent):
+        return [(indent, "ctr = st.ctr", None), (indent, "z = st.z", None)]
+
+    def _prune(self) -> None:
+        """Drop blocks nothing can reach (left behind by jumps that were
+        forwarded) and number the rest in order."""
+        forward = self._forwarding()
+        targets = {0} | {forward(label.n) for label in self._labels_used()}
+        live = []
+        for k, block in enumerate(self.blocks):
+            if k in targets or (live and not self._ends(self.blocks[live[-1]]) and live[-1] == k - 1):
+                live.append(k)
+        renumber = {old: new for new, old in enumerate(live)}
+        for label in self._labels_used():
+            label.n = renumber[forward(label.n)]
+        self.blocks = [self.blocks[k] for k in live]
+
+    def _labels_used(self):
+        seen = {}
+        for block in self.blocks:
+            for _, text, _ in block:
+                if isinstance(text, tuple) and text[1] is not None:
+                    seen[id(text[1])] = text[1]
+        for point in self.points:
+            for value in vars(point).values():
+                if isinstance(value, Label):
+                    seen[id(value)] = value
+        return list(seen.values())
+
+    @staticmethod
+    def _ends(block) -> bool:
+        if not block:
+            return False
+        indent, text, _ = block[-1]
+        return indent == 0 and (text in ("return S", "return None") or (isinstance(text, tuple) and text[0] == "jump"))
+
+    def _resumable(self, fname) -> list:
+        """The dispatch loop over the blocks. Blocks are checked in groups
+        (`if pc < 8:` around blocks 4-7), so resuming at a late block costs a
+        few comparisons, not one per block; a block falls through to the next
+        one, and a jump elsewhere restarts the dispatch."""
+        out = [(0, f"def {fname}(st, fr):", None), (1, "L = fr[2]", None), *self._head(1),
+               (1, "pc = fr[1]", None), (1, "while True:", None)]
+        group = max(3, int(len(self.blocks) ** 0.5 + 0.5))
+        for k, block in enumerate(self.blocks):
+            if k % group == 0 and len(self.blocks) > group:
+                out.append((2, f"if pc < {k + group}:", None))
+            base = 3 if len(self.blocks) > group else 2
+            out.append((base, f"if pc == {k}:", None))
+            last = len(block) - 1
+            for j, (indent, text, span) in enumerate(block):
+                if isinstance(text, tuple):
+                    kind, label = text
+                    if kind == "pad":
+                        if self.nlocals > len(self.params):
+                            out.append((indent + base + 1, f"L.extend([None] * {self.nlocals - len(self.params)})", span))
+                        continue
+                    if kind == "set":
+                        out.append((indent + base + 1, f"fr[1] = {label.n}", span))
+                        continue
+                    target = label.n
+                    out.append((indent + base + 1, f"pc = {target}", span))
+                    if not (j == last and indent == 0 and target > k):
+                        out.append((indent + base + 1, "continue", span))
+                    continue
+                out.append((indent + base + 1, text, span))
+        return out
+
+    def _forwarding(self):
+        """Block number -> the block execution really continues at, skipping
+        blocks that only jump on."""
+        hops = {}
+        for k, block in enumerate(self.blocks):
+            if len(block) == 1 and block[0][0] == 0 and isinstance(block[0][1], tuple) and block[0][1][0] == "jump":
+                hops[k] = block[0][1][1].n
+
+        def forward(k):
+            seen = set()
+            while k in hops and k not in seen:
+                seen.add(k)
+                k = hops[k]
+            return k
+        return forward
+
+    # ------------------------------------------------------------ statements
+    def block(self, stmts, names: Names) -> None:
+        for stmt in stmts:
+            names = self.stmt(stmt, names) or names
+
+    def body_of(self, stmts, names: Names, prelude=(), loop=False) -> None:
+        """The indented body of a Python compound statement (`prelude`: its
+        first lines; `loop`: a Python loop, which `stop` breaks)."""
+        self.indent += 1
+        for text, span in prelude:
+            self.emit(text, span)
+        if loop:
+            self.loops.append(None)
+        self.block(stmts, names)
+        if loop:
+            self.loops.pop()
+        if not stmts and not prelude:
+            self.emit("pass")
+        self.indent -= 1
+
+    @singledispatchmethod
+    def stmt(self, s, names):
+        raise TypeError(f"cannot compile {type(s).__name__}")
+
+    def counter_cell(self, ref: n.Ref, names):
+        info = self.ctx.program.counters[ref.name]
+        if info.scope == "shared":
+            return info, "0"
+        if ref.owner is None:
+            return info, "st.me"
+        return info, self.x.gen(ref.owner, names)
+
+    def zone_instance(self, ref: n.Ref, names) -> str:
+        info = self.ctx.program.zones[ref.name]
+        if info.scope == "shared":
+            return str(info.base)
+        if ref.owner is None:
+            return f"{info.base} + st.me"
+        return f"{info.base} + {self.x.gen(ref.owner, names)}"
+
+    def _clamp(self, t, info, span):
+        if info.maximum is not None:
+            self.emit(f"if {t} > {info.maximum}: {t} = {info.maximum}", span)
+        if info.minimum is not None:
+            self.emit(f"if {t} < {info.minimum}: {t} = {info.minimum}", span)
+
+    @stmt.register
+    def _(self, s: n.Gain, names):
+        self._change(s, names, "+", clamp_high=True)
+
+    @stmt.register
+    def _(self, s: n.Lose, names):
+        self._change(s, names, "-", clamp_high=False)
+
+    def _change(self, s, names, op, clamp_high):
+        info, cell = self.counter_cell(s.target, names)
+        row, i, v = self.temp(), self.temp(), self.temp()
+        self.emit(f"{row} = ctr[{info.index}]; {i} = {cell}", s.span)
+        self.emit(f"{v} = {row}[{i}] {op} {self.x.gen(s.amount, names)}", s.span)
+        if clamp_high and info.maximum is not None:
+            self.emit(f"if {v} > {info.maximum}: {v} = {info.maximum}", s.span)
+        if info.minimum is not None:
+            self.emit(f"if {v} < {info.minimum}: {v} = {info.minimum}", s.span)
+        self.emit(f"{row}[{i}] = {v}", s.span)
+
+    @stmt.register
+    def _(self, s: n.Pay, names):
+        info, cell = self.counter_cell(s.target, names)
+        row, i, a = self.temp(), self.temp(), self.temp()
+        self.emit(f"{row} = ctr[{info.index}]; {i} = {cell}; {a} = {self.x.gen(s.amount, names)}", s.span)
+        self.emit(f"if {a} < 0 or {row}[{i}] - {a} < {info.minimum or 0}:", s.span)
+        self.emit(f"    raise R_cannot_pay({a}, {row}[{i}], {self.m.const(info.name)}, {self.m.const(s.span)})", s.span)
+        self.emit(f"{row}[{i}] -= {a}", s.span)
+
+    @stmt.register
+    def _(self, s: n.SetCounter, names):
+        value = self.x.gen(s.value, names)
+        if s.target.name == "first_player":
+            self.emit(f"st.first = R_seat(st, {value}, {self.m.const('first_player must be a seat')}, {self.m.const(s.span)})", s.span)
+            return
+        info, cell = self.counter_cell(s.target, names)
+        if isinstance(s.value, n.Literal) and type(s.value.value) is int:
+            number = s.value.value  # a constant is bounded here, once
+            if info.maximum is not None:
+                number = min(number, info.maximum)
+            if info.minimum is not None:
+                number = max(number, info.minimum)
+            self.emit(f"ctr[{info.index}][{cell}] = {self.x.literal(number)}", s.span)
+            return
+        v = self.temp()
+        self.emit(f"{v} = {value}", s.span)
+        self._clamp(v, info, s.span)
+        self.emit(f"ctr[{info.index}][{cell}] = {v}", s.span)
+
+    @stmt.register
+    def _(self, s: n.Move, names):
+        cards = self.x.gen(s.cards, names)
+        dest = self.zone_instance(s.dest, names)
+        bottom = s.place == "bottom"
+        if self.x.type_of(s.cards, names) == CARD:
+            card = self.temp()
+            self.emit(f"{card} = {cards}", s.span)
+            self.emit(f"if {card} is None: R_move_all(st, None, 0, False, {self.m.const(s.span)})", s.span)
+            self.emit(f"R_move(st, {card}, {dest}, {bottom})", s.span)
+            return
+        self.emit(f"R_move_all(st, {cards}, {dest}, {bottom}, {self.m.const(s.span)})", s.span)
+
+    @stmt.register
+    def _(self, s: n.Deal, names):
+        count = self.x.gen(s.count, names)
+        self.emit(f"R_deal(st, {count}, {self.zone_instance(s.source, names)}, {self.zone_instance(s.dest, names)})", s.span)
+
+    @stmt.register
+    def _(self, s: n.Shuffle, names):
+        self.emit(f"R_shuffle(st, {self.zone_instance(s.zone, names)})", s.span)
+
+    @stmt.register
+    def _(self, s: n.Slide, names):
+        self.emit(f"R_slide(st, {self.zone_instance(s.zone, names)})", s.span)
+
+    @stmt.register
+    def _(self, s: n.Refill, names):
+        self.emit(f"R_refill(st, {self.zone_instance(s.zone, names)}, {self.zone_instance(s.source, names)})", s.span)
+
+    @stmt.register
+    def _(self, s: n.CallStmt, names):
+        args = [self.x.gen(a, names) for a in s.args]
+        code = self.ctx.code_index[s.name]
+        self.call(code, args, s.span)
+
+    def call(self, code: int, args: list, span) -> None:
+        """Call rule `code`; a call that may suspend ends the block."""
+        if code not in self.ctx.resumable:
+            self.emit(f"C{code}({', '.join(['st', *args])})", span)
+            return
+        after = Label()
+        self.lines.append((self.indent, ("set", after), span))
+        self.emit(f"nf = [{code}, 0, [{', '.join(args)}]]", span)
+        self.emit("st.frames.append(nf)", span)
+        self.emit(f"if C{code}(st, nf) is S: return S", span)
+        self.place(after)
+
+    def effect_call(self, name: str, resume: Label, span) -> None:
+        """Run the effect named by `name`'s value, then go to `resume`."""
+        self.lines.append((self.indent, ("set", resume), span))
+        self.emit(f"if R_effect(st, {name}, {self.m.const(span)}) is S: return S", span)
+        self.jump(resume, span)
+
+    @stmt.register
+    def _(self, s: n.Stop, names):
+        end = self.loops[-1]
+        if end is None:
+            self.emit("break", s.span)
+        else:
+            self.jump(end, s.span)
+
+    @stmt.register
+    def _(self, s: n.Pass, names):
+        self.emit("pass", s.span)
+
+    @stmt.register
+    def _(self, s: n.EndGame, names):
+        if s.after_rounds is None:
+            self.emit(f"R_end_now(st, {s.lost})", s.span)
+        else:
+            self.emit(f"R_end_after(st, {self.x.gen(s.after_rounds, names)})", s.span)
+
+    @stmt.register
+    def _(self, s: n.Let, names):
+        value = self.x.gen(s.value, names)
+        v = self.var(True)
+        self.emit(f"{v} = {value}", s.span)
+        return names.bind(s.name, v, self.x.type_of(s.value, names))
+
+    @stmt.register
+    def _(self, s: n.If, names):
+        if not self.suspends(s):
+            for i, (cond, body) in enumerate(s.branches):
+                self.emit(f"{'if' if i == 0 else 'elif'} {self.x.gen(cond, names)}:", cond.span)
+                self.body_of(body, names)
+            if s.else_body:
+                self.emit("else:", s.span)
+                self.body_of(s.else_body, names)
+            return
+        end = Label()
+        for cond, body in s.branches:
+            other = Label()
+            self.emit(f"if not {self.x.gen(cond, names)}:", cond.span)
+            self.indent += 1
+            self.jump(other, cond.span)
+            self.indent -= 1
+            self.block(body, names)
+            self.jump(end, s.span)
+            self.place(other)
+        self.block(s.else_body, names)
+        self.place(end)
+
+    @stmt.register
+    def _(self, s: n.ForEach, names):
+        it = self.x.gen(s.iterable, names)
+        crosses = self.suspends(s)
+        v = self.var(crosses)
+        inner = names.bind(s.var, v, self.x.types.element(s.iterable, names.types))
+        cond = self.x.gen(s.cond, inner) if s.cond is not None else None
+        if not crosses:
+            self.emit(f"for {v} in tuple({it}):", s.span)
+            prelude = [(f"if not {cond}: continue", s.cond.span)] if cond is not None else []
+            self.body_of(s.body, inner, prelude, loop=True)
+            return
+        items, idx = self.var(True), self.var(True)
+        top, end = Label(), Label()
+        self.emit(f"{items} = tuple({it}); {idx} = 0", s.span)
+        self.place(top)
+        i, seq = self.temp(), self.temp()
+        self.emit(f"{i} = {idx}; {seq} = {items}", s.span)
+        if cond is None:
+            self.emit(f"if {i} >= len({seq}):", s.span)
+            self.indent += 1
+            self.jump(end, s.span)
+            self.indent -= 1
+            self.emit(f"{v} = {seq}[{i}]; {idx} = {i} + 1", s.span)
+        else:
+            self.emit(f"while {i} < len({seq}):", s.span)
+            self.emit(f"    {v} = {seq}[{i}]; {i} += 1", s.span)
+            self.emit(f"    if {cond}: break", s.span)
+            self.emit("else:", s.span)
+            self.emit(f"    {i} = -1", s.span)
+            self.emit(f"if {i} < 0:", s.span)
+            self.indent += 1
+            self.jump(end, s.span)
+            self.indent -= 1
+            self.emit(f"{idx} = {i}", s.span)
+        self.loops.append(end)
+        self.block(s.body, inner)
+        self.loops.pop()
+        self.jump(top, s.span)
+        self.place(end)
+
+    def _step(self, span) -> list:
+        """Lines counting one loop step against the budget."""
+        return [("st.steps += 1", span), (f"if st.steps > BUDGET: R_runaway(st, {self.m.const(span)})", span)]
+
+    def _count_step(self, span):
+        for text, where in self._step(span):
+            self.emit(text, where)
+
+    @stmt.register
+    def _(self, s: n.RepeatWhile, names):
+        cond = self.x.gen(s.cond, names)
+        if not self.suspends(s):
+            self.emit(f"while {cond}:", s.span)
+            self.body_of(s.body, names, self._step(s.span), loop=True)
+            return
+        top, end = Label(), Label()
+        self.place(top)
+        self.emit(f"if not {cond}:", s.cond.span)
+        self.indent += 1
+        self.jump(end, s.span)
+        self.indent -= 1
+        self.loops.append(end)
+        self.block(s.body, names)
+        self.loops.pop()
+        self._count_step(s.span)
+        self.jump(top, s.span)
+        self.place(end)
+
+    @stmt.register
+    def _(self, s: n.RepeatTimes, names):
+        count = self.x.gen(s.count, names)
+        if not self.suspends(s):
+            self.emit(f"for {self.temp()} in range({count}):", s.span)
+            self.body_of(s.body, names, self._step(s.span), loop=True)
+            return
+        left = self.var(True)
+        top, end = Label(), Label()
+        self.emit(f"{left} = {count}", s.span)
+        self.place(top)
+        self.emit(f"if {left} <= 0:", s.span)
+        self.indent += 1
+        self.jump(end, s.span)
+        self.indent -= 1
+        self.emit(f"{left} -= 1", s.span)
+        self.loops.append(end)
+        self.block(s.body, names)
+        self.loops.pop()
+        self._count_step(s.span)
+        self.jump(top, s.span)
+        self.place(end)
+
+    @stmt.register
+    def _(self, s: n.ActAs, names):
+        saved = self.var(self.suspends(s))
+        player = self.x.gen(s.player, names)
+        self.emit(f"{saved} = st.me; st.me = R_seat(st, {player}, {self.m.const('`as` needs a seat')}, {self.m.const(s.span)})", s.span)
+        self.block(s.body, names)
+        self.emit(f"st.me = {saved}", s.span)
+
+    @stmt.register
+    def _(self, s: n.PickRandom, names):
+        crosses = self.suspends(s)
+        v = self.var(crosses)
+        inner = names.bind(s.var, v, self.x.types.element(s.iterable, names.types))
+        values = self._filtered(s.iterable, s.var, s.cond, names)
+        t = self.temp()
+        self.emit(f"{t} = {values}", s.span)
+        if not crosses:
+            self.emit(f"if {t}:", s.span)
+            self.body_of(s.body, inner, [(f"{v} = R_pick(st, {t})", s.span)])
+            return
+        end = Label()
+        self.emit(f"if not {t}:", s.span)
+        self.indent += 1
+        self.jump(end, s.span)
+        self.indent -= 1
+        self.emit(f"{v} = R_pick(st, {t})", s.span)
+        self.block(s.body, inner)
+        self.place(end)
+
+    def _filtered(self, iterable, var, cond, names) -> str:
+        """Source of a new list of the values of `iterable` for which `cond` holds."""
+        v = self.m.name("v")
+        loop = self.x.iterate(iterable, names, v)
+        if cond is None:
+            return f"[{v} {loop}]"
+        inner = names.bind(var, v, self.x.types.element(iterable, names.types))
+        return f"[{v} {loop} if {self.x.gen(cond, inner)}]"
+
+    # ------------------------------------------------------------ decisions
+    def branches(self, body, names, else_body, else_names, other: Label, end: Label, span) -> None:
+        """A decision's body, then (at `other`, if there is one) its else body."""
+        self.block(body, names)
+        if else_body:
+            self.jump(end, span)
+            self.place(other)
+            self.block(else_body, else_names)
+        self.place(end)
+
+    def ask(self, point, span) -> None:
+        """Register a decision point and start its block (where it is asked again)."""
+        point.code, point.span = self.index, span
+        point.ask = Label()
+        self.place(point.ask)
+        self.ctx.add_point(point)
+        self.points.append(point)
+
+    def suspend(self, point, ids: str, values: str, span) -> None:
+        self.emit(f"st.pending = (st.me, {point.id}, {ids}, {values})", span)
+        self.emit("return S", span)
+
+    @stmt.register
+    def _(self, s: n.Choose, names):
+        kind = self.x.element_kind(s.iterable, names)
+        slot = self.var(True)
+        label = self.x.function(s.label, names.bind(s.var, slot, self.x.types.element(s.iterable, names.types)),
+                                self.name, s.span, template=True) if s.label is not None else None
+        point = dp.ChoosePoint(slot_index(slot), kind, label, self.prompt)
+        self.ask(point, s.span)
+        values = self._filtered(s.iterable, s.var, s.cond, names)
+        if not self.x.distinct(s.iterable, names):
+            values = f"R_unique({values})"
+        self.emit(f"vals = {values}", s.span)
+        body, end = Label(), Label()
+        other = Label() if s.else_body else end
+        self.emit("if not vals:", s.span)
+        self.indent += 1
+        self.jump(other, s.span)
+        self.indent -= 1
+        if s.optional:
+            ids = "list(map(CARD_IDS.__getitem__, vals))" if kind == "card" else f"R_option_ids(st.program, {self.m.const(kind)}, vals)"
+            self.emit(f"ids = {ids}; ids.append({self.m.const('pass')}); vals.append({self.m.const(dp.PASS)})", s.span)
+        else:
+            self.emit("if len(vals) == 1:", s.span)
+            self.emit(f"    {slot} = vals[0]", s.span)
+            self.indent += 1
+            self.jump(body, s.span)
+            self.indent -= 1
+            ids = "list(map(CARD_IDS.__getitem__, vals))" if kind == "card" else f"R_option_ids(st.program, {self.m.const(kind)}, vals)"
+            self.emit(f"ids = {ids}", s.span)
+        self.suspend(point, "ids", "vals", s.span)
+        point.body, point.other = body, other
+        self.place(body)
+        self.branches(s.body, names.bind(s.var, slot, self.x.types.element(s.iterable, names.types)),
+                      s.else_body, names, other, end, s.span)
+
+    @stmt.register
+    def _(self, s: n.May, names):
+        label = self.x.function(s.label, names, self.name, s.span, template=True)
+        point = dp.MayPoint(label, self.prompt)
+        self.ask(point, s.span)
+        self.suspend(point, self.m.const(["yes", "no"]), self.m.const(["yes", "no"]), s.span)
+        body, end = Label(), Label()
+        other = Label() if s.else_body else end
+        point.body, point.other = body, other
+        self.place(body)
+        self.branches(s.body, names, s.else_body, names, other, end, s.span)
+
+    @stmt.register
+    def _(self, s: n.ChooseAction, names):
+        actions = list(self.ctx.model.actions.items())
+        slot = self.var(True)
+        labels = [self.x.function(decl.label, Names(), f"action {name}", decl.span, template=True) for name, decl in actions]
+        point = dp.ActionPoint([name for name, _ in actions], labels, slot_index(slot))
+        self.ask(point, s.span)
+        self.emit("vals = []", s.span)
+        for k, (name, decl) in enumerate(actions):
+            if decl.when is None:
+                self.emit(f"vals.append({k})", s.span)
+            else:
+                self.emit(f"if {self.x.gen(decl.when, Names())}: vals.append({k})", decl.when.span)
+        dispatch, end = Label(), Label()
+        self.emit(f"if not vals: R_no_action({self.m.const(s.span)})", s.span)
+        self.emit("if len(vals) == 1:", s.span)
+        self.emit(f"    {slot} = vals[0]", s.span)
+        self.indent += 1
+        self.jump(dispatch, s.span)
+        self.indent -= 1
+        self.suspend(point, f"list(map({self.m.const([name for name, _ in actions])}.__getitem__, vals))", "vals", s.span)
+        point.dispatch = dispatch
+        self.place(dispatch)
+        codes = [self.ctx.code_index[("action", name)] for name, _ in actions]
+        for k, code in enumerate(codes):
+            self.emit(f"{'if' if k == 0 else 'elif'} {slot} == {k}:", s.span)
+            self.indent += 1
+            if code in self.ctx.resumable:
+                self.lines.append((self.indent, ("set", end), s.span))
+                self.emit(f"nf = [{code}, 0, []]", s.span)
+                self.emit("st.frames.append(nf)", s.span)
+                self.emit(f"if C{code}(st, nf) is S: return S", s.span)
+            else:
+                self.emit(f"C{code}(st)", s.span)
+            self.indent -= 1
+        self.place(end)
+
+    @stmt.register
+    def _(self, s: n.Resolve, names):
+        effects = self.x.gen(s.effects, names)
+        fx, cur = self.var(True), self.var(True)
+        end, call = Label(), Label()
+        if s.mode == "any":
+            rem = self.var(True)
+            self.emit(f"{fx} = {effects}; {rem} = tuple(range(len({fx})))", s.span)
+            point = dp.ResolveAnyPoint(slot_index(rem), slot_index(fx), slot_index(cur))
+            self.ask(point, s.span)
+            self.emit(f"ids, vals = R_resolve_options({rem}, {fx})", s.span)
+            self.emit("if not ids:", s.span)
+            self.indent += 1
+            self.jump(end, s.span)
+            self.indent -= 1
+            self.suspend(point, "ids", "vals", s.span)
+            point.call, point.end = call, end
+            self.place(call)
+            self.effect_call(cur, point.ask, s.span)
+            self.place(end)
+            return
+        idx = self.var(True)
+        self.emit(f"{fx} = {effects}; {idx} = 0", s.span)
+        point = dp.ResolveAllPoint(slot_index(idx), slot_index(cur))
+        self.ask(point, s.span)
+        i, alts = self.temp(), self.temp()
+        self.emit(f"{i} = {idx}", s.span)
+        self.emit(f"if {i} >= len({fx}):", s.span)
+        self.indent += 1
+        self.jump(end, s.span)
+        self.indent -= 1
+        self.emit(f"{alts} = {fx}[{i}]", s.span)
+        self.emit(f"if len({alts}) == 1:", s.span)
+        self.emit(f"    {idx} = {i} + 1; {cur} = {alts}[0]", s.span)
+        self.indent += 1
+        self.jump(call, s.span)
+        self.indent -= 1
+        self.suspend(point, f"list({alts})", f"list({alts})", s.span)
+        point.call = call
+        self.place(call)
+        self.effect_call(cur, point.ask, s.span)
+        self.place(end)
+
+
+def slot_index(text: str) -> int:
+    """The frame slot of `L[i]`."""
+    return int(text[2:-1])
