@@ -21,6 +21,11 @@ class RandomAgent(Agent):
         return decision.options[i].id
 
     def choose_id(self, ids) -> str:
-        """Fast path for simulations: pick among ids without making labels."""
-        self.rng, i = rng.below(self.rng, len(ids))
-        return ids[i]
+        """Fast path for simulations: pick among ids without making labels
+        (the draw of `rng.below`, written out: this is the inner loop of
+        every random-bot simulation)."""
+        state = (self.rng + 0x9E3779B97F4A7C15) & rng.MASK
+        self.rng = state
+        x = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & rng.MASK
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & rng.MASK
+        return ids[((x ^ (x >> 31)) * len(ids)) >> 64]

@@ -170,13 +170,31 @@ class ExprGen:
         return _BUILTIN_TEXT[name]
 
     def iterate(self, expr, names: Names, var: str) -> str:
-        """`for VAR in ...` clause over the values of `expr`: a slotted zone is
-        walked as it is, skipping its empty slots, instead of being copied."""
+        """`for VAR in ...` clause of a comprehension over the values of `expr`."""
+        source, guard = self.loop(expr, names, var)
+        return f"for {var} in {source}" + (f" if {guard}" if guard else "")
+
+    def loop(self, expr, names: Names, var: str):
+        """(what to iterate, condition each value must meet or None) for the
+        values of `expr`: a slotted zone is walked as it is, skipping its
+        empty slots, instead of being copied."""
         info = self._slotted_zone(expr, names)
         if info is None:
-            return f"for {var} in {self.visit(expr, names)}"
+            return self.visit(expr, names), None
         offset = "" if info.scope == "shared" else (" + st.me" if isinstance(expr, n.Name) else f" + {self.visit(expr.owner, names)}")
-        return f"for {var} in z[{info.base}{offset}] if {var} is not None"
+        return f"z[{info.base}{offset}]", f"{var} is not None"
+
+    def test_lines(self, expr, names: Names, then: str) -> list:
+        """Statement lines running `then` if `expr` holds; `any x in L where C`
+        becomes a loop that stops at the first match, with no generator."""
+        if isinstance(expr, n.Aggregate) and expr.op == "any" and expr.cond is not None:
+            v = self.m.name("v")
+            source, guard = self.loop(expr.iterable, names, v)
+            inner = names.bind(expr.var, v, self.types.element(expr.iterable, names.types))
+            cond = self.visit(expr.cond, inner)
+            return [(0, f"for {v} in {source}:"), (1, f"if {guard + ' and ' if guard else ''}{cond}:"),
+                    (2, then), (2, "break")]
+        return [(0, f"if {self.visit(expr, names)}: {then}")]
 
     def _slotted_zone(self, expr, names: Names):
         if isinstance(expr, n.Name) and expr.name not in names.access and expr.name in self.p.zones:

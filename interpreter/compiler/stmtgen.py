@@ -623,8 +623,11 @@ class RuleGen:
         for k, (name, decl) in enumerate(actions):
             if decl.when is None:
                 self.emit(f"vals.append({k})", s.span)
-            else:
-                self.emit(f"if {self.x.gen(decl.when, Names())}: vals.append({k})", decl.when.span)
+                continue
+            for depth, text in self.x.test_lines(decl.when, Names(), f"vals.append({k})"):
+                self.indent += depth
+                self.emit(text, decl.when.span)
+                self.indent -= depth
         dispatch, end = Label(), Label()
         self.emit(f"if not vals: R_no_action({self.m.const(s.span)})", s.span)
         self.emit("if len(vals) == 1:", s.span)

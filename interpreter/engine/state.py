@@ -175,22 +175,34 @@ def shuffle(st: State, zi: int) -> None:
 def slide(st: State, zi: int) -> None:
     """Close the gaps of a slotted zone, pushing cards toward its last slot."""
     zone = st.z[zi]
-    cards = [c for c in zone if c is not None]
-    zone[:] = [None] * (len(zone) - len(cards)) + cards
+    gaps = zone.count(None)
+    if gaps:
+        zone[:] = [None] * gaps + [c for c in zone if c is not None]
 
 
 def refill(st: State, zi: int, src: int) -> None:
     """Fill the empty slots of a zone from the top of `src`, last slot first."""
     zone = st.z[zi]
+    if None not in zone:
+        return
+    source = st.z[src]
+    info = st.program.zone_of_instance[src]
+    loc = st.loc
     for i in range(len(zone) - 1, -1, -1):
         if zone[i] is None:
-            card = top(st, src)
-            if card is None:
-                return
-            _remove(st, card)
+            if info.slots:
+                card = top(st, src)
+                if card is None:
+                    return
+                source[source.index(card)] = None
+            else:
+                if not source:
+                    return
+                card = source.pop()
             zone[i] = card
-            st.loc[card] = zi
-            _left(st, src)
+            loc[card] = zi
+            if info.empty_hook is not None and not any(c is not None for c in source):
+                run_hook(st, info.empty_hook)
 
 
 def run_hook(st: State, code: int) -> None:

@@ -112,7 +112,10 @@ def build_main(program, setup: int, turn: int, hooks: dict) -> Code:
                     return SUSPEND
                 pc = 2
             if pc == 2:
-                _begin_turn(st)
+                st.cur = st.me = st.order[st.pos]
+                st.turns += 1
+                if st.turns > st.program.turn_budget:
+                    _too_many_turns(st)
                 fr[1] = 3
                 if start_turn is not None and call(st, start_turn) is SUSPEND:
                     return SUSPEND
@@ -146,18 +149,18 @@ def build_main(program, setup: int, turn: int, hooks: dict) -> Code:
 
 
 def _start_round(st):
-    order = st.program.turn_order(st) if st.program.turn_order else None
-    st.order = tuple(order) if order is not None else tuple((st.first + i) % st.n for i in range(st.n))
-    if not st.order:
-        raise RulesRuntimeError("the turn order is empty")
+    if st.program.turn_order:
+        st.order = tuple(st.program.turn_order(st))
+        if not st.order:
+            raise RulesRuntimeError("the turn order is empty")
+    else:
+        first, n = st.first, st.n
+        st.order = tuple([(first + i) % n for i in range(n)])
     st.pos = 0
 
 
-def _begin_turn(st):
-    st.cur = st.me = st.order[st.pos]
-    st.turns += 1
-    if st.turns > st.program.turn_budget:
-        raise RulesRuntimeError(
-            f"the game did not end after {st.program.turn_budget} turns: the rule 'turn' has run that often "
-            "and no rule ended the game; check the end condition (e.g. `end game after 1 more round` is never reached)"
-        )
+def _too_many_turns(st):
+    raise RulesRuntimeError(
+        f"the game did not end after {st.program.turn_budget} turns: the rule 'turn' has run that often "
+        "and no rule ended the game; check the end condition (e.g. `end game after 1 more round` is never reached)"
+    )
