@@ -9,8 +9,6 @@ import click
 
 from interpreter.errors import RulesError
 
-from . import human as human_play
-from . import render
 from .options import Context, parse_sets, reports_errors, set_option
 from .simulate import compare_command, simulate_command
 
@@ -75,6 +73,9 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
     from interpreter.loader import load_game
     from interpreter.play import play_game
 
+    from . import human as human_play
+    from . import render
+
     sets = parse_sets(sets)
     saved = None
     if load_path:
@@ -136,6 +137,8 @@ def cards(rules, where, kind, sets):
     from interpreter.loader import load_game
     from interpreter.query import card_fields, select_cards
 
+    from . import render
+
     game = load_game(rules, parse_sets(sets))
     chosen = select_cards(game, where, kind)
     render.cards_table(chosen, card_fields(game))
@@ -149,6 +152,8 @@ def replay(log_path, quiet):
     """Replay a game from a log written by `run --log`, checking every step."""
     from interpreter.loader import load_game
     from interpreter.replay import read_log, replay_log
+
+    from . import render
 
     header, entries, result = read_log(log_path)
     game = load_game(header["rules"], header.get("sets") or {})

@@ -6,7 +6,9 @@ and the field path and point at the YAML line.
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -79,6 +81,17 @@ def _describe_path(data, path) -> str:
     return "top level" if not path else "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
 
 
+def _compose(text: str, loader_class):
+    """The YAML node tree (for positions) and the data built from it, with a
+    safe loader (plain data only: no Python objects can be built)."""
+    loader = loader_class(text)
+    try:
+        node = loader.get_single_node()
+        return node, (loader.construct_document(node) if node is not None else None)
+    finally:
+        loader.dispose()
+
+
 def load_cards(path: Path, schema_path: Path | None) -> CardDB:
     try:
         raw = path.read_bytes()
@@ -90,13 +103,15 @@ def load_cards(path: Path, schema_path: Path | None) -> CardDB:
         raise CardDataError(f"{path}: not UTF-8 text (byte {err.start})") from None
     source = Source(str(path), text)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        span = _span_at(source, mark) if mark else Span(source, 1, 1, 1, 2)
-        problem = getattr(err, "problem", None) or str(err)
-        raise CardDataError(f"malformed YAML: {problem}", span) from None
+        node, data = _compose(text, getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError:
+        try:  # the pure-Python loader words its errors the same on every machine
+            node, data = _compose(text, yaml.SafeLoader)
+        except yaml.YAMLError as err:
+            mark = getattr(err, "problem_mark", None)
+            span = _span_at(source, mark) if mark else Span(source, 1, 1, 1, 2)
+            problem = getattr(err, "problem", None) or str(err)
+            raise CardDataError(f"malformed YAML: {problem}", span) from None
     positions = _positions(node) if node is not None else {}
 
     def span_for(p, length=1):
@@ -107,7 +122,7 @@ def load_cards(path: Path, schema_path: Path | None) -> CardDB:
 
     problems = []
     if schema_path is not None:
-        problems += _schema_problems(data, schema_path, span_for)
+        problems += _schema_problems(data, text, schema_path, span_for)
     if not problems and not isinstance(data, dict):
         problems.append(Diagnostic("error", "the card file must be a mapping of card kinds to lists of cards", span_for(())))
     if problems:
@@ -134,20 +149,41 @@ def load_cards(path: Path, schema_path: Path | None) -> CardDB:
     return CardDB(source, cards, list(data))
 
 
-def _schema_problems(data, schema_path: Path, span_for) -> list:
-    import jsonschema
-
+def _schema_problems(data, text: str, schema_path: Path, span_for) -> list:
     try:
-        schema = json.loads(schema_path.read_text(encoding="utf-8"))
+        schema_text = schema_path.read_text(encoding="utf-8")
+        schema = json.loads(schema_text)
     except (OSError, ValueError) as err:
         raise CardDataError(f"cannot read card schema {schema_path}: {err}") from None
+    marker = _validated_marker(schema_text, text)
+    if marker.exists():
+        return []
+    import jsonschema  # imported only when there is something new to validate
+
     validator = jsonschema.Draft202012Validator(schema)
     problems = []
     for error in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
         path = tuple(error.absolute_path)
         where = _describe_path(data, path)
         problems.append(Diagnostic("error", f"{where}: {_schema_message(error)}", span_for(path)))
+    if not problems:
+        try:
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.touch()
+        except OSError:
+            pass  # no cache: validate again next time
     return problems
+
+
+VALIDATION_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rules-interpreter" / "valid-cards"
+
+
+def _validated_marker(schema_text: str, text: str) -> Path:
+    """A file whose existence records that exactly this card text passed
+    exactly this schema (validation needs the slow jsonschema import, and a
+    designer re-checks rules far more often than the cards change)."""
+    digest = hashlib.sha256(b"1\0" + schema_text.encode() + b"\0" + text.encode()).hexdigest()
+    return VALIDATION_CACHE / digest
 
 
 def _schema_message(error) -> str:

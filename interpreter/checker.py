@@ -186,39 +186,39 @@ class Checker:
         self.expr(s.amount, scope)
         self.counter_ref(s.target, scope)
 
-    @stmt.register
-    def _(self, s: n.SetCounter, scope):
+    @stmt.register(n.SetCounter)
+    def _(self, s, scope):
         self.expr(s.value, scope)
         if s.target.name in _SETTABLE_BUILTINS and s.target.owner is None:
             return
         self.counter_ref(s.target, scope)
 
-    @stmt.register
-    def _(self, s: n.Move, scope):
+    @stmt.register(n.Move)
+    def _(self, s, scope):
         self.expr(s.cards, scope)
         self.zone_ref(s.dest, scope)
 
-    @stmt.register
-    def _(self, s: n.Deal, scope):
+    @stmt.register(n.Deal)
+    def _(self, s, scope):
         self.expr(s.count, scope)
         self.zone_ref(s.source, scope)
         self.zone_ref(s.dest, scope)
 
-    @stmt.register
-    def _(self, s: n.Shuffle, scope):
+    @stmt.register(n.Shuffle)
+    def _(self, s, scope):
         self.zone_ref(s.zone, scope)
 
-    @stmt.register
-    def _(self, s: n.Slide, scope):
+    @stmt.register(n.Slide)
+    def _(self, s, scope):
         self.zone_ref(s.zone, scope, slotted=True)
 
-    @stmt.register
-    def _(self, s: n.Refill, scope):
+    @stmt.register(n.Refill)
+    def _(self, s, scope):
         self.zone_ref(s.zone, scope, slotted=True)
         self.zone_ref(s.source, scope)
 
-    @stmt.register
-    def _(self, s: n.CallStmt, scope):
+    @stmt.register(n.CallStmt)
+    def _(self, s, scope):
         for a in s.args:
             self.expr(a, scope)
         target = self.m.callables().get(s.name)
@@ -233,42 +233,42 @@ class Checker:
             self.error(f"'{s.name}' takes {len(params)} argument{'s' if len(params) != 1 else ''}, got {len(s.args)}", s.span,
                        f"it is declared as {s.name}({', '.join(params)})")
 
-    @stmt.register
-    def _(self, s: n.Stop, scope):
+    @stmt.register(n.Stop)
+    def _(self, s, scope):
         if self.loop_depth == 0:
             self.error("'stop' outside a loop", s.span, "stop ends the innermost `repeat` or `for each`")
 
-    @stmt.register
-    def _(self, s: n.EndGame, scope):
+    @stmt.register(n.EndGame)
+    def _(self, s, scope):
         if s.after_rounds is not None:
             self.expr(s.after_rounds, scope)
 
-    @stmt.register
-    def _(self, s: n.Let, scope):
+    @stmt.register(n.Let)
+    def _(self, s, scope):
         self.expr(s.value, scope)
         scope.add(s.name)
 
-    @stmt.register
-    def _(self, s: n.Resolve, scope):
+    @stmt.register(n.Resolve)
+    def _(self, s, scope):
         self.expr(s.effects, scope)
         if not (isinstance(s.effects, n.Field) and s.effects.name in self.effect_fields):
             self.error("`resolve` needs a card field declared as effects (e.g. `c.effects`)", s.effects.span,
                        "declare it in a kind block: `kind NAME:` then `effects: effects`")
 
-    @stmt.register
-    def _(self, s: n.ChooseAction, scope):
+    @stmt.register(n.ChooseAction)
+    def _(self, s, scope):
         if not self.m.actions:
             self.error("`choose action` but the rules declare no action", s.span)
 
-    @stmt.register
-    def _(self, s: n.If, scope):
+    @stmt.register(n.If)
+    def _(self, s, scope):
         for cond, body in s.branches:
             self.expr(cond, scope)
             self.body(body, scope)
         self.body(s.else_body, scope)
 
-    @stmt.register
-    def _(self, s: n.ForEach, scope):
+    @stmt.register(n.ForEach)
+    def _(self, s, scope):
         self.expr(s.iterable, scope)
         inner = scope | {s.var}
         if s.cond is not None:
@@ -280,18 +280,18 @@ class Checker:
         self.body(body, scope)
         self.loop_depth -= 1
 
-    @stmt.register
-    def _(self, s: n.RepeatWhile, scope):
+    @stmt.register(n.RepeatWhile)
+    def _(self, s, scope):
         self.expr(s.cond, scope)
         self.loop(s.body, scope)
 
-    @stmt.register
-    def _(self, s: n.RepeatTimes, scope):
+    @stmt.register(n.RepeatTimes)
+    def _(self, s, scope):
         self.expr(s.count, scope)
         self.loop(s.body, scope)
 
-    @stmt.register
-    def _(self, s: n.Choose, scope):
+    @stmt.register(n.Choose)
+    def _(self, s, scope):
         self.expr(s.iterable, scope)
         inner = scope | {s.var}
         if s.cond is not None:
@@ -301,21 +301,21 @@ class Checker:
         self.body(s.body, inner)
         self.body(s.else_body, scope)
 
-    @stmt.register
-    def _(self, s: n.May, scope):
+    @stmt.register(n.May)
+    def _(self, s, scope):
         self.expr(s.label, scope)
         self.body(s.body, scope)
         self.body(s.else_body, scope)
 
-    @stmt.register
-    def _(self, s: n.ActAs, scope):
+    @stmt.register(n.ActAs)
+    def _(self, s, scope):
         self.expr(s.player, scope)
         depth, self.loop_depth = self.loop_depth, 0  # `stop` may not leave an `as` block
         self.body(s.body, scope)
         self.loop_depth = depth
 
-    @stmt.register
-    def _(self, s: n.PickRandom, scope):
+    @stmt.register(n.PickRandom)
+    def _(self, s, scope):
         self.expr(s.iterable, scope)
         self.expr(s.cond, scope | {s.var})
         self.body(s.body, scope | {s.var})
@@ -359,14 +359,14 @@ class Checker:
         for child in n.children(e):
             self.expr(child, scope)
 
-    @visit.register
-    def _(self, e: n.Template, scope):
+    @visit.register(n.Template)
+    def _(self, e, scope):
         for part in e.parts:
             if not isinstance(part, str):
                 self.expr(part, scope)
 
-    @visit.register
-    def _(self, e: n.Name, scope):
+    @visit.register(n.Name)
+    def _(self, e, scope):
         name = e.name
         m = self.m
         if name in scope or name in self.params or name in BUILTIN_NAMES or name in m.effects:
@@ -386,8 +386,8 @@ class Checker:
         known = set(scope) | set(self.params) | set(m.counters) | set(m.zones) | set(m.defines) | set(m.effects) | BUILTIN_NAMES
         self.error(f"unknown name '{name}'", e.span, did_you_mean(name, known))
 
-    @visit.register
-    def _(self, e: n.NameOf, scope):
+    @visit.register(n.NameOf)
+    def _(self, e, scope):
         self.expr(e.owner, scope)
         decl = self.m.counters.get(e.name) or self.m.zones.get(e.name)
         if decl is None:
@@ -395,8 +395,8 @@ class Checker:
         elif decl.scope == "shared":
             self.error(f"'{e.name}' is shared; it has no owner", e.span, f"write just `{e.name}`")
 
-    @visit.register
-    def _(self, e: n.Call, scope):
+    @visit.register(n.Call)
+    def _(self, e, scope):
         for a in e.args:
             self.expr(a, scope)
         if e.name in self.m.defines:
@@ -417,27 +417,27 @@ class Checker:
             expected = str(lo) if lo == hi else f"{lo} to {hi}"
             self.error(f"'{e.name}' takes {expected} argument{'s' if hi != 1 else ''}, got {len(e.args)}", e.span, builtin.doc)
 
-    @visit.register
-    def _(self, e: n.Field, scope):
+    @visit.register(n.Field)
+    def _(self, e, scope):
         self.expr(e.obj, scope)
         if e.name not in self.card_field_names:
             self.error(f"no card has a field '{e.name}'", e.span, did_you_mean(e.name, self.card_field_names))
 
-    @visit.register
-    def _(self, e: n.IsKind, scope):
+    @visit.register(n.IsKind)
+    def _(self, e, scope):
         self.expr(e.operand, scope)
         if e.kind not in self.db.kinds:
             self.error(f"unknown card kind '{e.kind}'", e.span, did_you_mean(e.kind, self.db.kinds))
 
-    @visit.register
-    def _(self, e: n.Aggregate, scope):
+    @visit.register(n.Aggregate)
+    def _(self, e, scope):
         self.expr(e.iterable, scope)
         inner = scope | {e.var}
         self.expr(e.expr, inner)
         self.expr(e.cond, inner)
 
-    @visit.register
-    def _(self, e: n.Comprehension, scope):
+    @visit.register(n.Comprehension)
+    def _(self, e, scope):
         inner = set(scope)
         for var, iterable in e.loops:
             self.expr(iterable, inner)

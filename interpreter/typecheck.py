@@ -89,40 +89,40 @@ class TypeCheck:
         self.expect(s.amount, scope, {NUMBER}, f"the amount to {type(s).__name__.lower()}")
         self.owner(s.target, scope)
 
-    @stmt.register
-    def _(self, s: n.SetCounter, scope):
+    @stmt.register(n.SetCounter)
+    def _(self, s, scope):
         if s.target.name == "first_player" and s.target.owner is None:
             self.expect(s.value, scope, {PLAYER, NUMBER}, "the first player")
             return
         self.expect(s.value, scope, {NUMBER}, f"the value of '{s.target.name}'")
         self.owner(s.target, scope)
 
-    @stmt.register
-    def _(self, s: n.Move, scope):
+    @stmt.register(n.Move)
+    def _(self, s, scope):
         self.expect(s.cards, scope, {CARD, CARDS, LIST}, "what is moved")
         self.owner(s.dest, scope)
 
-    @stmt.register
-    def _(self, s: n.Deal, scope):
+    @stmt.register(n.Deal)
+    def _(self, s, scope):
         self.expect(s.count, scope, {NUMBER}, "the number of cards to deal")
 
-    @stmt.register
-    def _(self, s: n.EndGame, scope):
+    @stmt.register(n.EndGame)
+    def _(self, s, scope):
         if s.after_rounds is not None:
             self.expect(s.after_rounds, scope, {NUMBER}, "the number of rounds")
 
-    @stmt.register
-    def _(self, s: n.RepeatTimes, scope):
+    @stmt.register(n.RepeatTimes)
+    def _(self, s, scope):
         self.expect(s.count, scope, {NUMBER}, "the number of repeats")
         self.body(s.body, scope)
 
-    @stmt.register
-    def _(self, s: n.Let, scope):
+    @stmt.register(n.Let)
+    def _(self, s, scope):
         self.expr(s.value, scope)
         scope[s.name] = self.types.of(s.value, scope)
 
-    @stmt.register
-    def _(self, s: n.If, scope):
+    @stmt.register(n.If)
+    def _(self, s, scope):
         for cond, body in s.branches:
             self.expr(cond, scope)
             self.body(body, scope)
@@ -139,18 +139,18 @@ class TypeCheck:
         self.body(s.body, inner)
         self.body(getattr(s, "else_body", ()), scope)
 
-    @stmt.register
-    def _(self, s: n.ActAs, scope):
+    @stmt.register(n.ActAs)
+    def _(self, s, scope):
         self.expect(s.player, scope, {PLAYER, NUMBER}, "the player of `as`")
         self.body(s.body, scope)
 
-    @stmt.register
-    def _(self, s: n.RepeatWhile, scope):
+    @stmt.register(n.RepeatWhile)
+    def _(self, s, scope):
         self.expr(s.cond, scope)
         self.body(s.body, scope)
 
-    @stmt.register
-    def _(self, s: n.May, scope):
+    @stmt.register(n.May)
+    def _(self, s, scope):
         self.body(s.body, scope)
         self.body(s.else_body, scope)
 

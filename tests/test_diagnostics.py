@@ -146,6 +146,25 @@ def test_card_schema_errors_name_the_card_and_field(tmp_path):
     assert text.splitlines()[0] == "cards.yaml:3:24: error: card thing[1] ('Beta'), field 'cost': 'two' is not of type 'integer'"
 
 
+def test_a_card_file_is_validated_again_whenever_it_or_its_schema_changes(tmp_path, monkeypatch):
+    """Successful validations are remembered by content, so an unchanged card
+    file is not validated again; any change to either text is."""
+    import interpreter.cards as cards
+
+    monkeypatch.setattr(cards, "VALIDATION_CACHE", tmp_path / "cache")
+    schema = tmp_path / "schema.json"
+    schema.write_text('{"type": "object", "properties": {"thing": {"type": "array", "items": {"type": "object",'
+                      ' "properties": {"cost": {"type": "integer"}}}}}}')
+    rules = BASE.replace('cards "cards.yaml" into box', 'cards "cards.yaml" schema "schema.json" into box')
+    load_game(write(tmp_path, rules, CARDS))
+    assert len(list((tmp_path / "cache").iterdir())) == 1
+    assert "'two' is not of type 'integer'" in problems(tmp_path, rules, CARDS.replace("cost: 2", "cost: two"))
+    load_game(write(tmp_path, rules, CARDS))
+    schema.write_text(schema.read_text().replace('"integer"', '"string"'))
+    assert "2 is not of type 'string'" in problems(tmp_path, rules, CARDS)
+    assert len(list((tmp_path / "cache").iterdir())) == 1
+
+
 def test_unknown_parameter_override_suggests(tmp_path):
     path = write(tmp_path, BASE.replace("setup:", "param bonus = 2\nsetup:").replace('"Gold": gold', '"Gold": gold + bonus'))
     with pytest.raises(CheckError) as info:

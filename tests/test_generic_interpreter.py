@@ -37,4 +37,6 @@ def test_no_eval_exec_pickle_or_unsafe_yaml():
 
 def test_yaml_is_loaded_safely():
     text = (ROOT / "interpreter" / "cards.py").read_text()
-    assert "yaml.safe_load" in text and "SafeLoader" in text
+    loaders = set(re.findall(r"\b(\w*Loader)\b", text))
+    assert loaders == {"CSafeLoader", "SafeLoader"}
+    assert "yaml.load(" not in text and "yaml.unsafe" not in text and "FullLoader" not in text

@@ -136,8 +136,8 @@ class ExprGen:
     def visit(self, expr, names):
         raise TypeError(f"cannot compile {type(expr).__name__}")
 
-    @visit.register
-    def _(self, expr: n.Literal, names):
+    @visit.register(n.Literal)
+    def _(self, expr, names):
         return self.literal(expr.value)
 
     def literal(self, value) -> str:
@@ -145,12 +145,12 @@ class ExprGen:
             return repr(value) if not isinstance(value, int) or value >= 0 or isinstance(value, bool) else f"({value})"
         return self.m.const(value)
 
-    @visit.register
-    def _(self, expr: n.Template, names):
+    @visit.register(n.Template)
+    def _(self, expr, names):
         return self.template(expr, names)
 
-    @visit.register
-    def _(self, expr: n.Name, names):
+    @visit.register(n.Name)
+    def _(self, expr, names):
         name = expr.name
         if name in names.access:
             return names.access[name]
@@ -187,6 +187,13 @@ class ExprGen:
     def test_lines(self, expr, names: Names, then: str) -> list:
         """Statement lines running `then` if `expr` holds; `any x in L where C`
         becomes a loop that stops at the first match, with no generator."""
+        decl = self.model.defines.get(expr.name) if isinstance(expr, n.Name) and expr.name not in names.access else None
+        if decl is not None and not decl.params and expr.name not in self._inlining:
+            self._inlining.add(expr.name)
+            try:
+                return self.test_lines(decl.expr, Names(), then)
+            finally:
+                self._inlining.discard(expr.name)
         if isinstance(expr, n.Aggregate) and expr.op == "any" and expr.cond is not None:
             v = self.m.name("v")
             source, guard = self.loop(expr.iterable, names, v)
@@ -213,15 +220,15 @@ class ExprGen:
             return f"[{v} for {v} in {where} if {v} is not None]"
         return where
 
-    @visit.register
-    def _(self, expr: n.NameOf, names):
+    @visit.register(n.NameOf)
+    def _(self, expr, names):
         owner = self.visit(expr.owner, names)
         if expr.name in self.p.counters:
             return f"ctr[{self.p.counters[expr.name].index}][{owner}]"
         return self.zone_cards(self.p.zones[expr.name], f" + {owner}")
 
-    @visit.register
-    def _(self, expr: n.Field, names):
+    @visit.register(n.Field)
+    def _(self, expr, names):
         obj = self.visit(expr.obj, names)
         values = self.field_list(expr.name)
         if self.field_type(expr.name) == "expression":
@@ -252,16 +259,16 @@ class ExprGen:
                     return ftype
         return None
 
-    @visit.register
-    def _(self, expr: n.Index, names):
+    @visit.register(n.Index)
+    def _(self, expr, names):
         obj = self.visit(expr.obj, names)
         index = self.visit(expr.index, names)
         if isinstance(expr.obj, n.Field) and self.field_type(expr.obj.name) == "expression map":
             return f"{obj}[{index}](st)"
         return f"{obj}[{index}]"
 
-    @visit.register
-    def _(self, expr: n.Call, names):
+    @visit.register(n.Call)
+    def _(self, expr, names):
         if expr.name in self.model.defines:
             return self.call_define(expr.name, expr.args, names)
         args = [self.visit(a, names) for a in expr.args]
@@ -307,16 +314,16 @@ class ExprGen:
             self.m.add_function(fname, lines=lines, rule=f"define {name}")
         return self._defines[name]
 
-    @visit.register
-    def _(self, expr: n.ListLit, names):
+    @visit.register(n.ListLit)
+    def _(self, expr, names):
         return "[" + ", ".join(self.visit(i, names) for i in expr.items) + "]"
 
-    @visit.register
-    def _(self, expr: n.MapLit, names):
+    @visit.register(n.MapLit)
+    def _(self, expr, names):
         return "{" + ", ".join(f"{self.visit(k, names)}: {self.visit(v, names)}" for k, v in expr.items) + "}"
 
-    @visit.register
-    def _(self, expr: n.Comprehension, names):
+    @visit.register(n.Comprehension)
+    def _(self, expr, names):
         loops = []
         for var, iterable in expr.loops:
             v = self.m.name("v")
@@ -326,8 +333,8 @@ class ExprGen:
         cond = f" if {self.visit(expr.cond, names)}" if expr.cond is not None else ""
         return f"[{body} {' '.join(loops)}{cond}]"
 
-    @visit.register
-    def _(self, expr: n.Arith, names):
+    @visit.register(n.Arith)
+    def _(self, expr, names):
         left, right = self.visit(expr.left, names), self.visit(expr.right, names)
         if expr.op == "+":
             lt, rt_ = self.type_of(expr.left, names), self.type_of(expr.right, names)
@@ -335,16 +342,16 @@ class ExprGen:
                 return f"R_add({left}, {right})"
         return f"({left} {expr.op} {right})"
 
-    @visit.register
-    def _(self, expr: n.Neg, names):
+    @visit.register(n.Neg)
+    def _(self, expr, names):
         return f"(-{self.visit(expr.operand, names)})"
 
-    @visit.register
-    def _(self, expr: n.Compare, names):
+    @visit.register(n.Compare)
+    def _(self, expr, names):
         return f"({self.visit(expr.left, names)} {expr.op} {self.visit(expr.right, names)})"
 
-    @visit.register
-    def _(self, expr: n.Contains, names):
+    @visit.register(n.Contains)
+    def _(self, expr, names):
         container = self.visit(expr.container, names)
         if isinstance(expr.container, n.Field) and self.field_type(expr.container.name) == "effects":
             if isinstance(expr.item, n.Name) and expr.item.name in self.model.effects and expr.item.name not in names.access:
@@ -354,28 +361,28 @@ class ExprGen:
             return f"({'not ' if expr.negate else ''}R_shows({item}, {container}))"
         return f"({self.visit(expr.item, names)} {'not in' if expr.negate else 'in'} {container})"
 
-    @visit.register
-    def _(self, expr: n.IsKind, names):
+    @visit.register(n.IsKind)
+    def _(self, expr, names):
         if expr.kind not in self._kind_sets:
             cards = frozenset(i for i, k in enumerate(self.p.card_kinds) if k == expr.kind)
             self._kind_sets[expr.kind] = self.m.value("X", cards)
         return f"({self.visit(expr.operand, names)} in {self._kind_sets[expr.kind]})"
 
-    @visit.register
-    def _(self, expr: n.BoolOp, names):
+    @visit.register(n.BoolOp)
+    def _(self, expr, names):
         return "(" + f" {expr.op} ".join(self.visit(o, names) for o in expr.operands) + ")"
 
-    @visit.register
-    def _(self, expr: n.Not, names):
+    @visit.register(n.Not)
+    def _(self, expr, names):
         return f"(not {self.visit(expr.operand, names)})"
 
-    @visit.register
-    def _(self, expr: n.Conditional, names):
+    @visit.register(n.Conditional)
+    def _(self, expr, names):
         cond, then, otherwise = (self.visit(e, names) for e in (expr.cond, expr.then, expr.otherwise))
         return f"({then} if {cond} else {otherwise})"
 
-    @visit.register
-    def _(self, expr: n.Aggregate, names):
+    @visit.register(n.Aggregate)
+    def _(self, expr, names):
         v = self.m.name("v")
         loop = self.iterate(expr.iterable, names, v)
         inner = names.bind(expr.var, v, self.types.element(expr.iterable, names.types))
@@ -394,8 +401,8 @@ class ExprGen:
             return f"sum({values})"
         return f"R_{op}({values})"
 
-    @visit.register
-    def _(self, expr: n.Rank, names):
+    @visit.register(n.Rank)
+    def _(self, expr, names):
         value = self.visit(expr.value, names)
         awards = self.visit(expr.awards, names)
         at_least = self.visit(expr.at_least, names) if expr.at_least is not None else "None"

@@ -262,12 +262,12 @@ class RuleGen:
         if info.minimum is not None:
             self.emit(f"if {t} < {info.minimum}: {t} = {info.minimum}", span)
 
-    @stmt.register
-    def _(self, s: n.Gain, names):
+    @stmt.register(n.Gain)
+    def _(self, s, names):
         self._change(s, names, "+", clamp_high=True)
 
-    @stmt.register
-    def _(self, s: n.Lose, names):
+    @stmt.register(n.Lose)
+    def _(self, s, names):
         self._change(s, names, "-", clamp_high=False)
 
     def _change(self, s, names, op, clamp_high):
@@ -281,8 +281,8 @@ class RuleGen:
             self.emit(f"if {v} < {info.minimum}: {v} = {info.minimum}", s.span)
         self.emit(f"{row}[{i}] = {v}", s.span)
 
-    @stmt.register
-    def _(self, s: n.Pay, names):
+    @stmt.register(n.Pay)
+    def _(self, s, names):
         info, cell = self.counter_cell(s.target, names)
         row, i, a = self.temp(), self.temp(), self.temp()
         self.emit(f"{row} = ctr[{info.index}]; {i} = {cell}; {a} = {self.x.gen(s.amount, names)}", s.span)
@@ -290,8 +290,8 @@ class RuleGen:
         self.emit(f"    raise R_cannot_pay({a}, {row}[{i}], {self.m.const(info.name)}, {self.m.const(s.span)})", s.span)
         self.emit(f"{row}[{i}] -= {a}", s.span)
 
-    @stmt.register
-    def _(self, s: n.SetCounter, names):
+    @stmt.register(n.SetCounter)
+    def _(self, s, names):
         value = self.x.gen(s.value, names)
         if s.target.name == "first_player":
             self.emit(f"st.first = R_seat(st, {value}, {self.m.const('first_player must be a seat')}, {self.m.const(s.span)})", s.span)
@@ -310,8 +310,8 @@ class RuleGen:
         self._clamp(v, info, s.span)
         self.emit(f"ctr[{info.index}][{cell}] = {v}", s.span)
 
-    @stmt.register
-    def _(self, s: n.Move, names):
+    @stmt.register(n.Move)
+    def _(self, s, names):
         cards = self.x.gen(s.cards, names)
         dest = self.zone_instance(s.dest, names)
         bottom = s.place == "bottom"
@@ -323,25 +323,25 @@ class RuleGen:
             return
         self.emit(f"R_move_all(st, {cards}, {dest}, {bottom}, {self.m.const(s.span)})", s.span)
 
-    @stmt.register
-    def _(self, s: n.Deal, names):
+    @stmt.register(n.Deal)
+    def _(self, s, names):
         count = self.x.gen(s.count, names)
         self.emit(f"R_deal(st, {count}, {self.zone_instance(s.source, names)}, {self.zone_instance(s.dest, names)})", s.span)
 
-    @stmt.register
-    def _(self, s: n.Shuffle, names):
+    @stmt.register(n.Shuffle)
+    def _(self, s, names):
         self.emit(f"R_shuffle(st, {self.zone_instance(s.zone, names)})", s.span)
 
-    @stmt.register
-    def _(self, s: n.Slide, names):
+    @stmt.register(n.Slide)
+    def _(self, s, names):
         self.emit(f"R_slide(st, {self.zone_instance(s.zone, names)})", s.span)
 
-    @stmt.register
-    def _(self, s: n.Refill, names):
+    @stmt.register(n.Refill)
+    def _(self, s, names):
         self.emit(f"R_refill(st, {self.zone_instance(s.zone, names)}, {self.zone_instance(s.source, names)})", s.span)
 
-    @stmt.register
-    def _(self, s: n.CallStmt, names):
+    @stmt.register(n.CallStmt)
+    def _(self, s, names):
         args = [self.x.gen(a, names) for a in s.args]
         code = self.ctx.code_index[s.name]
         self.call(code, args, s.span)
@@ -364,34 +364,34 @@ class RuleGen:
         self.emit(f"if R_effect(st, {name}, {self.m.const(span)}) is S: return S", span)
         self.jump(resume, span)
 
-    @stmt.register
-    def _(self, s: n.Stop, names):
+    @stmt.register(n.Stop)
+    def _(self, s, names):
         end = self.loops[-1]
         if end is None:
             self.emit("break", s.span)
         else:
             self.jump(end, s.span)
 
-    @stmt.register
-    def _(self, s: n.Pass, names):
+    @stmt.register(n.Pass)
+    def _(self, s, names):
         self.emit("pass", s.span)
 
-    @stmt.register
-    def _(self, s: n.EndGame, names):
+    @stmt.register(n.EndGame)
+    def _(self, s, names):
         if s.after_rounds is None:
             self.emit(f"R_end_now(st, {s.lost})", s.span)
         else:
             self.emit(f"R_end_after(st, {self.x.gen(s.after_rounds, names)})", s.span)
 
-    @stmt.register
-    def _(self, s: n.Let, names):
+    @stmt.register(n.Let)
+    def _(self, s, names):
         value = self.x.gen(s.value, names)
         v = self.var(True)
         self.emit(f"{v} = {value}", s.span)
         return names.bind(s.name, v, self.x.type_of(s.value, names))
 
-    @stmt.register
-    def _(self, s: n.If, names):
+    @stmt.register(n.If)
+    def _(self, s, names):
         if not self.suspends(s):
             for i, (cond, body) in enumerate(s.branches):
                 self.emit(f"{'if' if i == 0 else 'elif'} {self.x.gen(cond, names)}:", cond.span)
@@ -413,8 +413,8 @@ class RuleGen:
         self.block(s.else_body, names)
         self.place(end)
 
-    @stmt.register
-    def _(self, s: n.ForEach, names):
+    @stmt.register(n.ForEach)
+    def _(self, s, names):
         it = self.x.gen(s.iterable, names)
         crosses = self.suspends(s)
         v = self.var(crosses)
@@ -462,8 +462,8 @@ class RuleGen:
         for text, where in self._step(span):
             self.emit(text, where)
 
-    @stmt.register
-    def _(self, s: n.RepeatWhile, names):
+    @stmt.register(n.RepeatWhile)
+    def _(self, s, names):
         cond = self.x.gen(s.cond, names)
         if not self.suspends(s):
             self.emit(f"while {cond}:", s.span)
@@ -482,8 +482,8 @@ class RuleGen:
         self.jump(top, s.span)
         self.place(end)
 
-    @stmt.register
-    def _(self, s: n.RepeatTimes, names):
+    @stmt.register(n.RepeatTimes)
+    def _(self, s, names):
         count = self.x.gen(s.count, names)
         if not self.suspends(s):
             self.emit(f"for {self.temp()} in range({count}):", s.span)
@@ -505,16 +505,16 @@ class RuleGen:
         self.jump(top, s.span)
         self.place(end)
 
-    @stmt.register
-    def _(self, s: n.ActAs, names):
+    @stmt.register(n.ActAs)
+    def _(self, s, names):
         saved = self.var(self.suspends(s))
         player = self.x.gen(s.player, names)
         self.emit(f"{saved} = st.me; st.me = R_seat(st, {player}, {self.m.const('`as` needs a seat')}, {self.m.const(s.span)})", s.span)
         self.block(s.body, names)
         self.emit(f"st.me = {saved}", s.span)
 
-    @stmt.register
-    def _(self, s: n.PickRandom, names):
+    @stmt.register(n.PickRandom)
+    def _(self, s, names):
         crosses = self.suspends(s)
         v = self.var(crosses)
         inner = names.bind(s.var, v, self.x.types.element(s.iterable, names.types))
@@ -565,8 +565,8 @@ class RuleGen:
         self.emit(f"st.pending = (st.me, {point.id}, {ids}, {values})", span)
         self.emit("return S", span)
 
-    @stmt.register
-    def _(self, s: n.Choose, names):
+    @stmt.register(n.Choose)
+    def _(self, s, names):
         kind = self.x.element_kind(s.iterable, names)
         slot = self.var(True)
         label = self.x.function(s.label, names.bind(s.var, slot, self.x.types.element(s.iterable, names.types)),
@@ -600,8 +600,8 @@ class RuleGen:
         self.branches(s.body, names.bind(s.var, slot, self.x.types.element(s.iterable, names.types)),
                       s.else_body, names, other, end, s.span)
 
-    @stmt.register
-    def _(self, s: n.May, names):
+    @stmt.register(n.May)
+    def _(self, s, names):
         label = self.x.function(s.label, names, self.name, s.span, template=True)
         point = dp.MayPoint(label, self.prompt)
         self.ask(point, s.span)
@@ -612,8 +612,8 @@ class RuleGen:
         self.place(body)
         self.branches(s.body, names, s.else_body, names, other, end, s.span)
 
-    @stmt.register
-    def _(self, s: n.ChooseAction, names):
+    @stmt.register(n.ChooseAction)
+    def _(self, s, names):
         actions = list(self.ctx.model.actions.items())
         slot = self.var(True)
         labels = [self.x.function(decl.label, Names(), f"action {name}", decl.span, template=True) for name, decl in actions]
@@ -652,8 +652,8 @@ class RuleGen:
             self.indent -= 1
         self.place(end)
 
-    @stmt.register
-    def _(self, s: n.Resolve, names):
+    @stmt.register(n.Resolve)
+    def _(self, s, names):
         effects = self.x.gen(s.effects, names)
         fx, cur = self.var(True), self.var(True)
         end, call = Label(), Label()
