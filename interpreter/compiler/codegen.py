@@ -25,7 +25,7 @@ _LOCALS = re.compile(r"^(st|fr|L|pc|ctr|z|nf|ids|vals|rest|[vtsp]\d+)$")
 _GLOBALS = re.compile(r"^([KFCDEX]\d+|SP\d+|R_[a-z_]+|B_[a-z_]+|S|BUDGET|CARD_IDS)$")
 _BUILTINS = {"len", "tuple", "list", "range", "max", "min", "sum", "any", "all", "abs", "isinstance", "int", "map", "None", "True", "False"}
 _ATTRIBUTES = {"me", "n", "first", "round", "turns", "ctr", "z", "loc", "rng", "pending", "frames", "steps",
-               "cov", "lost", "end_round", "append", "extend", "pop", "index", "__getitem__", "program", "codes"}
+               "cov", "lost", "end_round", "append", "extend", "pop", "index", "count", "__getitem__", "program", "codes"}
 
 
 class Label:

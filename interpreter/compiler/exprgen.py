@@ -181,8 +181,14 @@ class ExprGen:
         info = self._slotted_zone(expr, names)
         if info is None:
             return self.visit(expr, names), None
-        offset = "" if info.scope == "shared" else (" + st.me" if isinstance(expr, n.Name) else f" + {self.visit(expr.owner, names)}")
-        return f"z[{info.base}{offset}]", f"{var} is not None"
+        return self.zone_cards(info, self._zone_offset(expr, names), raw=True), f"{var} is not None"
+
+    def _zone_offset(self, expr, names: Names) -> str:
+        """The owner part of a zone instance index, for a zone named by `expr`."""
+        info = self.p.zones[expr.name]
+        if info.scope == "shared":
+            return ""
+        return " + st.me" if isinstance(expr, n.Name) else f" + {self.visit(expr.owner, names)}"
 
     def test_lines(self, expr, names: Names, then: str) -> list:
         """Statement lines running `then` if `expr` holds; `any x in L where C`
@@ -212,10 +218,11 @@ class ExprGen:
             return None
         return info if info.slots else None
 
-    def zone_cards(self, info, offset: str) -> str:
-        """The cards of a zone instance as a list (a slotted zone without its gaps)."""
+    def zone_cards(self, info, offset: str, raw: bool = False) -> str:
+        """The cards of a zone instance as a list (a slotted zone without its
+        gaps, unless `raw`)."""
         where = f"z[{info.base}{offset}]"
-        if info.slots:
+        if info.slots and not raw:
             v = self.m.name("v")
             return f"[{v} for {v} in {where} if {v} is not None]"
         return where
@@ -271,6 +278,11 @@ class ExprGen:
     def _(self, expr, names):
         if expr.name in self.model.defines:
             return self.call_define(expr.name, expr.args, names)
+        if expr.name == "size" and len(expr.args) == 1:
+            info = self._slotted_zone(expr.args[0], names)
+            if info is not None:  # the cards in a slotted zone: its slots less its gaps
+                where = self.zone_cards(info, self._zone_offset(expr.args[0], names), raw=True)
+                return f"({info.slots} - {where}.count(None))"
         args = [self.visit(a, names) for a in expr.args]
         inline = FUNCTIONS[expr.name].inline
         if inline is not None and all(_SIMPLE.match(a) for a in args):
