@@ -4,7 +4,10 @@ Cards the player cannot see (hidden zones, other players' owner-only zones) are
 shuffled among the places they occupy, each card kind among its own places
 (kinds are told apart by their backs); everything visible stays, and so do the
 cards still in the zone all cards start in (left out of the game by public
-rules). Search bots work on such samples, never on the true state.
+rules). Counter values the player's observation does not show (counters on
+cards it cannot see, hidden counters, other players' owner-only counters) are
+set to their lowest value, so the sample carries none of them. Search bots
+work on such samples, never on the true state.
 """
 from __future__ import annotations
 
@@ -42,6 +45,28 @@ def determinize(st, player: int, seed_state: int):
         for (zi, i), card in zip(places, cards):
             world.z[zi][i] = card
             world.loc[card] = zi
+    _forget_unseen_counters(world, player)
     # The world's own future randomness must not be the true one either.
     world.rng, _ = _rng.next_u64(seed_state)
     return world, seed_state
+
+
+def _forget_unseen_counters(world, player: int) -> None:
+    """Set every counter value `player` does not see to the counter's lowest value."""
+    unseen_cards = None
+    for info in world.program.counter_list:
+        row = world.ctr[info.index]
+        low = info.minimum if info.minimum is not None else 0
+        if info.maximum is not None:
+            low = min(low, info.maximum)
+        if info.scope == "card":
+            if unseen_cards is None:
+                unseen_cards = [c for c in range(len(world.loc)) if not world._card_visible(c, player)]
+            for card in unseen_cards:
+                row[card] = low
+        elif info.visibility == "hidden":
+            row[:] = [low] * len(row)
+        elif info.visibility == "owner" and info.scope == "player":
+            for seat in range(len(row)):
+                if seat != player:
+                    row[seat] = low

@@ -195,13 +195,13 @@ class Evaluator:
             return
         touched_by_counter = {c.index: set() for c in self.counters}
         moves: dict = {}  # (kind, src zone, dst zone) -> set of terms, or None once it failed
+        from ..game import Game  # the evaluator is built from a program, not a game
+
         players = max(p.min_players, min(2, p.max_players))
-        state_class = _state_class()
-        if state_class is None:
-            return
+        game = Game(p, "", None)
         for g in range(games):
             try:
-                st = state_class.new(p, players, 7_919 * (g + 1))
+                st = game.new_initial_state(players, 7_919 * (g + 1))
                 r = _rng.seed_state(104_729 + g)
                 step = 0
                 while not st.over and step < 5_000:
@@ -278,20 +278,6 @@ class Evaluator:
             return None
         finally:
             st.me = me
-
-
-def _state_class():
-    try:
-        from ..game import Game
-    except ImportError:
-        return None
-
-    class _Maker:
-        @staticmethod
-        def new(program, players, seed):
-            return Game(program, "", None).new_initial_state(players, seed)
-
-    return _Maker
 
 
 def squash(vals: list, player: int, scale: float | None = None) -> float:
