@@ -6,6 +6,7 @@ import json
 
 from ..engine.vm import build_main
 from ..language.nodes import EffectList
+from .boards import build_boards
 from .expressions import ExprCompiler
 from .program import CounterInfo, Program, Scope, ZoneInfo
 from .statements import StmtCompiler
@@ -67,6 +68,7 @@ def compile_program(model, db, params: dict, card_fields: dict) -> Program:
             fields[name] = [_card_value(exprs, v) for v in values]
     for name, decl in model.defines.items():
         defines[name] = exprs.compile_define(decl)
+    program.boards = build_boards(program, model, exprs)
 
     code_index: dict = {}
     bodies = []

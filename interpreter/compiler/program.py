@@ -88,6 +88,7 @@ class Program:
     card_views: dict = field(default_factory=dict)  # zone name or "cards" -> fn(st, card)
     zone_of_instance: list = field(default_factory=list)
     counter_list: list = field(default_factory=list)
+    boards: object = None  # boards.Boards: the spaces of every `board` and their distances
 
     def layout_zones(self) -> int:
         """Give each zone its instances (per-player zones get one per possible

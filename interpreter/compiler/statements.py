@@ -237,11 +237,13 @@ class StmtCompiler:
     @stmt.register
     def _(self, s: n.EndGame):
         if s.after_rounds is None:
-            lost = s.lost
+            lost, won = s.lost, s.won
 
             def end_now(st, fr):
                 if lost:
                     st.lost = True
+                if won:
+                    st.won = True
                 raise GameOver()
             self.emit(end_now, s.span)
             return

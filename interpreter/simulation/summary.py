@@ -13,6 +13,9 @@ from .stats import describe, newcombe, proportion
 
 TIES = ("a win shared by k players counts 1/k for each of them; "
         "a game the rules end as lost for everyone is a win for nobody")
+TEAM = ("the team wins every game the rules do not end as lost for everyone; "
+        "a game the rules end as won together is a whole win for every seat; "
+        "top score: the best score of the team (1/k for each of k tied)")
 MIN_USES = 30  # cards used (or not used) fewer times are left out of printed impact lists
 
 
@@ -22,7 +25,10 @@ def reliable_impact(impact: list, min_uses: int = MIN_USES) -> list:
 
 
 def shares(record: dict) -> list:
-    """Each seat's share of the win: 1/k for each of k winners, else 0."""
+    """Each seat's share of the win: 1/k for each of k winners, else 0; every
+    seat wins whole in a game won together."""
+    if record.get("outcome") == "won":
+        return [1.0] * len(record["scores"])
     winners = record["winners"]
     k = len(winners)
     out = [0.0] * len(record["scores"])
@@ -52,6 +58,8 @@ class Tally:
         self.bot_games: dict = {}
         self.decisive = 0
         self.lost = 0
+        self.top_seat = [0.0] * players  # best score of the team, for rules that end won or lost together
+        self.top_pos = [0.0] * players
         self.scores = array("d")
         self.margins = array("d")
         self.turns = array("d")
@@ -78,6 +86,10 @@ class Tally:
         if r.get("lost"):
             self.lost += 1
         first = r["first_player"]
+        top = r.get("top_scorers", r["winners"])
+        for seat in top:
+            self.top_seat[seat] += 1.0 / len(top)
+            self.top_pos[(seat - first) % players] += 1.0 / len(top)
         breakdown = r["breakdown"]
         for seat in range(players):
             self.seat_wins[seat] += s[seat]
@@ -150,12 +162,25 @@ class Tally:
             "decisions": describe(self.decisions),
             "card_impact": self.card_impact(),
         }
+        if meta.get("team"):
+            out["team"] = self.team()
         if seconds is not None:
             out["seconds"] = seconds
             out["games_per_second"] = n / seconds if seconds > 0 else float("inf")
         if meta.get("coverage"):
             out["coverage"] = self.coverage()
         return out
+
+    def team(self) -> dict:
+        """For rules whose games can end won or lost together: how often the
+        team won (was not lost), and who had the best score of the team."""
+        n, players = self.n, self.players
+        return {
+            "meaning": TEAM,
+            "win_rate": proportion(n - self.lost, n),
+            "top_score_by_seat": [{"seat": s, **proportion(self.top_seat[s], n)} for s in range(players)],
+            "top_score_by_position": [{"position": p, **proportion(self.top_pos[p], n)} for p in range(players)],
+        }
 
     def card_impact(self) -> list:
         """For each card: the win rate of the players who used it (chose it at

@@ -1,0 +1,78 @@
+"""Boards: cards of a kind as the spaces of a graph, with distances.
+
+A `board` declaration names the kind of the space cards and says when space
+`a` leads to space `b`. The condition reads only card fields and parameters
+(the checker makes sure), so the graph is fixed for the game: it is built
+once, when the rules are compiled, and lives in the program, not in the state.
+Distances are found by breadth-first search from each space the first time
+they are asked for, then kept.
+"""
+from __future__ import annotations
+
+from collections import deque
+from types import SimpleNamespace
+
+from ..errors import RulesError, RulesRuntimeError
+from .program import Scope
+
+
+class Boards:
+    """Every board of a program: each space card's next spaces, and distances."""
+
+    def __init__(self, links: dict):
+        self.links = links  # space card -> tuple of the spaces it leads to
+        self._from: dict = {}  # space card -> {space: steps}
+
+    def distance(self, a, b):
+        """Steps on the shortest way from space `a` to space `b`; None if no way leads there."""
+        return self.reach(a).get(self._space(b))
+
+    def reach(self, a) -> dict:
+        """{space: steps} for every space reachable from `a` (`a` itself at 0)."""
+        a = self._space(a)
+        found = self._from.get(a)
+        if found is None:
+            found = {a: 0}
+            queue = deque([a])
+            while queue:
+                here = queue.popleft()
+                for there in self.links[here]:
+                    if there not in found:
+                        found[there] = found[here] + 1
+                        queue.append(there)
+            self._from[a] = found
+        return found
+
+    def _space(self, card):
+        if card is None:
+            raise RulesRuntimeError("no space to measure from (the value is none)")
+        if not isinstance(card, int) or isinstance(card, bool) or card not in self.links:
+            raise RulesRuntimeError(f"{card!r} is not a space of any board (declare one with `board KIND: ...`)")
+        return card
+
+
+def build_boards(program, model, exprs) -> Boards:
+    """The graph of every `board` declaration, from its adjacency condition
+    evaluated once for each ordered pair of distinct space cards."""
+    links: dict = {}
+    fixed = SimpleNamespace(program=program)  # the condition reads no state
+    for kind, decl in model.boards.items():
+        scope = Scope({decl.a: 0, decl.b: 1}, 2, {decl.a: "card", decl.b: "card"})
+        adjacent = exprs.compile(decl.adjacent, scope)
+        spaces = [i for i, k in enumerate(program.card_kinds) if k == kind]
+        for a in spaces:
+            nexts = []
+            for b in spaces:
+                if a == b:
+                    continue
+                frame = [a, b] + [None] * (scope.size - 2)
+                try:
+                    if adjacent(fixed, frame):
+                        nexts.append(b)
+                except RulesError as err:
+                    raise RulesError(f"board '{kind}': {err.diagnostics[0].message}", decl.adjacent.span) from None
+                except (ArithmeticError, TypeError, IndexError, KeyError, ValueError) as err:
+                    raise RulesError(f"board '{kind}': the adjacency of '{program.card_names[a]}' and "
+                                     f"'{program.card_names[b]}' cannot be computed ({err})", decl.adjacent.span) from None
+            links[a] = tuple(nexts)
+    return Boards(links)
