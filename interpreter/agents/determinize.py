@@ -4,7 +4,9 @@ Cards the player cannot see (hidden zones, other players' owner-only zones) are
 shuffled among the places they occupy, each card kind among its own places
 (kinds are told apart by their backs); everything visible stays, and so do the
 cards still in the zone all cards start in (left out of the game by public
-rules). Search bots work on such samples, never on the true state.
+rules). Counters on a card (per-card counters) are seen on its back, so they
+stay with the place, not with the card that moves. Search bots work on such
+samples, never on the true state.
 """
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ def determinize(st, player: int, seed_state: int):
     """A clone of `st` with the unseen cards redistributed; returns (clone, rng)."""
     world = st.clone()
     kinds = world.program.card_kinds
+    on_card = [world.ctr[c.index] for c in world.program.counter_list if c.scope == "card"]
     by_kind: dict = {}
     for zi, i in hidden_places(world, player):
         by_kind.setdefault(kinds[world.z[zi][i]], []).append((zi, i))
@@ -39,9 +42,12 @@ def determinize(st, player: int, seed_state: int):
         # unseen cards really are
         cards = sorted(world.z[zi][i] for zi, i in places)
         seed_state = _rng.shuffle(seed_state, cards)
-        for (zi, i), card in zip(places, cards):
+        marks = [[values[world.z[zi][i]] for values in on_card] for zi, i in places]
+        for (zi, i), card, counts in zip(places, cards, marks):
             world.z[zi][i] = card
             world.loc[card] = zi
+            for values, count in zip(on_card, counts):
+                values[card] = count
     # The world's own future randomness must not be the true one either.
     world.rng, _ = _rng.next_u64(seed_state)
     return world, seed_state
