@@ -122,7 +122,7 @@ def _distance(st, a, b):
     return st.program.boards.distance(a, b)
 
 
-@builtin("has", 2)
+@builtin("has", 2, fixed=True)
 def _has(st, card, name):
     """Whether the card data gives card `card` a value for the field `name`:
     `has(c, "effects")`."""

@@ -85,7 +85,7 @@ class _ToAst(Transformer):
         return n.Override(inner, span=self._span(meta))
 
     def board_decl(self, meta, c):
-        return n.BoardDecl(str(c[0]), str(c[1]), str(c[2]), c[3], span=self._span(meta))
+        return n.BoardDecl(str(c[0]), str(c[1]), str(c[2]), c[3], span=self._tspan(c[0]))
 
     def show_decl(self, meta, c):
         return n.ShowDecl(str(c[0]), self._template(c[1]), span=self._span(meta))
