@@ -102,9 +102,10 @@ def summary_text(s: dict, cards_shown: int = 5) -> str:
     for bot, row in s["win_rate_by_bot"].items():
         out.append(f"  {'bot ' + bot:<22}{_interval(row)}")
     fpa = s["first_player_advantage"]
+    of = s.get("balance_of", "win")
     out.append(f"first-player advantage  {fpa['advantage']:+.3f}  ({fpa['low']:+.3f} to {fpa['high']:+.3f}; "
-               f"win rate of the first player - 1/{s['players']})")
-    out.append(f"balance {s['balance']:.3f} (by turn position), {s['seat_balance']:.3f} (by seat); "
+               f"{of} rate of the first player - 1/{s['players']})")
+    out.append(f"balance ({of}) {s['balance']:.3f} (by turn position), {s['seat_balance']:.3f} (by seat); "
                f"decisiveness {s['decisiveness']:.3f}"
                + (f"; lost by everyone {_interval(s['lost_by_all'])}" if s["lost_by_all"]["wins"] else ""))
     team = s.get("team")

@@ -81,7 +81,7 @@ class Tally:
         self.n += 1
         s = shares(r)
         players = self.players
-        if len(r["winners"]) == 1:
+        if len(r.get("top_scorers", r["winners"])) == 1:
             self.decisive += 1
         if r.get("lost"):
             self.lost += 1
@@ -134,10 +134,13 @@ class Tally:
         meta, n, players = self.meta, self.n, self.players
         by_seat = [{"seat": seat, **proportion(self.seat_wins[seat], n)} for seat in range(players)]
         by_position = [{"position": pos, **proportion(self.pos_wins[pos], n)} for pos in range(players)]
+        # Balance between seats: of the win, or in rules whose players win or
+        # lose together (where every seat shares the team's result), of the top score.
+        seat_shares, pos_shares = (self.top_seat, self.top_pos) if meta.get("team") else (self.seat_wins, self.pos_wins)
         fair = 1.0 / players
-        first = by_position[0]
-        rates_pos = [x["rate"] for x in by_position]
-        rates_seat = [x["rate"] for x in by_seat]
+        first = proportion(pos_shares[0], n)
+        rates_pos = [w / n if n else 0.0 for w in pos_shares]
+        rates_seat = [w / n if n else 0.0 for w in seat_shares]
         out = {
             "rules": meta["rules"], "title": meta["title"], "sets": meta["sets"],
             "games": n, "players": players, "bots": meta["bots"], "seed": meta["seed"],
@@ -149,6 +152,7 @@ class Tally:
                 "win_rate": first["rate"], "fair_share": fair, "advantage": first["rate"] - fair,
                 "low": first["low"] - fair, "high": first["high"] - fair,
             },
+            "balance_of": "top score" if meta.get("team") else "win",
             "balance": 1.0 - (max(rates_pos) - min(rates_pos)) if n else float("nan"),
             "seat_balance": 1.0 - (max(rates_seat) - min(rates_seat)) if n else float("nan"),
             "decisiveness": self.decisive / n if n else float("nan"),
