@@ -86,10 +86,7 @@ class Tally:
         if r.get("lost"):
             self.lost += 1
         first = r["first_player"]
-        top = r.get("top_scorers", r["winners"])
-        for seat in top:
-            self.top_seat[seat] += 1.0 / len(top)
-            self.top_pos[(seat - first) % players] += 1.0 / len(top)
+        self._add_top(r.get("top_scorers", r["winners"]), first)
         breakdown = r["breakdown"]
         for seat in range(players):
             self.seat_wins[seat] += s[seat]
@@ -129,6 +126,11 @@ class Tally:
             entry[1] += 1
         for c in r.get("never_in_play", ()):
             self.unplayed[c] += 1
+
+    def _add_top(self, top: list, first: int) -> None:
+        for seat in top:
+            self.top_seat[seat] += 1.0 / len(top)
+            self.top_pos[(seat - first) % self.players] += 1.0 / len(top)
 
     def summary(self, seconds: float | None = None) -> dict:
         meta, n, players = self.meta, self.n, self.players
