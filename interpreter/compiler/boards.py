@@ -19,8 +19,9 @@ from .program import Scope
 class Boards:
     """Every board of a program: each space card's next spaces, and distances."""
 
-    def __init__(self, links: dict):
+    def __init__(self, links: dict, names: list):
         self.links = links  # space card -> tuple of the spaces it leads to
+        self.names = names  # card names, for messages
         self._from: dict = {}  # space card -> {space: steps}
 
     def distance(self, a, b):
@@ -46,8 +47,11 @@ class Boards:
     def _space(self, card):
         if card is None:
             raise RulesRuntimeError("no space to measure from (the value is none)")
-        if not isinstance(card, int) or isinstance(card, bool) or card not in self.links:
-            raise RulesRuntimeError(f"{card!r} is not a space of any board (declare one with `board KIND: ...`)")
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < len(self.names):
+            raise RulesRuntimeError(f"distance() needs two spaces (cards), got {card!r}")
+        if card not in self.links:
+            raise RulesRuntimeError(f"'{self.names[card]}' is not a space of any board",
+                                    hint="a `board KIND: a next to b when ...` declaration makes the cards of KIND spaces")
         return card
 
 
@@ -75,4 +79,4 @@ def build_boards(program, model, exprs) -> Boards:
                     raise RulesError(f"board '{kind}': the adjacency of '{program.card_names[a]}' and "
                                      f"'{program.card_names[b]}' cannot be computed ({err})", decl.adjacent.span) from None
             links[a] = tuple(nexts)
-    return Boards(links)
+    return Boards(links, program.card_names)
