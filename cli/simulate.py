@@ -84,6 +84,18 @@ def _stats_line(name: str, d: dict) -> str:
             f"{f(d['median'])}{f(d['q75'])}{f(d['q95'])}{f(d['max'])}")
 
 
+def _team_lines(team) -> list:
+    """The team win rate and the top scores, for rules won or lost together."""
+    if not team:
+        return []
+    out = [f"team win rate {_interval(team['win_rate'])}  ({team['meaning']})"]
+    for row in team["top_score_by_seat"]:
+        out.append(f"  {'top score, seat ' + str(row['seat']):<22}{_interval(row)}")
+    for row in team["top_score_by_position"]:
+        out.append(f"  {'top score, position ' + str(row['position']):<22}{_interval(row)}")
+    return out
+
+
 def summary_text(s: dict, cards_shown: int = 5) -> str:
     out = []
     speed = f" in {s['seconds']:.1f} s ({s['games_per_second']:.1f} games/s)" if "seconds" in s else ""
@@ -102,11 +114,13 @@ def summary_text(s: dict, cards_shown: int = 5) -> str:
     for bot, row in s["win_rate_by_bot"].items():
         out.append(f"  {'bot ' + bot:<22}{_interval(row)}")
     fpa = s["first_player_advantage"]
+    of = s.get("balance_of", "win")
     out.append(f"first-player advantage  {fpa['advantage']:+.3f}  ({fpa['low']:+.3f} to {fpa['high']:+.3f}; "
-               f"win rate of the first player - 1/{s['players']})")
-    out.append(f"balance {s['balance']:.3f} (by turn position), {s['seat_balance']:.3f} (by seat); "
+               f"{of} rate of the first player - 1/{s['players']})")
+    out.append(f"balance ({of}) {s['balance']:.3f} (by turn position), {s['seat_balance']:.3f} (by seat); "
                f"decisiveness {s['decisiveness']:.3f}"
                + (f"; lost by everyone {_interval(s['lost_by_all'])}" if s["lost_by_all"]["wins"] else ""))
+    out += _team_lines(s.get("team"))
     out.append("")
     out.append(f"  {'':<22}" + "".join(f"{h:>8}" for h in ("mean", "sd", "min", "5%", "25%", "median", "75%", "95%", "max")))
     out.append(_stats_line("score", s["score"]))

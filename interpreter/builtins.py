@@ -16,6 +16,7 @@ class Builtin:
     fn: Callable
     returns: str | None  # "card", "player" or None: what the value is, for option ids
     doc: str
+    fixed: bool = False  # depends only on its arguments, never on the state (usable in a board)
     inline: str | None = None  # the same computation as Python source over `st`, `z` and
     # the arguments `{0}`, `{1}`; generated code uses it when the arguments are plain names
 
@@ -23,34 +24,34 @@ class Builtin:
 FUNCTIONS: dict[str, Builtin] = {}
 
 
-def builtin(name: str, arity, returns=None, inline=None):
+def builtin(name: str, arity, returns=None, fixed=False, inline=None):
     def register(fn):
         lo, hi = (arity, arity) if isinstance(arity, int) else arity
-        FUNCTIONS[name] = Builtin(name, (lo, hi), fn, returns, (fn.__doc__ or "").strip(), inline)
+        FUNCTIONS[name] = Builtin(name, (lo, hi), fn, returns, (fn.__doc__ or "").strip(), fixed, inline)
         return fn
 
     return register
 
 
-@builtin("max", (1, 8))
+@builtin("max", (1, 8), fixed=True)
 def _max(st, *values):
     """The largest value: `max(0, c.cost - 1)`; one list argument takes its largest element."""
     return max(values[0]) if len(values) == 1 else max(values)
 
 
-@builtin("min", (1, 8))
+@builtin("min", (1, 8), fixed=True)
 def _min(st, *values):
     """The smallest value: `min(gold, 8)`."""
     return min(values[0]) if len(values) == 1 else min(values)
 
 
-@builtin("abs", 1)
+@builtin("abs", 1, fixed=True)
 def _abs(st, value):
     """Absolute value: `abs(-2)` is 2."""
     return abs(value)
 
 
-@builtin("size", 1)
+@builtin("size", 1, fixed=True)
 def _size(st, items):
     """How many cards (or elements) a zone or list holds: `size(hand)`."""
     return len(items)
@@ -114,3 +115,18 @@ def _position(st, player):
 def _next_player(st, player):
     """The player after `player` in turn order (to the left): `next_player(me)`."""
     return (player + 1) % st.n
+
+
+@builtin("distance", 2)
+def _distance(st, a, b):
+    """Steps on the shortest way from space `a` to space `b` of a board (see
+    `board`), none if no way leads there: `distance(here, c) <= 3`."""
+    return st.program.boards.distance(a, b)
+
+
+@builtin("has", 2, fixed=True)
+def _has(st, card, name):
+    """Whether the card data gives card `card` a value for the field `name`:
+    `has(c, "effects")`."""
+    values = st.program.fields.get(name)
+    return card is not None and values is not None and values[card] is not None

@@ -68,7 +68,7 @@ def _span_at(source: Source, mark, length: int = 1) -> Span:
 
 
 def _describe_path(data, path) -> str:
-    """`card hero[3] ('Ada'), field 'cost'` — the card and the field path."""
+    """`card item[3] ('Ada'), field 'cost'` — the card and the field path."""
     if len(path) >= 2 and isinstance(path[1], int):
         kind, idx = path[0], path[1]
         try:

@@ -80,6 +80,10 @@ class Checker:
         for zone, decl in m.empty_hooks.items():
             if zone not in m.zones:
                 self.error(f"unknown zone '{zone}'", decl.span, did_you_mean(zone, m.zones))
+        for kind, decl in m.boards.items():
+            if kind not in self.db.kinds:
+                self.error(f"board '{kind}': no cards of kind '{kind}' in the card file", decl.span,
+                           did_you_mean(kind, self.db.kinds) or f"expected a card kind: {', '.join(self.db.kinds)}")
         used = set()
         for decl in self._all_decls():
             used |= _names_in(decl)
@@ -112,6 +116,8 @@ class Checker:
         yield from m.empty_hooks.values()
         yield from m.score_terms.values()
         yield from m.params.values()
+        yield from m.boards.values()
+        yield from m.shows.values()
         for d in (m.setup, m.turn, m.tiebreak, m.turn_order):
             if d is not None:
                 yield d
@@ -146,10 +152,24 @@ class Checker:
                 self.expr(e, set())
         if m.turn_order:
             self.expr(m.turn_order.seats, set())
+        for decl in m.boards.values():
+            self.expr(decl.adjacent, {decl.a, decl.b})
+            self.board_is_fixed(decl)
         for name, decl in m.shows.items():
             if name != "cards" and name not in m.zones:
                 self.error(f"`show {name}`: no zone named '{name}'", decl.span, did_you_mean(name, set(m.zones) | {"cards"}))
             self.expr(decl.template, {"card"})
+
+    def board_is_fixed(self, decl):
+        """A board is built once: its adjacency may read the two spaces'
+        fields, parameters, literals and fixed functions, nothing that changes."""
+        found = _changing(self.m, self.params, decl.adjacent, {decl.a, decl.b}, set())
+        if found is not None:
+            node, what = found
+            self.error(f"board '{decl.name}': the adjacency of two spaces is fixed for the whole game, "
+                       f"so it cannot read {what}", node.span,
+                       f"expected only the fields of '{decl.a}' and '{decl.b}', parameters and fixed functions "
+                       f"({', '.join(sorted(f for f, b in FUNCTIONS.items() if b.fixed))})")
 
     def no_decisions(self, hook):
         seen = set()
@@ -406,6 +426,9 @@ class Checker:
                            f"it is defined as {e.name}({', '.join(params)})")
             return
         builtin = FUNCTIONS.get(e.name)
+        if e.name == "has" and len(e.args) == 2 and isinstance(e.args[1], n.Literal) and e.args[1].value not in self.card_field_names:
+            self.error(f"no card has a field '{e.args[1].value}'", e.args[1].span,
+                       did_you_mean(str(e.args[1].value), self.card_field_names) or "expected the name of a card field")
         if builtin is None:
             if e.name in self.m.callables():
                 self.error(f"'{e.name}' is a procedure: it is carried out as a statement, not used as a value", e.span)
@@ -499,3 +522,40 @@ def _names_in(decl) -> set:
         if isinstance(node, (n.Name, n.NameOf, n.Call, n.CallStmt)):
             names.add(node.name)
     return names
+
+
+def _changing(model, params, expr, scope: set, seen: set):
+    """(node, description) of the first thing `expr` reads that can change
+    during a game (a counter, a zone, the acting player, a function of the
+    state), or None. Definitions are followed into their bodies."""
+    bound = set(scope)
+    for node in n.walk(expr):
+        if isinstance(node, n.Aggregate):
+            bound.add(node.var)
+        elif isinstance(node, n.Comprehension):
+            bound.update(var for var, _ in node.loops)
+    for node in n.walk(expr):
+        if isinstance(node, n.Name) and node.name not in bound and node.name not in params:
+            name = node.name
+            if name in model.counters or name in model.zones:
+                return node, f"the {'counter' if name in model.counters else 'zone'} '{name}'"
+            if name in BUILTIN_NAMES:
+                return node, f"'{name}', which changes during the game"
+            if name in model.defines and name not in seen:
+                seen.add(name)
+                if _changing(model, params, model.defines[name].expr, set(model.defines[name].params), seen):
+                    return node, f"the definition '{name}', which reads what changes during the game"
+        elif isinstance(node, n.NameOf):
+            return node, f"'{node.name} of ...', which changes during the game"
+        elif isinstance(node, n.Rank):
+            return node, "a ranking of the players"
+        elif isinstance(node, n.Call):
+            if node.name in model.defines:
+                if node.name not in seen:
+                    seen.add(node.name)
+                    decl = model.defines[node.name]
+                    if _changing(model, params, decl.expr, set(decl.params), seen):
+                        return node, f"the definition '{node.name}', which reads what changes during the game"
+            elif node.name in FUNCTIONS and not FUNCTIONS[node.name].fixed:
+                return node, f"the function '{node.name}', which reads the game state"
+    return None

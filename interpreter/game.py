@@ -93,6 +93,7 @@ class Game:
         st.decisions = 0
         st.cov = [0] * len(p.codes) if coverage else None
         st.lost = False
+        st.won = False
         st.steps = 0
         run(st)
         if p.check_invariants:
@@ -206,23 +207,41 @@ class GameState(State):
         finally:
             self.me = me
 
-    def winners(self) -> list[int]:
-        """The winning seats; none when the rules ended the game as lost."""
-        if self.lost:
-            return []
+    def outcome(self) -> str | None:
+        """How the players fared together: "won" (`end game won`), "lost"
+        (`end game lost`), or None when the score alone decides."""
+        return "won" if self.won else "lost" if self.lost else None
+
+    def top_scorers(self) -> list[int]:
+        """The seats with the best score (then tiebreaks), whatever the outcome:
+        in a game won or lost together, the best player of the team."""
         keys = [(s, *self.tiebreaks(p)) for p, s in enumerate(self.scores())]
         best = max(keys)
         return [p for p, k in enumerate(keys) if k == best]
 
+    def winners(self) -> list[int]:
+        """The winning seats: every seat when the rules ended the game won
+        together, none when they ended it lost, else the top scorers."""
+        if self.lost:
+            return []
+        if self.won:
+            return list(range(self.n))
+        return self.top_scorers()
+
     def returns(self) -> list[float]:
-        """1 shared among the winners, 0 for the others; all 0 before the end."""
+        """1 shared among the winners, 0 for the others; all 0 before the end.
+        A game won together is a whole win for every player: 1 each."""
         if not self.over:
             return [0.0] * self.n
+        if self.won:
+            return [1.0] * self.n
         winners = self.winners()
         return [1.0 / len(winners) if p in winners else 0.0 for p in range(self.n)] if winners else [0.0] * self.n
 
     def result(self) -> dict:
-        return {
+        """Scores, breakdowns and winners; a game won or lost together also
+        gives its `outcome` and its `top_scorers` (the best of the team)."""
+        result = {
             "players": self.n,
             "scores": self.scores(),
             "breakdown": [self.score_breakdown(p) for p in range(self.n)],
@@ -231,6 +250,10 @@ class GameState(State):
             "first_player": self.first,
             "lost": bool(self.lost),
         }
+        if self.outcome() is not None:
+            result["outcome"] = self.outcome()
+            result["top_scorers"] = self.top_scorers()
+        return result
 
     def rule_coverage(self) -> dict:
         """How often each named rule ran: {"effect draw": 12, "action pass": 3, ...}."""

@@ -21,6 +21,8 @@ _ARG_TYPES = {  # built-in -> accepted types of each argument (None = anything)
     "position": ({PLAYER, NUMBER},),
     "next_player": ({PLAYER, NUMBER},),
     "abs": ({NUMBER},),
+    "distance": ({CARD}, {CARD}),
+    "has": ({CARD}, {TEXT}),
 }
 _ARTICLE = {NUMBER: "a number", TEXT: "text", BOOL: "yes/no", CARD: "a card", CARDS: "cards", PLAYER: "a player",
             PLAYERS: "players", LIST: "a list", MAP: "a map", EFFECTS: "effects", NONE: "none"}
@@ -58,6 +60,8 @@ class TypeCheck:
                 self.body(decl.body, {})
         for term in m.score_terms.values():
             self.expect(term.expr, {}, {NUMBER}, "a score")
+        for decl in m.boards.values():
+            self.expect(decl.adjacent, {decl.a: CARD, decl.b: CARD}, {BOOL}, f"the adjacency of board '{decl.name}'")
         return self.problems
 
     def error(self, message, span, hint=None):

@@ -14,7 +14,7 @@ NUMBER, TEXT, BOOL, CARD, CARDS, PLAYER, PLAYERS, LIST, MAP, EFFECTS, NONE = (
 
 _BUILTIN_NAMES = {"me": PLAYER, "first_player": PLAYER, "players": NUMBER, "round": NUMBER,
                   "turn_number": NUMBER, "seats": PLAYERS, "others": PLAYERS}
-_BUILTIN_RETURNS = {"size": NUMBER, "slot": NUMBER, "position": NUMBER, "abs": NUMBER,
+_BUILTIN_RETURNS = {"size": NUMBER, "slot": NUMBER, "position": NUMBER, "abs": NUMBER, "distance": NUMBER, "has": BOOL,
                     "host": CARD, "top": CARD, "bottom": CARD, "owner": PLAYER, "next_player": PLAYER}
 _ELEMENT = {CARDS: CARD, PLAYERS: PLAYER}
 

@@ -33,3 +33,12 @@ def random_actions(game, players: int, seed: int) -> list:
     taken = []
     random_game(game, players, seed, on_decision=lambda st, d, choice: taken.append(choice))
     return taken
+
+
+@pytest.fixture(scope="session")
+def catastropolis():
+    """The cooperative game of rules/catastropolis/catastropolis.rules,
+    checking invariants after every action."""
+    game = load_game(RULES / "catastropolis" / "catastropolis.rules")
+    game.set_limits(check_invariants=True)
+    return game

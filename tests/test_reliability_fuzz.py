@@ -112,7 +112,7 @@ def test_generated_statements_inside_a_valid_game(tokens):
     load_and_play(VALID.replace("turn:\n    choose action\n", "turn:\n    choose action\n    " + " ".join(tokens) + "\n"))
 
 
-RULES_FILES = sorted(p for p in (ROOT / "rules").rglob("*.rules") if "catastropolis" not in str(p))
+RULES_FILES = sorted(p for p in (ROOT / "rules").rglob("*.rules") if "catastropolis" not in p.relative_to(ROOT).parts)
 GAMES = {}
 
 

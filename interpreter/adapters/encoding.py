@@ -6,7 +6,8 @@ without game-specific code:
 - `action vocabulary`: every action id a decision of these rules can offer
   (`yes`/`no`/`pass`/`done`, action names, effect names, `i:effect` for each
   effect position a card can have, `player-k` for each seat, card ids, the
-  literal values of `choose x in [...]`), in a stable order. An id outside it
+  literal values of `choose x in [...]`, and 0 to the number of cards when a
+  `choose` goes through computed numbers such as positions), in a stable order. An id outside it
   raises `UnknownActionError` instead of being mapped silently.
 - `observation vector`: a flat list of numbers made from
   `GameState.observation(viewer)` only (so nothing a player may not see gets
@@ -72,6 +73,11 @@ def can_end_lost(game) -> bool:
     return any(isinstance(node, n.EndGame) and node.lost for node in model_nodes(game))
 
 
+def can_end_won(game) -> bool:
+    """Whether the rules can end a game with every player winning together."""
+    return any(isinstance(node, n.EndGame) and node.won for node in model_nodes(game))
+
+
 def has_hidden_parts(game) -> bool:
     """Whether some zone or counter is not visible to every player."""
     program = game.program
@@ -103,6 +109,23 @@ def _literal_choices(game) -> list:
     return out
 
 
+def _computed_number_choices(game) -> list:
+    """"0" to the number of cards, if some `choose` goes through a computed
+    list of numbers (such as positions in a zone, `[slot(c) + 1 for c in
+    pile]`): a position or a count of cards is at most the number of cards."""
+    from ..types import LIST, Types
+
+    types = Types(game.model, game.program.cards, game.program.params)
+    for node in model_nodes(game):
+        if isinstance(node, n.Choose) and isinstance(node.iterable, n.Comprehension):
+            inner = {}
+            for var, iterable in node.iterable.loops:
+                inner[var] = types.element(iterable, inner)
+            if types.of(node.iterable, {}) == LIST and types.of(node.iterable.expr, inner) == "number":
+                return [str(k) for k in range(len(game.program.card_ids) + 1)]
+    return []
+
+
 def action_vocabulary(game, extra_ids=()) -> list:
     """Every action id the rules can offer, in a stable order."""
     program, model = game.program, game.model
@@ -114,6 +137,7 @@ def action_vocabulary(game, extra_ids=()) -> list:
     ids += [f"{i}:{e}" for i in range(1, items + 1) for e in effects]
     ids += [f"player-{k}" for k in range(1, program.max_players + 1)]
     ids += _literal_choices(game)
+    ids += _computed_number_choices(game)
     ids += list(program.card_ids)
     ids += [str(x) for x in extra_ids]
     return list(dict.fromkeys(ids))

@@ -18,7 +18,8 @@ no chance node (DETERMINISTIC), and are PERFECT_INFORMATION when nothing is
 hidden either.
 
 Returns are the engine's `returns()`: 1 shared among the winners, 0 for the
-others (constant-sum 1 unless the rules can end a game lost). A game that
+others (constant-sum 1 unless the rules can end a game lost, or won together:
+then 1 for every player). A game that
 reaches `max_game_length` is cut there and scored as it stands.
 
 Observations (`make_py_observer`): the observation tensor is the vector of
@@ -48,7 +49,7 @@ from ..agents.determinize import determinize
 from ..engine import rng as _rng
 from ..game import Game
 from ..loader import load_game
-from .encoding import Encoding, can_end_lost, has_hidden_parts, uses_randomness
+from .encoding import Encoding, can_end_lost, can_end_won, has_hidden_parts, uses_randomness
 
 DEFAULT_SEEDS = 1 << 16
 DEFAULT_MAX_GAME_LENGTH = 2000
@@ -66,7 +67,7 @@ class _Context:
         self.encoding = Encoding(game, extra_action_ids)
         self.random = uses_randomness(game)
         self.hidden = has_hidden_parts(game)
-        self.lost = can_end_lost(game)
+        self.lost = can_end_lost(game) or can_end_won(game)  # returns need not sum to 1
         lo, hi = game.player_range
         Info = pyspiel.GameType.Information
         info = Info.IMPERFECT_INFORMATION if self.random or self.hidden else Info.PERFECT_INFORMATION

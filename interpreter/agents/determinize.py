@@ -4,10 +4,11 @@ Cards the player cannot see (hidden zones, other players' owner-only zones) are
 shuffled among the places they occupy, each card kind among its own places
 (kinds are told apart by their backs); everything visible stays, and so do the
 cards still in the zone all cards start in (left out of the game by public
-rules). Counter values the player's observation does not show (counters on
-cards it cannot see, hidden counters, other players' owner-only counters) are
-set to their lowest value, so the sample carries none of them. Search bots
-work on such samples, never on the true state.
+rules). Counters on a card (per-card counters) are seen on its back, so they
+stay with the place, not with the card that moves. Counters the player never
+sees (hidden counters, other players' owner-only counters) are set to their
+lowest value, so the sample carries none of their values. Search bots work on
+such samples, never on the true state.
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ def determinize(st, player: int, seed_state: int):
     """A clone of `st` with the unseen cards redistributed; returns (clone, rng)."""
     world = st.clone()
     kinds = world.program.card_kinds
+    on_card = [world.ctr[c.index] for c in world.program.counter_list if c.scope == "card"]
     by_kind: dict = {}
     for zi, i in hidden_places(world, player):
         by_kind.setdefault(kinds[world.z[zi][i]], []).append((zi, i))
@@ -42,9 +44,12 @@ def determinize(st, player: int, seed_state: int):
         # unseen cards really are
         cards = sorted(world.z[zi][i] for zi, i in places)
         seed_state = _rng.shuffle(seed_state, cards)
-        for (zi, i), card in zip(places, cards):
+        marks = [[values[world.z[zi][i]] for values in on_card] for zi, i in places]
+        for (zi, i), card, counts in zip(places, cards, marks):
             world.z[zi][i] = card
             world.loc[card] = zi
+            for values, count in zip(on_card, counts):
+                values[card] = count
     _forget_unseen_counters(world, player)
     # The world's own future randomness must not be the true one either.
     world.rng, _ = _rng.next_u64(seed_state)
@@ -52,19 +57,16 @@ def determinize(st, player: int, seed_state: int):
 
 
 def _forget_unseen_counters(world, player: int) -> None:
-    """Set every counter value `player` does not see to the counter's lowest value."""
-    unseen_cards = None
+    """Set every player or shared counter value `player` never sees to the
+    counter's lowest value."""
     for info in world.program.counter_list:
         row = world.ctr[info.index]
         low = info.minimum if info.minimum is not None else 0
         if info.maximum is not None:
             low = min(low, info.maximum)
         if info.scope == "card":
-            if unseen_cards is None:
-                unseen_cards = [c for c in range(len(world.loc)) if not world._card_visible(c, player)]
-            for card in unseen_cards:
-                row[card] = low
-        elif info.visibility == "hidden":
+            continue
+        if info.visibility == "hidden":
             row[:] = [low] * len(row)
         elif info.visibility == "owner" and info.scope == "player":
             for seat in range(len(row)):

@@ -10,6 +10,7 @@ from ..errors import RulesRuntimeError
 from ..language.nodes import EffectList
 from ..types import CARD, Types
 from . import runtime as rt
+from .boards import adjacency_functions, build_boards
 from .codegen import Module
 from .exprgen import ExprGen, Names
 from .program import CounterInfo, Program, ZoneInfo
@@ -65,6 +66,7 @@ def compile_program(model, db, params: dict, card_fields: dict) -> Program:
     exprs = ExprGen(program, model, module, Types(model, db, params))
     for name, values in card_fields.items():
         fields[name] = [_card_value(exprs, v, name) for v in values]
+    adjacency = adjacency_functions(model, exprs)
 
     code_index: dict = {}
     bodies = []
@@ -105,6 +107,7 @@ def compile_program(model, db, params: dict, card_fields: dict) -> Program:
     module.build()
     ns = module.ns
     _resolve_card_functions(fields, card_fields, ns)
+    program.boards = build_boards(program, model, {kind: ns[fn] for kind, fn in adjacency.items()})
     for i, code in enumerate(program.codes[1:], 1):
         code.fn = ns[f"C{i}"]
     program.codes[0] = build_main(program, code_index[("setup",)], code_index[("turn",)], hooks)

@@ -77,6 +77,7 @@ class Program:
     counter_list: list = field(default_factory=list)
     decisions: list = field(default_factory=list)  # decision points, by id
     module: object = None  # the generated code (codegen.Module)
+    boards: object = None  # boards.Boards: the spaces of every `board` and their distances
 
     def set_step_budget(self, steps: int) -> None:
         self.step_budget = steps

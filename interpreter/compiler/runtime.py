@@ -179,9 +179,9 @@ def no_action(span):
     raise RulesRuntimeError("no action is possible for the acting player", span)
 
 
-def end_now(st, lost):
-    if lost:
-        st.lost = True
+def end_now(st, lost, won):
+    """`end game now`, `end game lost` (everyone loses), `end game won` (everyone wins)."""
+    st.lost, st.won = lost, won
     raise GameOver()
 
 

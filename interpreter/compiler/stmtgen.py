@@ -379,7 +379,7 @@ class RuleGen:
     @stmt.register(n.EndGame)
     def _(self, s, names):
         if s.after_rounds is None:
-            self.emit(f"R_end_now(st, {s.lost})", s.span)
+            self.emit(f"R_end_now(st, {s.lost}, {s.won})", s.span)
         else:
             self.emit(f"R_end_after(st, {self.x.gen(s.after_rounds, names)})", s.span)
 

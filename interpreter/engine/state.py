@@ -18,6 +18,7 @@ class State:
     __slots__ = (
         "program", "n", "ctr", "z", "loc", "rng", "frames", "me", "cur", "first",
         "order", "pos", "round", "turns", "end_round", "over", "pending", "decisions", "cov", "lost",
+        "won",
         "steps",  # loop steps since the last decision (the runaway budget); not part of the position
     )
 
@@ -43,12 +44,13 @@ class State:
         other.decisions = self.decisions
         other.cov = self.cov[:] if self.cov is not None else None
         other.lost = self.lost
+        other.won = self.won
         other.steps = 0
         return other
 
     # -- plain-data round trip
     _FIELDS = ("n", "ctr", "z", "loc", "rng", "frames", "me", "cur", "first", "order",
-               "pos", "round", "turns", "end_round", "over", "pending", "decisions", "cov", "lost")
+               "pos", "round", "turns", "end_round", "over", "pending", "decisions", "cov", "lost", "won")
 
     def to_data(self) -> dict:
         return {name: _plain(getattr(self, name)) for name in self._FIELDS}

@@ -24,6 +24,7 @@ _NAMED = {
     n.ProcedureDecl: "procedures",
     n.ActionDecl: "actions",
     n.ShowDecl: "shows",
+    n.BoardDecl: "boards",
 }
 _SINGLE = {
     n.GameDecl: "game",
@@ -56,6 +57,7 @@ class RulesModel:
     procedures: dict = field(default_factory=dict)
     actions: dict = field(default_factory=dict)
     shows: dict = field(default_factory=dict)  # zone name or "cards" -> ShowDecl
+    boards: dict = field(default_factory=dict)  # kind of the space cards -> BoardDecl
     hooks: dict = field(default_factory=dict)  # moment -> HookDecl
     empty_hooks: dict = field(default_factory=dict)  # zone -> EmptyHookDecl
     score_terms: dict = field(default_factory=dict)  # label -> ScoreTerm
@@ -147,7 +149,8 @@ def _describe(key) -> str:
     namespace, name = key
     singular = {"params": "parameter", "counters": "counter", "zones": "zone", "kinds": "kind",
                 "defines": "definition", "effects": "effect", "procedures": "procedure",
-                "actions": "action", "shows": "display", "hooks": "hook", "empty_hooks": "trigger"}
+                "actions": "action", "shows": "display", "hooks": "hook", "empty_hooks": "trigger",
+                "boards": "board"}
     if name:
         return f"{singular.get(namespace, namespace)} '{name}'"
     return f"the '{namespace.replace('_', ' ')}' block"

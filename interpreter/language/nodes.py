@@ -240,6 +240,7 @@ class Pass(Stmt):
 class EndGame(Stmt):
     after_rounds: Optional[Expr]  # None = now
     lost: bool = False  # `end game lost`: now, and every player has lost
+    won: bool = False  # `end game won`: now, and the players have won together
 
 
 @dataclass(frozen=True)
@@ -368,6 +369,18 @@ class ShowDecl(Decl):
 
 
 @dataclass(frozen=True)
+class BoardDecl(Decl):
+    """`board space: a next to b when abs(a.x - b.x) + abs(a.y - b.y) == 1`:
+    the cards of kind `name` are the spaces of a board, and space `a` leads to
+    space `b` when `adjacent` holds (fixed for the game: fields and parameters)."""
+
+    name: str  # the kind of the space cards
+    a: str
+    b: str
+    adjacent: Expr
+
+
+@dataclass(frozen=True)
 class CounterDecl(Decl):
     name: str
     scope: str  # "player" | "shared" | "card"
@@ -485,19 +498,20 @@ class EffectList(Node):
 
 # ---------------------------------------------------------------- traversal
 def children(node):
-    """The nodes directly inside `node` (in fields, tuples and pairs)."""
+    """The nodes directly inside `node` (in fields and in tuples at any depth,
+    such as the (condition, body) pairs of an `if`)."""
     for name in getattr(node, "__dataclass_fields__", {}):
         if name == "span":
             continue
-        value = getattr(node, name)
-        if isinstance(value, Node):
-            yield value
-        elif isinstance(value, tuple):
-            for item in value:
-                if isinstance(item, Node):
-                    yield item
-                elif isinstance(item, tuple):
-                    yield from (x for x in item if isinstance(x, Node))
+        yield from _nodes_in(getattr(node, name))
+
+
+def _nodes_in(value):
+    if isinstance(value, Node):
+        yield value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _nodes_in(item)
 
 
 def walk(node):

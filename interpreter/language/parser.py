@@ -84,6 +84,9 @@ class _ToAst(Transformer):
             return [n.Override(d, span=d.span) for d in inner]
         return n.Override(inner, span=self._span(meta))
 
+    def board_decl(self, meta, c):
+        return n.BoardDecl(str(c[0]), str(c[1]), str(c[2]), c[3], span=self._tspan(c[0]))
+
     def show_decl(self, meta, c):
         return n.ShowDecl(str(c[0]), self._template(c[1]), span=self._span(meta))
 
@@ -236,6 +239,9 @@ class _ToAst(Transformer):
 
     def end_lost(self, meta, c):
         return n.EndGame(None, True, span=self._span(meta))
+
+    def end_won(self, meta, c):
+        return n.EndGame(None, won=True, span=self._span(meta))
 
     def as_stmt(self, meta, c):
         return n.ActAs(c[0], c[1], span=self._span(meta))

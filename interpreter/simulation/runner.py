@@ -158,6 +158,7 @@ def play_one(game, spec: SweepSpec, index: int) -> dict:
         "breakdown": result["breakdown"],
         "winners": result["winners"],
         "lost": bool(result.get("lost", False)),
+        **({"outcome": result["outcome"], "top_scorers": result["top_scorers"]} if "outcome" in result else {}),
         "turns": result["turns"],
         "decisions": [a.count for a in agents],
         "cards": [[ids[c] for c in sorted(u)] for u in used],

@@ -13,6 +13,9 @@ from .stats import describe, newcombe, proportion
 
 TIES = ("a win shared by k players counts 1/k for each of them; "
         "a game the rules end as lost for everyone is a win for nobody")
+TEAM = ("the team wins every game the rules do not end as lost for everyone; "
+        "a game the rules end as won together is a whole win for every seat; "
+        "top score: the best score of the team (1/k for each of k tied)")
 MIN_USES = 30  # cards used (or not used) fewer times are left out of printed impact lists
 
 
@@ -22,7 +25,10 @@ def reliable_impact(impact: list, min_uses: int = MIN_USES) -> list:
 
 
 def shares(record: dict) -> list:
-    """Each seat's share of the win: 1/k for each of k winners, else 0."""
+    """Each seat's share of the win: 1/k for each of k winners, else 0; every
+    seat wins whole in a game won together."""
+    if record.get("outcome") == "won":
+        return [1.0] * len(record["scores"])
     winners = record["winners"]
     k = len(winners)
     out = [0.0] * len(record["scores"])
@@ -52,6 +58,8 @@ class Tally:
         self.bot_games: dict = {}
         self.decisive = 0
         self.lost = 0
+        self.top_seat = [0.0] * players  # best score of the team, for rules that end won or lost together
+        self.top_pos = [0.0] * players
         self.scores = array("d")
         self.margins = array("d")
         self.turns = array("d")
@@ -73,11 +81,12 @@ class Tally:
         self.n += 1
         s = shares(r)
         players = self.players
-        if len(r["winners"]) == 1:
+        if len(r.get("top_scorers", r["winners"])) == 1:
             self.decisive += 1
         if r.get("lost"):
             self.lost += 1
         first = r["first_player"]
+        self._add_top(r.get("top_scorers", r["winners"]), first)
         breakdown = r["breakdown"]
         for seat in range(players):
             self.seat_wins[seat] += s[seat]
@@ -118,14 +127,22 @@ class Tally:
         for c in r.get("never_in_play", ()):
             self.unplayed[c] += 1
 
+    def _add_top(self, top: list, first: int) -> None:
+        for seat in top:
+            self.top_seat[seat] += 1.0 / len(top)
+            self.top_pos[(seat - first) % self.players] += 1.0 / len(top)
+
     def summary(self, seconds: float | None = None) -> dict:
         meta, n, players = self.meta, self.n, self.players
         by_seat = [{"seat": seat, **proportion(self.seat_wins[seat], n)} for seat in range(players)]
         by_position = [{"position": pos, **proportion(self.pos_wins[pos], n)} for pos in range(players)]
+        # Balance between seats: of the win, or in rules whose players win or
+        # lose together (where every seat shares the team's result), of the top score.
+        seat_shares, pos_shares = (self.top_seat, self.top_pos) if meta.get("team") else (self.seat_wins, self.pos_wins)
         fair = 1.0 / players
-        first = by_position[0]
-        rates_pos = [x["rate"] for x in by_position]
-        rates_seat = [x["rate"] for x in by_seat]
+        first = proportion(pos_shares[0], n)
+        rates_pos = [w / n if n else 0.0 for w in pos_shares]
+        rates_seat = [w / n if n else 0.0 for w in seat_shares]
         out = {
             "rules": meta["rules"], "title": meta["title"], "sets": meta["sets"],
             "games": n, "players": players, "bots": meta["bots"], "seed": meta["seed"],
@@ -137,6 +154,7 @@ class Tally:
                 "win_rate": first["rate"], "fair_share": fair, "advantage": first["rate"] - fair,
                 "low": first["low"] - fair, "high": first["high"] - fair,
             },
+            "balance_of": "top score" if meta.get("team") else "win",
             "balance": 1.0 - (max(rates_pos) - min(rates_pos)) if n else float("nan"),
             "seat_balance": 1.0 - (max(rates_seat) - min(rates_seat)) if n else float("nan"),
             "decisiveness": self.decisive / n if n else float("nan"),
@@ -150,12 +168,25 @@ class Tally:
             "decisions": describe(self.decisions),
             "card_impact": self.card_impact(),
         }
+        if meta.get("team"):
+            out["team"] = self.team()
         if seconds is not None:
             out["seconds"] = seconds
             out["games_per_second"] = n / seconds if seconds > 0 else float("inf")
         if meta.get("coverage"):
             out["coverage"] = self.coverage()
         return out
+
+    def team(self) -> dict:
+        """For rules whose games can end won or lost together: how often the
+        team won (was not lost), and who had the best score of the team."""
+        n, players = self.n, self.players
+        return {
+            "meaning": TEAM,
+            "win_rate": proportion(n - self.lost, n),
+            "top_score_by_seat": [{"seat": s, **proportion(self.top_seat[s], n)} for s in range(players)],
+            "top_score_by_position": [{"position": p, **proportion(self.top_pos[p], n)} for p in range(players)],
+        }
 
     def card_impact(self) -> list:
         """For each card: the win rate of the players who used it (chose it at
