@@ -1,17 +1,15 @@
-"""The strength ladder of the bots, the solo difficulty curve and bot speed.
+"""The strength ladder of the bots and the solo difficulty curve.
 
     python benchmarks/ladder.py --games 200                  # everything, one process
     python benchmarks/ladder.py --games 200 --jobs 2         # on two cores
-    python benchmarks/ladder.py --games 40 --pair greedy random --no-solo --no-speed
+    python benchmarks/ladder.py --games 40 --pair greedy random --no-solo
 
 Ladder: on the base game with 2 players, each pairing plays `--games` games
 over `--games / 2` seeds; each seed is played twice with the seats swapped, so
 the first player's advantage and the deal cancel out. A bot's win rate counts a
 shared win as half; the 95% interval is Wilson's. Solo: each bot plays seat 0 of
-rules/solo.rules against the automaton at each difficulty. Speed: each bot
-plays every seat of a few 2-player games; decisions per second counts every
-decision of the game (the engine's time included), and the time per choice
-counts only decisions with more than one option.
+rules/solo.rules against the automaton at each difficulty. Bot speed is in
+benchmarks/bench.py.
 
 Every game is seeded: the same command prints the same figures (wall times
 aside), whatever `--jobs`.
@@ -82,35 +80,6 @@ def solo_game(job: tuple) -> dict:
     return {"index": index, "seed": seed, "win": st.returns()[0], "score": scores[0], "automaton": scores[1]}
 
 
-def speed_game(job: tuple) -> dict:
-    bot, index, base = job
-    seed = base + index
-    game = game_for(BASE)
-    agents = [make_agent(bot, seed, seat) for seat in range(2)]
-    timed = {"choices": 0, "seconds": 0.0}
-
-    def wrap(agent):
-        inner = agent.choose
-
-        def choose(decision, observation, worlds=None):
-            start = time.perf_counter()
-            choice = inner(decision, observation, worlds)
-            if len(decision.options) > 1:
-                timed["choices"] += 1
-                timed["seconds"] += time.perf_counter() - start
-            return choice
-        agent.choose = choose
-        return agent
-
-    # the random bot's fast path makes no labels; time it as it is used in simulations
-    if not hasattr(agents[0], "choose_id"):
-        agents = [wrap(a) for a in agents]
-    start = time.perf_counter()
-    st = play_game(game, 2, seed, agents)
-    wall = time.perf_counter() - start
-    return {"decisions": st.decisions, "wall": wall, **timed}
-
-
 def run_jobs(fn, jobs: list, pool, label: str) -> list:
     out = []
     start = time.time()
@@ -158,22 +127,6 @@ def solo_curve(bots, games: int, base: int, pool) -> list:
     return rows
 
 
-def speed(bots, games: int, base: int, pool) -> list:
-    rows = []
-    for bot in bots:
-        results = run_jobs(speed_game, [(bot, i, base) for i in range(games)], pool, f"speed {bot}")
-        decisions = sum(r["decisions"] for r in results)
-        wall = sum(r["wall"] for r in results)
-        choices = sum(r["choices"] for r in results)
-        seconds = sum(r["seconds"] for r in results)
-        rows.append({
-            "bot": bot, "games": games, "decisions": decisions, "decisions_per_second": decisions / wall if wall else 0.0,
-            "ms_per_choice": 1000.0 * seconds / choices if choices else None,
-            "seconds_per_game": wall / games,
-        })
-    return rows
-
-
 # ------------------------------------------------------------------ printing
 def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
@@ -198,13 +151,6 @@ def print_report(report: dict) -> None:
             print(f"{r['bot']:<14} {r['difficulty']:<10} {r['games']:>5} {pct(r['win_rate']):>9} "
                   f"{'[' + pct(lo) + ', ' + pct(hi) + ']':>17} {r['mean_score']:>6.1f} {r['automaton_mean_score']:>9.1f}")
         print()
-    if report.get("speed"):
-        print("Speed: the bot in both seats of 2-player base games")
-        print(f"{'bot':<14} {'games':>5} {'decisions/s':>12} {'ms per choice':>14} {'s per game':>11}")
-        for r in report["speed"]:
-            ms = "-" if r["ms_per_choice"] is None else f"{r['ms_per_choice']:.2f}"
-            print(f"{r['bot']:<14} {r['games']:>5} {r['decisions_per_second']:>12,.0f} {ms:>14} {r['seconds_per_game']:>11.3f}")
-        print()
 
 
 BASE_NAME = "rules/catalyst.rules"
@@ -218,11 +164,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="first seed [1]")
     ap.add_argument("--solo-games", type=int, default=None, help="solo games per bot and difficulty [--games / 2]")
     ap.add_argument("--solo-bots", default="greedy,mcts:200", help="bots for the solo curve [greedy,mcts:200]")
-    ap.add_argument("--speed-bots", default="random,greedy,mcts:200", help="bots timed [random,greedy,mcts:200]")
-    ap.add_argument("--speed-games", type=int, default=4, help="games per bot for the speed figures [4]")
     ap.add_argument("--no-ladder", action="store_true")
     ap.add_argument("--no-solo", action="store_true")
-    ap.add_argument("--no-speed", action="store_true")
     ap.add_argument("--jobs", type=int, default=1, help="processes [1]")
     ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = ap.parse_args(argv)
@@ -242,8 +185,6 @@ def main(argv=None) -> int:
         if not args.no_solo:
             solo_games = args.solo_games if args.solo_games is not None else max(1, games // 2)
             report["solo"] = solo_curve([b for b in args.solo_bots.split(",") if b], solo_games, args.seed, pool)
-        if not args.no_speed:
-            report["speed"] = speed([b for b in args.speed_bots.split(",") if b], args.speed_games, args.seed, pool)
     finally:
         if pool is not None:
             pool.close()

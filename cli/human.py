@@ -5,7 +5,6 @@ import copy
 import json
 import sys
 
-import click
 from rich.console import Console
 
 from interpreter.view import table_view

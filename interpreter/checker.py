@@ -357,7 +357,7 @@ class Checker:
             self.error(f"unknown zone '{ref.name}'" + (f" ('{ref.name}' is {kind})" if kind else ""), ref.span, did_you_mean(ref.name, self.m.zones))
             return
         if slotted and decl.slots is None:
-            self.error(f"zone '{ref.name}' has no slots; this statement needs a slotted zone", ref.span, f"declare it with `slots N`")
+            self.error(f"zone '{ref.name}' has no slots; this statement needs a slotted zone", ref.span, "declare it with `slots N`")
         self.owner(ref, decl, scope)
 
     def owner(self, ref, decl, scope):

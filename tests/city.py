@@ -6,7 +6,7 @@ names; so the scenarios hold for any card set in the format of the schema.
 """
 from __future__ import annotations
 
-from .conftest import RULES
+from .conftest import RULES, labels, play  # noqa: F401 (play: used by the scenario files)
 
 CATASTROPOLIS = RULES / "catastropolis" / "catastropolis.rules"
 SITUATION_ZONES = ("crimes", "disasters", "situation_pile", "reserve", "face_down", "revealed", "situation_discard")
@@ -109,17 +109,6 @@ def put(st, card_id, zone, counters=0):
 def top_of(st, zone, card_id):
     """`card_id` on top of a pile (it stays in the pile if it is there)."""
     st.place(card_id, zone)
-
-
-def labels(st) -> dict:
-    return {o.id: o.label for o in st.legal_options()}
-
-
-def play(st, *actions):
-    for action in actions:
-        assert action in st.legal_actions(), f"{action!r} not in {st.legal_actions()} ({st.decision().prompt})"
-        st.apply_action(action)
-    return st
 
 
 def rest_until_round(st, round_number):

@@ -42,3 +42,16 @@ def catastropolis():
     game = load_game(RULES / "catastropolis" / "catastropolis.rules")
     game.set_limits(check_invariants=True)
     return game
+
+
+def labels(st) -> dict:
+    """Option id -> label of the pending decision."""
+    return {o.id: o.label for o in st.legal_options()}
+
+
+def play(st, *actions):
+    """Apply actions in order, each of which must be legal."""
+    for action in actions:
+        assert action in st.legal_actions(), f"{action!r} not in {st.legal_actions()} ({st.decision().prompt})"
+        st.apply_action(action)
+    return st

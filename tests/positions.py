@@ -5,6 +5,8 @@ tests hold for any card set that has such cards.
 """
 from __future__ import annotations
 
+from .conftest import labels as option_labels, play  # noqa: F401 (used by the scenario files)
+
 
 def card_ids(game, kind, **fields) -> list[str]:
     """Ids of the cards of `kind` whose fields equal `fields` (`game` may
@@ -46,13 +48,3 @@ def give_building(st, building_id, player, occupant=None):
     if occupant is not None:
         st.place(occupant, "occupant", owner=building_id)
 
-
-def option_labels(st) -> dict:
-    return {o.id: o.label for o in st.legal_options()}
-
-
-def play(st, *actions):
-    for action in actions:
-        assert action in st.legal_actions(), f"{action} not in {st.legal_actions()}"
-        st.apply_action(action)
-    return st

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from .conftest import labels, play  # noqa: F401 (used by the scenario files)
+
 MODIFIER = [1, 0, 0, -1, -1]  # the board's spaces, space 1 (next to the deck) first
 
 
@@ -144,18 +146,6 @@ def keep_deck(st, n):
 
 
 # ------------------------------------------------------------------ playing
-def labels(st) -> dict:
-    return {o.id: o.label for o in st.legal_options()}
-
-
-def play(st, *actions):
-    """Apply actions in order, each of which must be legal."""
-    for action in actions:
-        assert action in st.legal_actions(), f"{action!r} not in {st.legal_actions()} ({st.decision().prompt})"
-        st.apply_action(action)
-    return st
-
-
 def prompt(st) -> str:
     return st.decision().prompt
 

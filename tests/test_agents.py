@@ -155,6 +155,49 @@ def test_sampled_worlds_do_not_depend_on_hidden_cards(game):
     assert world.z == again.z and world.rng == again.rng
 
 
+SECRETS = """\
+game "Secrets"
+players 2
+cards "cards.yaml" into box
+counter purse: per player, owner only, min 0
+counter fate: shared, hidden, min 1
+counter marks: per card, min 0
+zone box: shared, hidden
+zone deck: shared, stack, hidden
+zone hand: per player, owner only
+setup:
+    move box to deck
+    shuffle deck
+    for each p in seats:
+        set purse of p to 5 + position(p)
+        deal 2 from deck to hand of p
+    set fate to 7
+    gain 3 marks of top(deck)
+turn:
+    choose c in hand as "play {c.name}":
+        end game now
+score:
+    "Purse": purse
+"""
+
+
+def test_sampled_worlds_carry_no_counter_the_player_cannot_see(tmp_path):
+    """Other players' owner-only counters and hidden counters are forgotten;
+    a counter on a face-down card stays with the place, not the card."""
+    (tmp_path / "cards.yaml").write_text("thing:\n" + "".join(f"  - {{name: T{i}}}\n" for i in range(8)))
+    (tmp_path / "game.rules").write_text(SECRETS)
+    st = load_game(tmp_path / "game.rules").new_initial_state(2, 4)
+    deck_top = st.zone("deck")[-1]
+    assert st.counter("marks", deck_top) == 3 and st.counter("fate") == 7
+    for seed in range(5):
+        world, _ = determinize(st, 0, seed)
+        assert world.counter("purse", 0) == 5 and world.counter("purse", 1) == 0
+        assert world.counter("fate") == 1
+        assert world.counter("marks", world.zone("deck")[-1]) == 3
+        assert sum(world.counter("marks", c) for c in world.program.card_ids) == 3
+        assert world.zone("hand", 0) == st.zone("hand", 0)
+
+
 def test_whole_game_does_not_depend_on_hidden_cards_in_search(game):
     """Over a stretch of play the search bots' choices match on a position
     and on its rearranged twin, decision after decision."""

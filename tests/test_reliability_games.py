@@ -2,7 +2,6 @@
 reproduce byte for byte across processes and across save/load."""
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 

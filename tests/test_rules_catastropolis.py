@@ -9,8 +9,8 @@ from collections import deque
 import pytest
 
 from .city import (
-    after_draft, cards, clear_situations, data, give_powers, labels, number, plain_power, play, points, power, put,
-    rest_until_round, safe, situation, space, stand, where_is,
+    after_draft, cards, clear_situations, data, give_powers, labels, plain_power, play, points, power, put,
+    safe, situation, space, stand, where_is,
 )
 
 PILES = ("situation_pile", "reserve", "face_down", "resolution_pile", "search_pile", "power_deck")

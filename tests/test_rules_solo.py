@@ -63,7 +63,7 @@ def test_building_choice_varies_with_the_seed(solo):
 
 def test_building_price_is_its_printed_cost_plus_owned(solo):
     st = start(solo)
-    x = ready(st, "build")
+    ready(st, "build")
     st.set_counter("coins", 10, YOU)
     st.refresh()
     play(st, "activate_one", "1:build")

@@ -116,25 +116,11 @@ class Evaluator:
 
     def _moved(self, st, player: int, card: int, src: int, dst: int, terms: tuple, before: list):
         """Score change if `card` were moved from `src` to `dst` (then put back)."""
-        zones = st.z
-        source = zones[src]
-        slotted = self.program.zone_of_instance[src].slots
-        where = source.index(card)
-        if slotted:
-            source[where] = None
-        else:
-            del source[where]
-        zones[dst].append(card)
-        st.loc[card] = dst
+        where = _lift(st, card, src, dst)
         try:
             return self._delta(st, player, terms, before)
         finally:
-            zones[dst].pop()
-            if slotted:
-                source[where] = card
-            else:
-                source.insert(where, card)
-            st.loc[card] = src
+            _put_back(st, card, src, dst, where)
 
     def potential(self, st, player: int, before: list | None = None) -> float:
         if before is None:
@@ -233,7 +219,7 @@ class Evaluator:
                 if info.maximum is not None and v > info.maximum:
                     continue
                 row[player] = v
-                by_counter[info.index].update(self._changed(st, player, before, n))
+                by_counter[info.index].update(self._changed(st, player, before, n) or ())
             row[player] = held
         kinds = self.program.card_kinds
         zone_of = self.program.zone_of_instance
@@ -245,25 +231,11 @@ class Evaluator:
                 key = (kinds[card], zone_of[src].index, info.index)
                 if key in moves and moves[key] is None:
                     continue
-                zones = st.z
-                source = zones[src]
-                slotted = zone_of[src].slots
-                where = source.index(card)
-                if slotted:
-                    source[where] = None
-                else:
-                    del source[where]
-                zones[dst].append(card)
-                st.loc[card] = dst
+                where = _lift(st, card, src, dst)
                 try:
                     changed = self._changed(st, player, before, n)
                 finally:
-                    zones[dst].pop()
-                    if slotted:
-                        source[where] = card
-                    else:
-                        source.insert(where, card)
-                    st.loc[card] = src
+                    _put_back(st, card, src, dst, where)
                 if changed is None:
                     moves[key] = None
                 else:
@@ -278,6 +250,29 @@ class Evaluator:
             return None
         finally:
             st.me = me
+
+
+def _lift(st, card: int, src: int, dst: int) -> int:
+    """Move `card` from zone instance `src` to the top of `dst` without any
+    rule seeing it (no trigger fires); returns where it was, for `_put_back`."""
+    source = st.z[src]
+    where = source.index(card)
+    if st.program.zone_of_instance[src].slots:
+        source[where] = None
+    else:
+        del source[where]
+    st.z[dst].append(card)
+    st.loc[card] = dst
+    return where
+
+
+def _put_back(st, card: int, src: int, dst: int, where: int) -> None:
+    st.z[dst].pop()
+    if st.program.zone_of_instance[src].slots:
+        st.z[src][where] = card
+    else:
+        st.z[src].insert(where, card)
+    st.loc[card] = src
 
 
 def squash(vals: list, player: int, scale: float | None = None) -> float:

@@ -77,6 +77,13 @@ class RuleGen:
     def jump(self, label: Label, span=None):
         self.lines.append((self.indent, ("jump", label), span))
 
+    def jump_if(self, test: str, label: Label, span=None):
+        """`if TEST:` go to `label`."""
+        self.emit(f"if {test}:", span)
+        self.indent += 1
+        self.jump(label, span)
+        self.indent -= 1
+
     def var(self, crosses: bool) -> str:
         """A local for a rules variable: a frame slot if its value must survive
         a suspension, else a Python local."""
@@ -403,10 +410,7 @@ class RuleGen:
         end = Label()
         for cond, body in s.branches:
             other = Label()
-            self.emit(f"if not {self.x.gen(cond, names)}:", cond.span)
-            self.indent += 1
-            self.jump(other, cond.span)
-            self.indent -= 1
+            self.jump_if(f"not {self.x.gen(cond, names)}", other, cond.span)
             self.block(body, names)
             self.jump(end, s.span)
             self.place(other)
@@ -432,10 +436,7 @@ class RuleGen:
         i, seq = self.temp(), self.temp()
         self.emit(f"{i} = {idx}; {seq} = {items}", s.span)
         if cond is None:
-            self.emit(f"if {i} >= len({seq}):", s.span)
-            self.indent += 1
-            self.jump(end, s.span)
-            self.indent -= 1
+            self.jump_if(f"{i} >= len({seq})", end, s.span)
             self.emit(f"{v} = {seq}[{i}]; {idx} = {i} + 1", s.span)
         else:
             self.emit(f"while {i} < len({seq}):", s.span)
@@ -443,15 +444,27 @@ class RuleGen:
             self.emit(f"    if {cond}: break", s.span)
             self.emit("else:", s.span)
             self.emit(f"    {i} = -1", s.span)
-            self.emit(f"if {i} < 0:", s.span)
-            self.indent += 1
-            self.jump(end, s.span)
-            self.indent -= 1
+            self.jump_if(f"{i} < 0", end, s.span)
             self.emit(f"{idx} = {i}", s.span)
         self.loops.append(end)
         self.block(s.body, inner)
         self.loops.pop()
         self.jump(top, s.span)
+        self.place(end)
+
+    def split_loop(self, done: str, body, names, span, first: str | None = None) -> None:
+        """A loop whose body may suspend, as blocks: at its top, leave if
+        `done`; else `first`, the body, one counted step, and back."""
+        top, end = Label(), Label()
+        self.place(top)
+        self.jump_if(done, end, span)
+        if first is not None:
+            self.emit(first, span)
+        self.loops.append(end)
+        self.block(body, names)
+        self.loops.pop()
+        self._count_step(span)
+        self.jump(top, span)
         self.place(end)
 
     def _step(self, span) -> list:
@@ -469,18 +482,7 @@ class RuleGen:
             self.emit(f"while {cond}:", s.span)
             self.body_of(s.body, names, self._step(s.span), loop=True)
             return
-        top, end = Label(), Label()
-        self.place(top)
-        self.emit(f"if not {cond}:", s.cond.span)
-        self.indent += 1
-        self.jump(end, s.span)
-        self.indent -= 1
-        self.loops.append(end)
-        self.block(s.body, names)
-        self.loops.pop()
-        self._count_step(s.span)
-        self.jump(top, s.span)
-        self.place(end)
+        self.split_loop(f"not {cond}", s.body, names, s.span)
 
     @stmt.register(n.RepeatTimes)
     def _(self, s, names):
@@ -490,20 +492,8 @@ class RuleGen:
             self.body_of(s.body, names, self._step(s.span), loop=True)
             return
         left = self.var(True)
-        top, end = Label(), Label()
         self.emit(f"{left} = {count}", s.span)
-        self.place(top)
-        self.emit(f"if {left} <= 0:", s.span)
-        self.indent += 1
-        self.jump(end, s.span)
-        self.indent -= 1
-        self.emit(f"{left} -= 1", s.span)
-        self.loops.append(end)
-        self.block(s.body, names)
-        self.loops.pop()
-        self._count_step(s.span)
-        self.jump(top, s.span)
-        self.place(end)
+        self.split_loop(f"{left} <= 0", s.body, names, s.span, f"{left} -= 1")
 
     @stmt.register(n.ActAs)
     def _(self, s, names):
@@ -526,10 +516,7 @@ class RuleGen:
             self.body_of(s.body, inner, [(f"{v} = R_pick(st, {t})", s.span)])
             return
         end = Label()
-        self.emit(f"if not {t}:", s.span)
-        self.indent += 1
-        self.jump(end, s.span)
-        self.indent -= 1
+        self.jump_if(f"not {t}", end, s.span)
         self.emit(f"{v} = R_pick(st, {t})", s.span)
         self.block(s.body, inner)
         self.place(end)
@@ -579,10 +566,7 @@ class RuleGen:
         self.emit(f"vals = {values}", s.span)
         body, end = Label(), Label()
         other = Label() if s.else_body else end
-        self.emit("if not vals:", s.span)
-        self.indent += 1
-        self.jump(other, s.span)
-        self.indent -= 1
+        self.jump_if("not vals", other, s.span)
         if s.optional:
             ids = "list(map(CARD_IDS.__getitem__, vals))" if kind == "card" else f"R_option_ids(st.program, {self.m.const(kind)}, vals)"
             self.emit(f"ids = {ids}; ids.append({self.m.const('pass')}); vals.append({self.m.const(dp.PASS)})", s.span)
@@ -663,10 +647,7 @@ class RuleGen:
             point = dp.ResolveAnyPoint(slot_index(rem), slot_index(fx), slot_index(cur))
             self.ask(point, s.span)
             self.emit(f"ids, vals = R_resolve_options({rem}, {fx})", s.span)
-            self.emit("if not ids:", s.span)
-            self.indent += 1
-            self.jump(end, s.span)
-            self.indent -= 1
+            self.jump_if("not ids", end, s.span)
             self.suspend(point, "ids", "vals", s.span)
             point.call, point.end = call, end
             self.place(call)
@@ -679,10 +660,7 @@ class RuleGen:
         self.ask(point, s.span)
         i, alts = self.temp(), self.temp()
         self.emit(f"{i} = {idx}", s.span)
-        self.emit(f"if {i} >= len({fx}):", s.span)
-        self.indent += 1
-        self.jump(end, s.span)
-        self.indent -= 1
+        self.jump_if(f"{i} >= len({fx})", end, s.span)
         self.emit(f"{alts} = {fx}[{i}]", s.span)
         self.emit(f"if len({alts}) == 1:", s.span)
         self.emit(f"    {idx} = {i} + 1; {cur} = {alts}[0]", s.span)

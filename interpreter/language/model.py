@@ -97,7 +97,7 @@ def merge(model: RulesModel, tree: n.RulesFile, path: str, extends_base: bool) -
             continue
         existing = _lookup(model, namespace, name)
         if override and not extends_base:
-            problems.append(Diagnostic("error", f"'override' needs a base: this file extends no other rules file", item.span,
+            problems.append(Diagnostic("error", "'override' needs a base: this file extends no other rules file", item.span,
                                        'add `extends "base.rules"` at the top'))
         elif override and existing is None:
             candidates = getattr(model, namespace) if isinstance(getattr(model, namespace), dict) else {}
