@@ -15,6 +15,7 @@ from functools import singledispatchmethod
 
 from ..language import nodes as n
 from . import decisions as dp
+from .blocks import HEAD, BlockWriter
 from .codegen import Label
 from ..types import CARD
 from .exprgen import Names
@@ -53,7 +54,7 @@ def _children(stmt):
         yield from stmt.body
 
 
-class RuleGen:
+class RuleGen(BlockWriter):
     """Generates the function of one rule."""
 
     def __init__(self, ctx, index: int, name: str, params, body, prompt: str, resumable: bool):
@@ -66,24 +67,9 @@ class RuleGen:
         self.nlocals = 0
         self.loops: list = []  # (end label or None for a Python loop)
         self.points: list = []
-        self.blocks: list = []  # resumable: one list of lines per block
-        self.lines: list = []  # the lines being written: (indent, text | (kind, label), span)
-        self.indent = 0
+        BlockWriter.__init__(self)
 
     # ------------------------------------------------------------ output
-    def emit(self, text, span=None):
-        self.lines.append((self.indent, text, span))
-
-    def jump(self, label: Label, span=None):
-        self.lines.append((self.indent, ("jump", label), span))
-
-    def jump_if(self, test: str, label: Label, span=None):
-        """`if TEST:` go to `label`."""
-        self.emit(f"if {test}:", span)
-        self.indent += 1
-        self.jump(label, span)
-        self.indent -= 1
-
     def var(self, crosses: bool) -> str:
         """A local for a rules variable: a frame slot if its value must survive
         a suspension, else a Python local."""
@@ -94,21 +80,6 @@ class RuleGen:
 
     def temp(self) -> str:
         return self.m.name("t")
-
-    def place(self, label: Label) -> None:
-        """Start a new block at `label` (the current one falls through to it)."""
-        if self.blocks or self.lines:
-            if not self._ends_block():
-                self.jump(label)
-            self.blocks.append(self.lines)
-        label.n = len(self.blocks)
-        self.lines = []
-
-    def _ends_block(self) -> bool:
-        if not self.lines:
-            return False
-        indent, text, _ = self.lines[-1]
-        return indent == 0 and (text == "return S" or (isinstance(text, tuple) and text[0] == "jump"))
 
     def suspends(self, stmt) -> bool:
         return self.res and may_suspend(stmt, self.ctx.suspending)
@@ -131,99 +102,14 @@ class RuleGen:
             self.emit("st.frames.pop()")
             self.emit("return None")
             self.blocks.append(self.lines)
-            self._prune()
-            lines = self._resumable(fname)
+            self.prune(self.points)
+            lines = self.render(fname, self.nlocals - len(self.params))
         else:
-            lines = [(0, f"def {fname}({', '.join(['st', *args])}):", None), *self._head(1),
+            lines = [(0, f"def {fname}({', '.join(['st', *args])}):", None), *HEAD,
                      *[(i + 1, t, s) for i, t, s in self.lines]]
         self.m.add_function(fname, self.name, lines)
         return Code(self.name, self.nlocals, light=not self.res, nblocks=len(self.blocks) if self.res else 0)
 
-    def _head(self, indent):
-        return [(indent, "ctr = st.ctr", None), (indent, "z = st.z", None)]
-
-    def _prune(self) -> None:
-        """Drop blocks nothing can reach (left behind by jumps that were
-        forwarded) and number the rest in order."""
-        forward = self._forwarding()
-        targets = {0} | {forward(label.n) for label in self._labels_used()}
-        live = []
-        for k, block in enumerate(self.blocks):
-            if k in targets or (live and not self._ends(self.blocks[live[-1]]) and live[-1] == k - 1):
-                live.append(k)
-        renumber = {old: new for new, old in enumerate(live)}
-        for label in self._labels_used():
-            label.n = renumber[forward(label.n)]
-        self.blocks = [self.blocks[k] for k in live]
-
-    def _labels_used(self):
-        seen = {}
-        for block in self.blocks:
-            for _, text, _ in block:
-                if isinstance(text, tuple) and text[1] is not None:
-                    seen[id(text[1])] = text[1]
-        for point in self.points:
-            for value in vars(point).values():
-                if isinstance(value, Label):
-                    seen[id(value)] = value
-        return list(seen.values())
-
-    @staticmethod
-    def _ends(block) -> bool:
-        if not block:
-            return False
-        indent, text, _ = block[-1]
-        return indent == 0 and (text in ("return S", "return None") or (isinstance(text, tuple) and text[0] == "jump"))
-
-    def _resumable(self, fname) -> list:
-        """The dispatch loop over the blocks. Blocks are checked in groups
-        (`if pc < 8:` around blocks 4-7), so resuming at a late block costs a
-        few comparisons, not one per block; a block falls through to the next
-        one, and a jump elsewhere restarts the dispatch."""
-        out = [(0, f"def {fname}(st, fr):", None), (1, "L = fr[2]", None), *self._head(1),
-               (1, "pc = fr[1]", None), (1, "while True:", None)]
-        group = max(3, int(len(self.blocks) ** 0.5 + 0.5))
-        for k, block in enumerate(self.blocks):
-            if k % group == 0 and len(self.blocks) > group:
-                out.append((2, f"if pc < {k + group}:", None))
-            base = 3 if len(self.blocks) > group else 2
-            out.append((base, f"if pc == {k}:", None))
-            last = len(block) - 1
-            for j, (indent, text, span) in enumerate(block):
-                if isinstance(text, tuple):
-                    kind, label = text
-                    if kind == "pad":
-                        if self.nlocals > len(self.params):
-                            out.append((indent + base + 1, f"L.extend([None] * {self.nlocals - len(self.params)})", span))
-                        continue
-                    if kind == "set":
-                        out.append((indent + base + 1, f"fr[1] = {label.n}", span))
-                        continue
-                    target = label.n
-                    out.append((indent + base + 1, f"pc = {target}", span))
-                    if not (j == last and indent == 0 and target > k):
-                        out.append((indent + base + 1, "continue", span))
-                    continue
-                out.append((indent + base + 1, text, span))
-        return out
-
-    def _forwarding(self):
-        """Block number -> the block execution really continues at, skipping
-        blocks that only jump on."""
-        hops = {}
-        for k, block in enumerate(self.blocks):
-            if len(block) == 1 and block[0][0] == 0 and isinstance(block[0][1], tuple) and block[0][1][0] == "jump":
-                hops[k] = block[0][1][1].n
-
-        def forward(k):
-            seen = set()
-            while k in hops and k not in seen:
-                seen.add(k)
-                k = hops[k]
-            return k
-        return forward
-
-    # ------------------------------------------------------------ statements
     def block(self, stmts, names: Names) -> None:
         for stmt in stmts:
             names = self.stmt(stmt, names) or names

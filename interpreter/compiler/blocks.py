@@ -1,0 +1,131 @@
+"""Cutting a rule into numbered blocks, and the dispatch loop that runs them.
+
+A resumable rule function is written as blocks of lines; a line is
+`(indent, text, span)`, where the text may be a marker: ("jump", label),
+("set", label) (store the block to resume at in the frame) or ("pad", None)
+(make room for the rule's locals in its frame). Once every block is written,
+unreachable blocks are dropped, jumps through blocks that only jump on are
+shortened, and the blocks are rendered inside `while True:` behind `if pc ==`
+checks, grouped so that entering a late block costs few comparisons.
+"""
+from __future__ import annotations
+
+from .codegen import Label
+
+# The first lines of every rule function: locals for the state's counters and zones.
+HEAD = [(1, "ctr = st.ctr", None), (1, "z = st.z", None)]
+
+
+class BlockWriter:
+    """Writes the lines of one function, in blocks when it is resumable."""
+
+    def __init__(self):
+        self.blocks: list = []  # one list of lines per finished block
+        self.lines: list = []  # the lines being written
+        self.indent = 0
+
+    def emit(self, text, span=None):
+        self.lines.append((self.indent, text, span))
+
+    def jump(self, label: Label, span=None):
+        self.lines.append((self.indent, ("jump", label), span))
+
+    def jump_if(self, test: str, label: Label, span=None):
+        """`if TEST:` go to `label`."""
+        self.emit(f"if {test}:", span)
+        self.indent += 1
+        self.jump(label, span)
+        self.indent -= 1
+
+    def place(self, label: Label) -> None:
+        """Start a new block at `label` (the current one falls through to it)."""
+        if self.blocks or self.lines:
+            if not self._ends(self.lines):
+                self.jump(label)
+            self.blocks.append(self.lines)
+        label.n = len(self.blocks)
+        self.lines = []
+
+    def prune(self, points) -> None:
+        """Drop blocks nothing can reach (left behind by jumps that were
+        forwarded) and number the rest in order."""
+        forward = self._forwarding()
+        used = self._labels_used(points)
+        targets = {0} | {forward(label.n) for label in used}
+        live = []
+        for k, block in enumerate(self.blocks):
+            if k in targets or (live and not self._ends(self.blocks[live[-1]]) and live[-1] == k - 1):
+                live.append(k)
+        renumber = {old: new for new, old in enumerate(live)}
+        for label in used:
+            label.n = renumber[forward(label.n)]
+        self.blocks = [self.blocks[k] for k in live]
+
+    def _labels_used(self, points):
+        seen = {}
+        for block in self.blocks:
+            for _, text, _ in block:
+                if isinstance(text, tuple) and text[1] is not None:
+                    seen[id(text[1])] = text[1]
+        for point in points:
+            for value in vars(point).values():
+                if isinstance(value, Label):
+                    seen[id(value)] = value
+        return list(seen.values())
+
+    @staticmethod
+    def _ends(block) -> bool:
+        if not block:
+            return False
+        indent, text, _ = block[-1]
+        return indent == 0 and (text in ("return S", "return None") or (isinstance(text, tuple) and text[0] == "jump"))
+
+    def render(self, fname: str, pad: int) -> list:
+        """The dispatch loop over the blocks. Blocks are checked in groups
+        (`if pc < 8:` around blocks 4-7), so resuming at a late block costs a
+        few comparisons, not one per block; a block falls through to the next
+        one, and a jump elsewhere restarts the dispatch."""
+        out = [(0, f"def {fname}(st, fr):", None), (1, "L = fr[2]", None), *HEAD,
+               (1, "pc = fr[1]", None), (1, "while True:", None)]
+        group = max(3, int(len(self.blocks) ** 0.5 + 0.5))
+        for k, block in enumerate(self.blocks):
+            if k % group == 0 and len(self.blocks) > group:
+                out.append((2, f"if pc < {k + group}:", None))
+            base = 3 if len(self.blocks) > group else 2
+            out.append((base, f"if pc == {k}:", None))
+            last = len(block) - 1
+            for j, (indent, text, span) in enumerate(block):
+                if isinstance(text, tuple):
+                    kind, label = text
+                    if kind == "pad":
+                        if pad > 0:
+                            out.append((indent + base + 1, f"L.extend([None] * {pad})", span))
+                        continue
+                    if kind == "set":
+                        out.append((indent + base + 1, f"fr[1] = {label.n}", span))
+                        continue
+                    target = label.n
+                    out.append((indent + base + 1, f"pc = {target}", span))
+                    if not (j == last and indent == 0 and target > k):
+                        out.append((indent + base + 1, "continue", span))
+                    continue
+                out.append((indent + base + 1, text, span))
+        return out
+
+    def _forwarding(self):
+        """Block number -> the block execution really continues at, skipping
+        blocks that only jump on."""
+        hops = {}
+        for k, block in enumerate(self.blocks):
+            if len(block) == 1 and block[0][0] == 0 and isinstance(block[0][1], tuple) and block[0][1][0] == "jump":
+                hops[k] = block[0][1][1].n
+
+        def forward(k):
+            seen = set()
+            while k in hops and k not in seen:
+                seen.add(k)
+                k = hops[k]
+            return k
+        return forward
+
+    # ------------------------------------------------------------ statements
