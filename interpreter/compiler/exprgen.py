@@ -141,8 +141,12 @@ class ExprGen:
         return self.literal(expr.value)
 
     def literal(self, value) -> str:
-        if value is None or isinstance(value, bool) or (isinstance(value, int) and abs(value) < 1 << 62):
-            return repr(value) if not isinstance(value, int) or value >= 0 or isinstance(value, bool) else f"({value})"
+        """Source for a constant: None, yes/no and numbers as themselves (a
+        negative one in brackets), anything else (texts, lists, maps) by name."""
+        if value is None or isinstance(value, bool):
+            return repr(value)
+        if isinstance(value, int) and abs(value) < 1 << 62:
+            return repr(value) if value >= 0 else f"({value})"
         return self.m.const(value)
 
     @visit.register(n.Template)

@@ -219,11 +219,12 @@ def runaway(st, span):
     )])
 
 
-def active_rules(st, frame=None) -> str:
-    """The chain of rules running now, outermost first."""
+def active_rules(st) -> str:
+    """The chain of rules running now, outermost first: the frames of rules
+    waiting for a decision, then the rules on the Python stack."""
     names = [st.program.codes[f[0]].name for f in st.frames]
     inner = []
-    f = frame or sys._getframe(1)
+    f = sys._getframe(1)
     while f is not None:
         name = _rule_of(f.f_code, st.program)
         if name is not None:

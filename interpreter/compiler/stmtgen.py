@@ -453,8 +453,8 @@ class RuleGen(BlockWriter):
         body, end = Label(), Label()
         other = Label() if s.else_body else end
         self.jump_if("not vals", other, s.span)
+        ids = "list(map(CARD_IDS.__getitem__, vals))" if kind == "card" else f"R_option_ids(st.program, {self.m.const(kind)}, vals)"
         if s.optional:
-            ids = "list(map(CARD_IDS.__getitem__, vals))" if kind == "card" else f"R_option_ids(st.program, {self.m.const(kind)}, vals)"
             self.emit(f"ids = {ids}; ids.append({self.m.const('pass')}); vals.append({self.m.const(dp.PASS)})", s.span)
         else:
             self.emit("if len(vals) == 1:", s.span)
@@ -462,7 +462,6 @@ class RuleGen(BlockWriter):
             self.indent += 1
             self.jump(body, s.span)
             self.indent -= 1
-            ids = "list(map(CARD_IDS.__getitem__, vals))" if kind == "card" else f"R_option_ids(st.program, {self.m.const(kind)}, vals)"
             self.emit(f"ids = {ids}", s.span)
         self.suspend(point, "ids", "vals", s.span)
         point.body, point.other = body, other

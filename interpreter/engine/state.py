@@ -82,27 +82,6 @@ def _from_plain(value):
 
 
 # ---------------------------------------------------------------- card moves
-def _remove(st: State, card: int) -> int:
-    """Take a card out of its zone; return the zone instance it left."""
-    zi = st.loc[card]
-    zone = st.z[zi]
-    if st.program.zone_of_instance[zi].slots:
-        zone[zone.index(card)] = None
-    else:
-        zone.remove(card)
-    return zi
-
-
-def _left(st: State, zi: int) -> None:
-    """Fire the zone's `becomes empty` trigger if a card leaving emptied it.
-
-    Called once the card has arrived where it goes, so a trigger that ends the
-    game finds every card in a place."""
-    hook = st.program.zone_of_instance[zi].empty_hook
-    if hook is not None and not any(c is not None for c in st.z[zi]):
-        run_hook(st, hook)
-
-
 def put(st: State, card: int, zi: int, bottom: bool = False) -> None:
     zone = st.z[zi]
     info = st.program.zone_of_instance[zi]
@@ -121,8 +100,10 @@ def put(st: State, card: int, zi: int, bottom: bool = False) -> None:
 
 
 def move(st: State, card: int, zi: int, bottom: bool = False) -> None:
-    """Move a card to zone instance `zi` (the most frequent operation of a
-    game, so `_remove`, `put` and `_left` are written out here)."""
+    """Move a card to zone instance `zi`. If the card leaves its zone empty,
+    the zone's `becomes empty` trigger fires once the card has arrived, so a
+    trigger that ends the game finds every card in a place. (The most frequent
+    operation of a game, so written out rather than split into helpers.)"""
     loc = st.loc
     src = loc[card]
     zones = st.z
@@ -143,13 +124,6 @@ def move(st: State, card: int, zi: int, bottom: bool = False) -> None:
         loc[card] = zi
     if left.empty_hook is not None and not any(c is not None for c in source):
         run_hook(st, left.empty_hook)
-
-
-def contents(st: State, zi: int) -> list:
-    zone = st.z[zi]
-    if st.program.zone_of_instance[zi].slots:
-        return [c for c in zone if c is not None]
-    return zone
 
 
 def top(st: State, zi: int):
