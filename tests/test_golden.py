@@ -13,10 +13,27 @@ import os
 
 import pytest
 
+from interpreter.loader import load_game
+
 from .conftest import ROOT, random_game
 
 GOLDEN = ROOT / "tests" / "golden"
-CASES = [("catalyst", 2, 7), ("catalyst", 3, 3), ("catalyst", 4, 5)]
+CASES = [("catalyst", 2, 7), ("catalyst", 3, 3), ("catalyst", 4, 5), ("solo", 2, 11), ("solo", 2, 3),
+         ("catastropolis", 2, 4), ("catastropolis", 3, 9), ("catastropolis", 4, 2)]
+RULES = {"catalyst": ROOT / "rules" / "catalyst.rules", "solo": ROOT / "rules" / "solo.rules",
+         "catastropolis": ROOT / "rules" / "catastropolis" / "catastropolis.rules"}
+
+
+@pytest.fixture(scope="module")
+def games():
+    loaded = {}
+
+    def get(name):
+        if name not in loaded:
+            loaded[name] = load_game(RULES[name])
+            loaded[name].set_limits(check_invariants=True)
+        return loaded[name]
+    return get
 
 
 def playthrough(game, players, seed, choices=None) -> list[str]:
@@ -41,14 +58,15 @@ def playthrough(game, players, seed, choices=None) -> list[str]:
 
 
 @pytest.mark.parametrize("name, players, seed", CASES, ids=[f"{n}-{p}p-seed{s}" for n, p, s in CASES])
-def test_golden_playthrough(catalyst, name, players, seed):
+def test_golden_playthrough(games, name, players, seed):
+    game = games(name)
     path = GOLDEN / f"{name}_{players}p_seed{seed}.txt"
     if os.environ.get("UPDATE_GOLDEN"):
-        path.write_text("\n".join(playthrough(catalyst, players, seed)) + "\n")
+        path.write_text("\n".join(playthrough(game, players, seed)) + "\n")
     assert path.exists(), f"missing {path}; record it with UPDATE_GOLDEN=1"
     expected = path.read_text().splitlines()
     choices = [line.split("-> ", 1)[1].split(" |", 1)[0] for line in expected[1:-1]]
-    actual = playthrough(catalyst, players, seed, choices)
+    actual = playthrough(game, players, seed, choices)
     for number, (want, got) in enumerate(zip(expected, actual), 1):
         assert got == want, f"{path.name}:{number} differs"
     assert len(actual) == len(expected)
