@@ -8,16 +8,21 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 
+from . import rng as _rng
+from . import visibility
 from .engine import invariants
-from .engine import rng as _rng
+from .engine.run import run
+from .compiler import ops
+from .compiler.program import FRAME_BLOCK
 from .engine.state import State
-from .engine.vm import run
 from .errors import InvalidActionError, RulesError, SaveFileError
+from .traits import Traits, traits_of
 
 TERMINAL = -4  # current_player() once the game is over (OpenSpiel's value)
-SAVE_FORMAT = 2  # 2: execution positions are blocks of generated rule functions
+SAVE_FORMAT = 3  # 3: the pending decision is four named fields
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,11 @@ class Game:
             self.program.turn_budget = turns
         if check_invariants is not None:
             self.program.check_invariants = check_invariants
+
+    @cached_property
+    def traits(self) -> Traits:
+        """What kind of game this is: chance, hidden parts, ending together."""
+        return traits_of(self.model, self.program)
 
     @property
     def title(self) -> str:
@@ -89,12 +99,13 @@ class Game:
         st.turns = 0
         st.end_round = None
         st.over = False
-        st.pending = None
+        st.clear_pending()
         st.decisions = 0
         st.cov = [0] * len(p.codes) if coverage else None
         st.lost = False
         st.won = False
         st.steps = 0
+        st.nesting = 0
         run(st)
         if p.check_invariants:
             invariants.check(st)
@@ -129,7 +140,7 @@ def _validate(st: "GameState") -> None:
     for fr in st.frames:
         if not 0 <= fr[0] < len(p.codes) or p.codes[fr[0]].light or not 0 <= fr[1] < p.codes[fr[0]].nblocks:
             raise ValueError("execution position does not match the rules")
-    if st.pending is not None and not 0 <= st.pending[1] < len(p.decisions):
+    if st.point is not None and not 0 <= st.point < len(p.decisions):
         raise ValueError("the pending decision does not match the rules")
     seen = [c for zone in st.z for c in zone if c is not None]
     if sorted(seen) != list(range(len(p.card_ids))):
@@ -143,42 +154,55 @@ class GameState(State):
 
     # -- whose turn, what can be done
     def current_player(self) -> int:
-        return TERMINAL if self.over else self.pending[0]
+        return TERMINAL if self.over else self.decider
 
     def is_terminal(self) -> bool:
         return self.over
 
     def legal_actions(self) -> list[str]:
         """Stable ids of the legal options, e.g. ``['draw', 'pass']``."""
-        return [] if self.over else list(self.pending[2])
+        return [] if self.over else list(self.option_ids)
 
     def legal_options(self) -> list[Option]:
         if self.over:
             return []
-        ins, fr = self._decision_instr()
-        return [Option(i, ins.label(self, fr, v)) for i, v in zip(self.pending[2], self.pending[3])]
+        point, fr = self._decision_point()
+        return [Option(i, point.label(self, fr, v)) for i, v in zip(self.option_ids, self.option_values)]
 
     def decision(self) -> Decision | None:
         if self.over:
             return None
-        ins, fr = self._decision_instr()
-        return Decision(self.pending[0], ins.prompt(self, fr), tuple(self.legal_options()))
+        point, fr = self._decision_point()
+        return Decision(self.decider, point.prompt(self, fr), tuple(self.legal_options()))
 
-    def _decision_instr(self):
+    def prompt(self) -> str | None:
+        """The question of the pending decision (None once the game is over)."""
+        if self.over:
+            return None
+        point, fr = self._decision_point()
+        return point.prompt(self, fr)
+
+    def decision_point(self) -> int | None:
+        """The id of the decision point of the rules now asking (None once the
+        game is over): two decisions of the same point ask the same question."""
+        return self.point
+
+    def _decision_point(self):
         """The pending decision point and the frame it is in."""
-        return self.program.decisions[self.pending[1]], self.frames[-1]
+        return self.program.decisions[self.point], self.frames[-1]
 
     def apply_action(self, action_id: str) -> None:
         if self.over:
             raise InvalidActionError("the game is over; no action can be applied")
-        pending = self.pending
+        ids = self.option_ids
         try:
-            i = pending[2].index(action_id)
+            i = ids.index(action_id)
         except ValueError:
-            raise InvalidActionError(f"'{action_id}' is not a legal action here; legal: {', '.join(pending[2])}") from None
-        self.pending = None
+            raise InvalidActionError(f"'{action_id}' is not a legal action here; legal: {', '.join(ids)}") from None
+        point, value = self.point, self.option_values[i]
+        self.clear_pending()
         self.decisions += 1
-        self.program.decisions[pending[1]].apply(self, self.frames[-1], pending[3][i])
+        self.program.decisions[point].apply(self, self.frames[-1], value)
         run(self)
         if self.program.check_invariants:
             invariants.check(self)
@@ -263,49 +287,41 @@ class GameState(State):
 
     # -- what a player may see
     def observation(self, player: int) -> dict:
+        """What `player` (a seat, or visibility.PUBLIC) may see, as plain data:
+        counters (None where a value is not seen), zones (card ids, or
+        {"count": n} where the cards are not seen)."""
         p = self.program
         counters = {}
         for info in p.counter_list:
             values = self.ctr[info.index]
             if info.scope == "card":
-                counters[info.name] = {p.card_ids[c]: v for c, v in enumerate(values) if v and self._card_visible(c, player)}
-            elif info.visibility == "hidden":
-                continue
-            elif info.visibility == "owner" and info.scope == "player":
-                counters[info.name] = [v if i == player else None for i, v in enumerate(values)]
-            else:
-                counters[info.name] = list(values)
+                counters[info.name] = {p.card_ids[c]: v for c, v in enumerate(values)
+                                       if v and visibility.card_counter_visible(self, info, c, player)}
+            elif info.visibility != visibility.HIDDEN:
+                counters[info.name] = [v if visibility.counter_visible(info, i, player) else None
+                                       for i, v in enumerate(values)]
         zones = {}
         for info in p.zones.values():
             if info.scope == "shared":
-                zones[info.name] = self._zone_view(info, info.base, player, None)
+                zones[info.name] = self._zone_view(info.base, player)
             elif info.scope == "player":
-                zones[info.name] = [self._zone_view(info, info.base + i, player, i) for i in range(self.n)]
+                zones[info.name] = [self._zone_view(info.base + i, player) for i in range(self.n)]
             else:
                 zones[info.name] = {
-                    p.card_ids[c]: self._zone_view(info, info.base + c, player, None)
-                    for c in range(len(p.card_ids)) if self._card_visible(c, player) and any(x is not None for x in self.z[info.base + c])
+                    p.card_ids[c]: self._zone_view(info.base + c, player) for c in range(len(p.card_ids))
+                    if any(x is not None for x in self.z[info.base + c]) and visibility.card_visible(self, c, player)
                 }
         return {
             "player": player, "current_player": self.current_player(), "round": self.round,
             "turn": self.turns, "first_player": self.first, "counters": counters, "zones": zones,
         }
 
-    def _zone_view(self, info, zi, viewer, owner):
+    def _zone_view(self, zi, viewer):
         cards = self.z[zi]
-        visible = info.visibility == "visible" or (info.visibility == "owner" and owner == viewer)
-        if not visible:
+        if not visibility.instance_visible(self, zi, viewer):
             return {"count": sum(1 for c in cards if c is not None)}
         ids = self.program.card_ids
         return [ids[c] if c is not None else None for c in cards]
-
-    def _card_visible(self, card, viewer) -> bool:
-        info = self.program.zone_of_instance[self.loc[card]]
-        if info.visibility == "visible":
-            return True
-        if info.visibility == "owner" and info.scope == "player":
-            return self.loc[card] - info.base == viewer
-        return False
 
     # -- reading and arranging positions by name (for scenarios, tests, tools)
     def _owner_index(self, scope: str, owner) -> int:
@@ -347,8 +363,6 @@ class GameState(State):
     def place(self, card_id: str, zone: str, owner=None, slot: int | None = None) -> None:
         """Move a card to a zone (to the top, or into `slot` of a slotted zone),
         without firing triggers. Call `refresh()` after arranging a position."""
-        from .engine import state as ops
-
         card = self.card_index(card_id)
         info = self.program.zones[zone]
         zi = info.base + self._owner_index(info.scope, owner)
@@ -367,10 +381,10 @@ class GameState(State):
 
     def refresh(self) -> None:
         """Ask the pending decision again, after a position was arranged."""
-        if self.over or self.pending is None:
+        if self.over or self.point is None:
             return
-        self.frames[-1][1] = self.program.decisions[self.pending[1]].ask
-        self.pending = None
+        self.frames[-1][FRAME_BLOCK] = self.program.decisions[self.point].ask
+        self.clear_pending()
         run(self)
 
     # -- saving

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from .agents.determinize import determinize
-from .engine import rng
+from . import rng
+from .worlds import determinize
 
 
 def world_sampler(st, player: int, seed: int) -> Callable:
@@ -25,10 +25,10 @@ def play_game(game, players: int, seed: int, agents: list,
     st = state if state is not None else game.new_initial_state(players, seed)
     fast = [getattr(agent, "choose_id", None) if on_decision is None else None for agent in agents]
     while not st.over:
-        player = st.pending[0]
+        player = st.decider
         choose_id = fast[player]
         if choose_id is not None:  # a bot that needs only the ids (they are not changed)
-            st.apply_action(choose_id(st.pending[2]))
+            st.apply_action(choose_id(st.option_ids))
             continue
         agent = agents[player]
         decision = st.decision()

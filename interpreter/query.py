@@ -7,7 +7,7 @@ from .compiler.exprgen import ExprGen, Names
 from .errors import Diagnostic, RulesError, Source, did_you_mean
 from .language import nodes as n
 from .language.parser import parse_expression
-from .types import Types
+from .language.types import Types
 
 
 def card_fields(game) -> list[str]:

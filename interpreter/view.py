@@ -7,33 +7,40 @@ are shown with the card that holds them.
 """
 from __future__ import annotations
 
+from . import visibility
 
-def card_text(st, card: int, zone: str | None = None) -> str:
+
+def card_text(st, card: int, viewer: int, zone: str | None = None) -> str:
+    """A card as `viewer` sees it: its `show` text, the counters on it, and
+    the cards it holds (or how many, where `viewer` does not see them)."""
     program = st.program
     view = program.card_views.get(zone) or program.card_views.get("cards")
     text = view(st, card) if view else program.card_names[card]
     marks = [f"{info.name}" if st.ctr[info.index][card] == 1 else f"{info.name} {st.ctr[info.index][card]}"
-             for info in program.counter_list if info.scope == "card" and st.ctr[info.index][card]]
+             for info in program.counter_list
+             if info.scope == "card" and st.ctr[info.index][card] and visibility.counter_visible(info, card, viewer)]
     if marks:
         text += " (" + ", ".join(marks) + ")"
     for info in program.zones.values():
         if info.scope == "card":
-            held = [c for c in st.z[info.base + card] if c is not None]
-            if held:
-                text += f" [{info.name}: " + ", ".join(card_text(st, c, info.name) for c in held) + "]"
+            zi = info.base + card
+            held = [c for c in st.z[zi] if c is not None]
+            if held and not visibility.instance_visible(st, zi, viewer):
+                text += f" [{info.name}: {len(held)} hidden]"
+            elif held:
+                text += f" [{info.name}: " + ", ".join(card_text(st, c, viewer, info.name) for c in held) + "]"
             elif info.slots:
                 text += f" [{info.name}: empty]"
     return text
 
 
-def _zone(st, info, zi, viewer, owner):
+def _zone(st, info, zi, viewer):
     cards = st.z[zi]
-    visible = info.visibility == "visible" or (info.visibility == "owner" and owner == viewer)
-    if not visible:
+    if not visibility.instance_visible(st, zi, viewer):
         return {"count": sum(1 for c in cards if c is not None)}
     if info.slots:
-        return {"slots": [card_text(st, c, info.name) if c is not None else None for c in cards]}
-    return {"cards": [card_text(st, c, info.name) for c in cards]}
+        return {"slots": [card_text(st, c, viewer, info.name) if c is not None else None for c in cards]}
+    return {"cards": [card_text(st, c, viewer, info.name) for c in cards]}
 
 
 def table_view(st, viewer: int) -> dict:
@@ -41,22 +48,17 @@ def table_view(st, viewer: int) -> dict:
     home = program.setup_zone
     shared = []
     for info in program.zones.values():
-        if info.scope == "shared" and not (info.name == home and info.visibility != "visible"):
-            shared.append((info.name, _zone(st, info, info.base, viewer, None)))
+        if info.scope == "shared" and not (info.name == home and not visibility.instance_visible(st, info.base, viewer)):
+            shared.append((info.name, _zone(st, info, info.base, viewer)))
     players = []
     for p in range(st.n):
-        counters = {}
-        for info in program.counter_list:
-            if info.scope != "player" or info.visibility == "hidden":
-                continue
-            if info.visibility == "owner" and p != viewer:
-                continue
-            counters[info.name] = st.ctr[info.index][p]
-        zones = [(info.name, _zone(st, info, info.base + p, viewer, p))
+        counters = {info.name: st.ctr[info.index][p] for info in program.counter_list
+                    if info.scope == "player" and visibility.counter_visible(info, p, viewer)}
+        zones = [(info.name, _zone(st, info, info.base + p, viewer))
                  for info in program.zones.values() if info.scope == "player"]
         players.append({"seat": p, "counters": counters, "zones": zones})
     shared_counters = {info.name: st.ctr[info.index][0] for info in program.counter_list
-                       if info.scope == "shared" and info.visibility != "hidden"}
+                       if info.scope == "shared" and visibility.counter_visible(info, None, viewer)}
     return {"title": program.title, "round": st.round, "turn": st.turns, "first_player": st.first,
             "current_player": st.current_player(), "viewer": viewer,
             "shared": shared, "shared_counters": shared_counters, "players": players}

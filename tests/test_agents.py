@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from interpreter.agents import AGENTS, GreedyAgent, MCTSAgent, make_agent, make_agents
-from interpreter.agents.determinize import determinize, hidden_places
+from interpreter.visibility import unseen_places
+from interpreter.worlds import determinize
 from interpreter.agents.evaluate import Evaluator
 from interpreter.errors import RulesError
 from interpreter.loader import load_game
@@ -112,7 +113,7 @@ def rearranged(st, player: int, seed: int):
     other = st.clone()
     kinds = st.program.card_kinds
     by_kind: dict = {}
-    for zi, i in hidden_places(other, player):
+    for zi, i in unseen_places(other, player):
         by_kind.setdefault(kinds[other.z[zi][i]], []).append((zi, i))
     for places in by_kind.values():  # each kind among its own places (backs differ)
         cards = [other.z[zi][i] for zi, i in places]

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 from cli.main import cli
 from interpreter.adapters.encoding import Encoding
 from interpreter.agents import make_agents
-from interpreter.agents.determinize import determinize
-from interpreter.engine import rng
+from interpreter.worlds import determinize
+from interpreter import rng
 from interpreter.play import play_game
 
 from .city import CATASTROPOLIS

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from interpreter.engine import rng
+from interpreter import rng
 from interpreter.errors import SaveFileError
 
 from .conftest import random_actions, random_game

@@ -149,7 +149,7 @@ def test_card_schema_errors_name_the_card_and_field(tmp_path):
 def test_a_card_file_is_validated_again_whenever_it_or_its_schema_changes(tmp_path, monkeypatch):
     """Successful validations are remembered by content, so an unchanged card
     file is not validated again; any change to either text is."""
-    import interpreter.cards as cards
+    import interpreter.language.cards as cards
 
     monkeypatch.setattr(cards, "VALIDATION_CACHE", tmp_path / "cache")
     schema = tmp_path / "schema.json"

@@ -41,7 +41,7 @@ def test_no_eval_exec_pickle_or_unsafe_yaml():
 
 
 def test_yaml_is_loaded_safely():
-    text = (ROOT / "interpreter" / "cards.py").read_text()
+    text = (ROOT / "interpreter" / "language" / "cards.py").read_text()
     loaders = set(re.findall(r"\b(\w*Loader)\b", text))
     assert loaders == {"CSafeLoader", "SafeLoader"}
     assert "yaml.load(" not in text and "yaml.unsafe" not in text and "FullLoader" not in text

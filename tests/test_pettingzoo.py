@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from interpreter.adapters.encoding import Encoding, UnknownActionError
-from interpreter.agents.determinize import determinize
-from interpreter.engine import rng
+from interpreter.worlds import determinize
+from interpreter import rng
 from interpreter.loader import load_game
 
 from .conftest import CATALYST, ROOT, RULES

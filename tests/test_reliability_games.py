@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from interpreter.agents import make_agents
-from interpreter.engine import rng
+from interpreter import rng
 from interpreter.errors import RulesRuntimeError
 from interpreter.loader import load_game
 from interpreter.play import play_game

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.simulate import simulate_command
-from interpreter.engine import rng
+from interpreter import rng
 from interpreter.simulation import game_seed, seat_bots, simulate, summarize
 from interpreter.simulation import stats
 from interpreter.simulation.parallel import split

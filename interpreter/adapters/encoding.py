@@ -28,6 +28,7 @@ import math
 
 from ..compiler.runtime import render
 from ..errors import RulesError
+from ..visibility import counter_ever_seen, zone_ever_seen
 from ..language import nodes as n
 
 CONTROL_IDS = ("yes", "no", "pass", "done")
@@ -36,53 +37,6 @@ INF = math.inf
 
 class UnknownActionError(RulesError):
     """A decision offered an action id the vocabulary does not contain."""
-
-
-# ---------------------------------------------------------------- the rules' syntax tree
-def walk(value):
-    """Every syntax node reachable from `value` (a node, a model, a container)."""
-    stack = [value]
-    seen = set()
-    while stack:
-        item = stack.pop()
-        if isinstance(item, n.Node):
-            if id(item) in seen:
-                continue
-            seen.add(id(item))
-            yield item
-            stack.extend(getattr(item, f.name) for f in dataclasses.fields(item) if f.name != "span")
-        elif isinstance(item, (list, tuple, set, frozenset)):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-            stack.extend(k for k in item if isinstance(k, n.Node))
-
-
-def model_nodes(game):
-    """All syntax nodes of the rules (after `extends` and overrides)."""
-    return walk([v for v in vars(game.model).values() if not isinstance(v, str)])
-
-
-def uses_randomness(game) -> bool:
-    """Whether the rules ever shuffle or pick at random."""
-    return any(isinstance(node, (n.Shuffle, n.PickRandom)) for node in model_nodes(game))
-
-
-def can_end_lost(game) -> bool:
-    """Whether the rules can end a game with every player losing."""
-    return any(isinstance(node, n.EndGame) and node.lost for node in model_nodes(game))
-
-
-def can_end_won(game) -> bool:
-    """Whether the rules can end a game with every player winning together."""
-    return any(isinstance(node, n.EndGame) and node.won for node in model_nodes(game))
-
-
-def has_hidden_parts(game) -> bool:
-    """Whether some zone or counter is not visible to every player."""
-    program = game.program
-    return (any(z.visibility != "visible" and z.name != program.setup_zone for z in program.zones.values())
-            or any(c.visibility != "visible" for c in program.counter_list))
 
 
 # ---------------------------------------------------------------- actions
@@ -98,7 +52,7 @@ def _literal_choices(game) -> list:
     """Rendered values of `choose x in [literal, ...]` (or in a list parameter)."""
     params = game.program.params
     out = []
-    for node in model_nodes(game):
+    for node in game.model.nodes():
         if not isinstance(node, n.Choose):
             continue
         it = node.iterable
@@ -113,10 +67,11 @@ def _computed_number_choices(game) -> list:
     """"0" to the number of cards, if some `choose` goes through a computed
     list of numbers (such as positions in a zone, `[slot(c) + 1 for c in
     pile]`): a position or a count of cards is at most the number of cards."""
-    from ..types import LIST, Types
+    from ..language.types import Types
+    from ..language.value_types import LIST
 
     types = Types(game.model, game.program.cards, game.program.params)
-    for node in model_nodes(game):
+    for node in game.model.nodes():
         if isinstance(node, n.Choose) and isinstance(node.iterable, n.Comprehension):
             inner = {}
             for var, iterable in node.iterable.loops:
@@ -171,8 +126,6 @@ class Encoding:
         self.card_index = {c: i for i, c in enumerate(program.card_ids)}
         self.ncards = ncards = len(program.card_ids)
         self.max_players = mp = program.max_players
-        self.decision_points = [(point.code, point.id) for point in program.decisions]
-        self.decision_index = {key: i for i, key in enumerate(self.decision_points)}
 
         self.blocks: list[Block] = []
         self._at = 0
@@ -182,11 +135,11 @@ class Encoding:
         self.first = self._block("first_player", mp)
         self.round = self._block("round", 1, 0, INF)
         self.turn = self._block("turn", 1, 0, INF)
-        self.decision = self._block("decision", max(1, len(self.decision_points)))
-        # counters: (info, block), hidden ones are left out as observation() does
+        self.decision = self._block("decision", max(1, len(program.decisions)))
+        # counters: (info, block), those nobody ever sees are left out as observation() does
         self.counters = []
         for info in program.counter_list:
-            if info.scope != "card" and info.visibility == "hidden":
+            if info.scope != "card" and not counter_ever_seen(info):
                 continue
             size = {"card": ncards, "player": mp, "shared": 1}[info.scope]
             low = -INF if info.minimum is None else info.minimum
@@ -196,7 +149,7 @@ class Encoding:
         self.zones = []
         for info in program.zones.values():
             per = 1  # the number of cards
-            if info.visibility != "hidden":
+            if zone_ever_seen(info):
                 per += (info.slots or 1) * ncards
                 if info.stack and not info.slots:
                     per += ncards  # which card is on top
@@ -254,8 +207,7 @@ class Encoding:
         buf[self.round.start] = obs["round"]
         buf[self.turn.start] = obs["turn"]
         if viewer >= 0 and cur == viewer:
-            key = (st.frames[-1][0], st.pending[1])
-            buf[self.decision.start + self.decision_index[key]] = 1
+            buf[self.decision.start + st.decision_point()] = 1
         cidx = self.card_index
         counters = obs["counters"]
         for info, block in self.counters:
@@ -313,8 +265,7 @@ class Encoding:
         prompt and options when the viewer is the one deciding."""
         obs = dict(st.observation(viewer) if obs is None else obs)
         if viewer >= 0 and obs["current_player"] == viewer:
-            ins, fr = st._decision_instr()
-            obs["decision"] = {"prompt": ins.prompt(st, fr), "options": list(st.pending[2])}
+            obs["decision"] = {"prompt": st.prompt(), "options": st.legal_actions()}
         return json.dumps(obs, sort_keys=True, separators=(",", ":"))
 
     def describe(self) -> list:

@@ -32,7 +32,7 @@ took each action. Private information of a single player or of none (what
 every player sees) is supported.
 
 ISMCTS: `state.resample_from_infostate(player, sampler)` redistributes the
-cards `player` cannot see (interpreter/agents/determinize.py) and gives the
+cards `player` cannot see (interpreter/worlds.py) and gives the
 sampled world a fresh generator; `resampler(seed)` is a reproducible
 callback for `ISMCTSBot.set_resampler`.
 """
@@ -45,11 +45,11 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
-from ..agents.determinize import determinize
-from ..engine import rng as _rng
+from ..worlds import determinize
+from .. import rng as _rng
 from ..game import Game
 from ..loader import load_game
-from .encoding import Encoding, can_end_lost, can_end_won, has_hidden_parts, uses_randomness
+from .encoding import Encoding
 
 DEFAULT_SEEDS = 1 << 16
 DEFAULT_MAX_GAME_LENGTH = 2000
@@ -65,9 +65,9 @@ class _Context:
         self.short_name = short_name
         self.game = game
         self.encoding = Encoding(game, extra_action_ids)
-        self.random = uses_randomness(game)
-        self.hidden = has_hidden_parts(game)
-        self.lost = can_end_lost(game) or can_end_won(game)  # returns need not sum to 1
+        self.random = game.traits.random
+        self.hidden = game.traits.hidden
+        self.lost = game.traits.together  # returns need not sum to 1
         lo, hi = game.player_range
         Info = pyspiel.GameType.Information
         info = Info.IMPERFECT_INFORMATION if self.random or self.hidden else Info.PERFECT_INFORMATION
@@ -369,8 +369,8 @@ class RulesState(pyspiel.State):
             return "before the deal: chance picks the seed"
         head = f"seed {c.seed}; {len(c.actions)} decisions" + ("; cut at max_game_length" if c.cut else "")
         st = c.st
-        fields = [getattr(st, name) for name in st._FIELDS if name not in ("cov", "decisions")]
-        return head + "\n" + json.dumps(fields, separators=(",", ":"), default=str)
+        fields = {name: value for name, value in st.to_data().items() if name not in ("cov", "decisions")}
+        return head + "\n" + json.dumps(fields, sort_keys=True, separators=(",", ":"), default=str)
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state `player_id` cannot tell from this one: its unseen cards

@@ -36,7 +36,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..engine import rng as _rng
+from .. import rng as _rng
 from ..game import Game
 from ..loader import load_game
 from ..view import table_view

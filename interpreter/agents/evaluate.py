@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 
 from ..errors import RulesError
+from ..language.builtins import hosted_cards
 
 DISCOUNT = 0.5  # share of a held card's best gain credited before it is earned
 SMOOTH = 6  # counter values averaged over (covers steps of 1, 2, 3 and 6)
@@ -39,7 +40,6 @@ class Evaluator:
         zones = list(program.zones.values())
         self.player_zones = [z for z in zones if z.scope == "player" and not z.slots]
         self.holding_zones = [z for z in zones if z.scope == "player"]
-        self.card_zones = [z for z in zones if z.scope == "card"]
         self.counters = [c for c in program.counter_list if c.scope == "player"]
         self.terms = [fn for _, fn in program.score_terms]
         self.all_terms = tuple(range(len(self.terms)))
@@ -101,18 +101,8 @@ class Evaluator:
             for card in st.z[zi]:
                 if card is not None:
                     out.append((card, zi))
-                    self._hosted(st, card, out, 0)
+                    out.extend(hosted_cards(st, card))
         return out
-
-    def _hosted(self, st, card: int, out: list, depth: int) -> None:
-        if depth > 4:
-            return
-        for info in self.card_zones:
-            zi = info.base + card
-            for inner in st.z[zi]:
-                if inner is not None:
-                    out.append((inner, zi))
-                    self._hosted(st, inner, out, depth + 1)
 
     def _moved(self, st, player: int, card: int, src: int, dst: int, terms: tuple, before: list):
         """Score change if `card` were moved from `src` to `dst` (then put back)."""
@@ -174,7 +164,7 @@ class Evaluator:
 
     # -- learning which terms a change touches
     def _probe(self, games: int = 6, every: int = 7) -> None:
-        from ..engine import rng as _rng
+        from .. import rng as _rng
 
         p = self.program
         if not self.terms:
@@ -194,7 +184,7 @@ class Evaluator:
                     if step % every == 0:
                         for player in range(st.n):
                             self._probe_position(st, player, touched_by_counter, moves)
-                    ids = st.pending[2]
+                    ids = st.legal_actions()
                     r, i = _rng.below(r, len(ids))
                     st.apply_action(ids[i])
                     step += 1

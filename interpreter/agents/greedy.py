@@ -1,7 +1,7 @@
 """Greedy: the best end of the current turn, by the generic evaluation."""
 from __future__ import annotations
 
-from ..engine import rng
+from .. import rng
 from .base import Agent, ProgressGuard, parse_options, register
 from .evaluate import evaluator_for
 
@@ -78,4 +78,4 @@ class GreedyAgent(Agent):
 
 
 def _turn_over(st, player: int, turn: int) -> bool:
-    return st.over or st.turns != turn or st.pending[0] != player
+    return st.over or st.turns != turn or st.current_player() != player

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import time
 
-from ..engine import rng
+from .. import rng
 from ..errors import RulesError
 from .base import Agent, ProgressGuard, parse_options, register
 from .evaluate import evaluator_for, squash
@@ -162,8 +162,8 @@ class MCTSAgent(Agent):
         path = []  # (node, player who chose) for backup
         c = self.c
         while not st.over:
-            player = st.pending[0]
-            ids = st.pending[2]
+            player = st.current_player()
+            ids = st.legal_actions()
             if allowed is not None and node is root:
                 ids = [a for a in ids if a in allowed] or ids
             children = node.children
@@ -206,7 +206,7 @@ class MCTSAgent(Agent):
         if not self.horizon:
             apply = st.apply_action
             while not st.over:
-                ids = st.pending[2]
+                ids = st.legal_actions()
                 r, i = rng.below(r, len(ids))
                 apply(ids[i])
             self.rng = r
@@ -214,12 +214,12 @@ class MCTSAgent(Agent):
         for _ in range(self.horizon):
             if st.over:
                 break
-            player, turn = st.pending[0], st.turns
+            player, turn = st.current_player(), st.turns
             best, best_value = None, None
             for k in range(self.tries):
                 trial = st.clone() if k < self.tries - 1 or best is None else st
-                while not (trial.over or trial.turns != turn or trial.pending[0] != player):
-                    ids = trial.pending[2]
+                while not (trial.over or trial.turns != turn or trial.current_player() != player):
+                    ids = trial.legal_actions()
                     r, i = rng.below(r, len(ids))
                     trial.apply_action(ids[i])
                 vals = ev.values(trial)

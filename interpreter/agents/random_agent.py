@@ -1,7 +1,7 @@
 """The uniform random agent, seeded; it never reads the state."""
 from __future__ import annotations
 
-from ..engine import rng
+from .. import rng
 from ..errors import RulesError
 from .base import Agent, register
 

@@ -13,7 +13,7 @@ from collections import deque
 from types import SimpleNamespace
 
 from ..errors import RulesError, RulesRuntimeError
-from ..types import CARD
+from ..language.value_types import CARD
 from .exprgen import Names
 
 

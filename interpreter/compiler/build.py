@@ -4,16 +4,17 @@ from __future__ import annotations
 import hashlib
 import json
 
-from ..engine import state as ops
-from ..engine.vm import build_main
 from ..errors import RulesRuntimeError
 from ..language.nodes import EffectList
-from ..types import CARD, Types
+from ..language.types import Types
+from ..language.value_types import CARD
+from . import calls, ops
 from . import runtime as rt
 from .boards import adjacency_functions, build_boards
 from .codegen import Module
 from .exprgen import ExprGen, Names
 from .program import CounterInfo, Program, ZoneInfo
+from .rounds import build_main
 from .stmtgen import RuleGen, suspending_rules
 
 
@@ -144,9 +145,10 @@ def _register_runtime(module, program) -> None:
     ops_helpers = {"move": ops.move, "deal": ops.deal, "shuffle": ops.shuffle, "slide": ops.slide, "refill": ops.refill}
     for name, fn in ops_helpers.items():
         module.helper(f"R_{name}", fn)
-    for name in ("move_all", "cannot_pay", "seat", "no_action", "end_now", "end_after", "pick", "call",
-                 "runaway", "option_ids", "unique", "resolve_options"):
+    for name in ("move_all", "cannot_pay", "seat", "no_action", "end_now", "end_after", "pick",
+                 "option_ids", "unique", "resolve_options"):
         module.helper(f"R_{name}", getattr(rt, name))
+    module.helper("R_runaway", calls.runaway)
     effects = program.effect_codes
 
     def effect(st, name, span):
@@ -154,10 +156,10 @@ def _register_runtime(module, program) -> None:
         code = effects.get(name)
         if code is None:
             raise RulesRuntimeError(f"unknown effect '{name}'", span)
-        return rt.call(st, code)
+        return calls.call(st, code)
 
     module.helper("R_effect", effect)
-    module.ns["S"] = rt.SUSPEND
+    module.ns["S"] = calls.SUSPEND
     module.ns["CARD_IDS"] = program.card_ids
     module.ns["BUDGET"] = program.step_budget
 

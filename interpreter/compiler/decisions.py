@@ -1,7 +1,7 @@
 """Decision points: where the rules ask a player to choose.
 
 The generated code computes a decision's options, stores them in the state as
-`pending = (player, point id, ids, values)` and suspends. The point object
+the pending decision (decider, point, option ids, option values) and suspends. The point object
 made here for each decision of the rules says how to label an option, what
 the prompt is, and how the chosen value resumes the rule (`apply` writes the
 value into the frame and names the block to continue at). Labels are made

@@ -10,21 +10,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import singledispatchmethod
-
-from ..builtins import FUNCTIONS
+from ..language.builtins import FUNCTIONS, VALUES
 from ..errors import Diagnostic, RulesError, RulesRuntimeError
 from ..language import nodes as n
-from ..types import CARD, CARDS, NUMBER, PLAYER, PLAYERS, Types
+from ..language.types import Types
+from ..language.value_types import CARD, CARDS, NUMBER, PLAYER, PLAYERS
+from ..language.visitor import Visitor
 from . import runtime as rt
 
 _SIMPLE = re.compile(r"^(L\[\d+\]|[vtsp]\d+|-?\d+|st\.me|K\d+|None|True|False)$")
 _ELEMENT_KIND = {CARD: "card", PLAYER: "player"}
-
-BUILTIN_NAMES = frozenset({"me", "players", "seats", "others", "first_player", "round", "turn_number"})
-_BUILTIN_TEXT = {"me": "st.me", "players": "st.n", "seats": "R_seats(st)", "others": "R_others(st)",
-                 "first_player": "st.first", "round": "st.round", "turn_number": "st.turns"}
-_INLINE_CALLS = {"size": "len", "abs": "abs"}
 
 
 @dataclass(frozen=True)
@@ -38,7 +33,7 @@ class Names:
         return Names({**self.access, name: text}, {**self.types, name: type_})
 
 
-class ExprGen:
+class ExprGen(Visitor):
     """Turns expressions into Python source; knows the program's layout."""
 
     def __init__(self, program, model, module, types: Types):
@@ -51,11 +46,11 @@ class ExprGen:
         self._defines: dict = {}  # define name -> generated function name
         self._inlining: set = set()
         self._uses: dict = {}
-        for name in ("add", "highest", "lowest", "shows", "rank", "seats", "others", "render"):
+        for name in ("add", "highest", "lowest", "shows", "rank", "render"):
             module.helper(f"R_{name}", getattr(rt, name))
         module.helper("R_errors", rt.ERRORS + (RulesError,))
         module.helper("R_fail", _fail)
-        for name, b in FUNCTIONS.items():
+        for name, b in [*FUNCTIONS.items(), *VALUES.items()]:
             module.helper(f"B_{name}", b.fn)
 
     # ------------------------------------------------------------ entry points
@@ -132,12 +127,7 @@ class ExprGen:
         return fname
 
     # ------------------------------------------------------------ visitors
-    @singledispatchmethod
-    def visit(self, expr, names):
-        raise TypeError(f"cannot compile {type(expr).__name__}")
-
-    @visit.register(n.Literal)
-    def _(self, expr, names):
+    def visit_Literal(self, expr, names):
         return self.literal(expr.value)
 
     def literal(self, value) -> str:
@@ -149,12 +139,10 @@ class ExprGen:
             return repr(value) if value >= 0 else f"({value})"
         return self.m.const(value)
 
-    @visit.register(n.Template)
-    def _(self, expr, names):
+    def visit_Template(self, expr, names):
         return self.template(expr, names)
 
-    @visit.register(n.Name)
-    def _(self, expr, names):
+    def visit_Name(self, expr, names):
         name = expr.name
         if name in names.access:
             return names.access[name]
@@ -171,7 +159,8 @@ class ExprGen:
             return self.call_define(name, (), names)
         if name in self.model.effects:
             return self.m.const(name)
-        return _BUILTIN_TEXT[name]
+        value = VALUES[name]
+        return value.source or f"B_{name}(st)"
 
     def iterate(self, expr, names: Names, var: str) -> str:
         """`for VAR in ...` clause of a comprehension over the values of `expr`."""
@@ -231,15 +220,13 @@ class ExprGen:
             return f"[{v} for {v} in {where} if {v} is not None]"
         return where
 
-    @visit.register(n.NameOf)
-    def _(self, expr, names):
+    def visit_NameOf(self, expr, names):
         owner = self.visit(expr.owner, names)
         if expr.name in self.p.counters:
             return f"ctr[{self.p.counters[expr.name].index}][{owner}]"
         return self.zone_cards(self.p.zones[expr.name], f" + {owner}")
 
-    @visit.register(n.Field)
-    def _(self, expr, names):
+    def visit_Field(self, expr, names):
         obj = self.visit(expr.obj, names)
         values = self.field_list(expr.name)
         if self.field_type(expr.name) == "expression":
@@ -270,16 +257,14 @@ class ExprGen:
                     return ftype
         return None
 
-    @visit.register(n.Index)
-    def _(self, expr, names):
+    def visit_Index(self, expr, names):
         obj = self.visit(expr.obj, names)
         index = self.visit(expr.index, names)
         if isinstance(expr.obj, n.Field) and self.field_type(expr.obj.name) == "expression map":
             return f"{obj}[{index}](st)"
         return f"{obj}[{index}]"
 
-    @visit.register(n.Call)
-    def _(self, expr, names):
+    def visit_Call(self, expr, names):
         if expr.name in self.model.defines:
             return self.call_define(expr.name, expr.args, names)
         if expr.name == "size" and len(expr.args) == 1:
@@ -288,13 +273,9 @@ class ExprGen:
                 where = self.zone_cards(info, self._zone_offset(expr.args[0], names), raw=True)
                 return f"({info.slots} - {where}.count(None))"
         args = [self.visit(a, names) for a in expr.args]
-        inline = FUNCTIONS[expr.name].inline
-        if inline is not None and all(_SIMPLE.match(a) for a in args):
-            return "(" + inline.format(*args) + ")"
-        if expr.name in _INLINE_CALLS:
-            return f"{_INLINE_CALLS[expr.name]}({args[0]})"
-        if expr.name in ("max", "min"):
-            return f"{expr.name}({', '.join(args)})"
+        inline = FUNCTIONS[expr.name].inline_for(args, all(_SIMPLE.match(a) for a in args))
+        if inline is not None:
+            return f"({inline})"
         return f"B_{expr.name}(st, {', '.join(args)})"
 
     def call_define(self, name, args, names: Names) -> str:
@@ -330,16 +311,13 @@ class ExprGen:
             self.m.add_function(fname, lines=lines, rule=f"define {name}")
         return self._defines[name]
 
-    @visit.register(n.ListLit)
-    def _(self, expr, names):
+    def visit_ListLit(self, expr, names):
         return "[" + ", ".join(self.visit(i, names) for i in expr.items) + "]"
 
-    @visit.register(n.MapLit)
-    def _(self, expr, names):
+    def visit_MapLit(self, expr, names):
         return "{" + ", ".join(f"{self.visit(k, names)}: {self.visit(v, names)}" for k, v in expr.items) + "}"
 
-    @visit.register(n.Comprehension)
-    def _(self, expr, names):
+    def visit_Comprehension(self, expr, names):
         loops = []
         for var, iterable in expr.loops:
             v = self.m.name("v")
@@ -349,8 +327,7 @@ class ExprGen:
         cond = f" if {self.visit(expr.cond, names)}" if expr.cond is not None else ""
         return f"[{body} {' '.join(loops)}{cond}]"
 
-    @visit.register(n.Arith)
-    def _(self, expr, names):
+    def visit_Arith(self, expr, names):
         left, right = self.visit(expr.left, names), self.visit(expr.right, names)
         if expr.op == "+":
             lt, rt_ = self.type_of(expr.left, names), self.type_of(expr.right, names)
@@ -358,16 +335,13 @@ class ExprGen:
                 return f"R_add({left}, {right})"
         return f"({left} {expr.op} {right})"
 
-    @visit.register(n.Neg)
-    def _(self, expr, names):
+    def visit_Neg(self, expr, names):
         return f"(-{self.visit(expr.operand, names)})"
 
-    @visit.register(n.Compare)
-    def _(self, expr, names):
+    def visit_Compare(self, expr, names):
         return f"({self.visit(expr.left, names)} {expr.op} {self.visit(expr.right, names)})"
 
-    @visit.register(n.Contains)
-    def _(self, expr, names):
+    def visit_Contains(self, expr, names):
         container = self.visit(expr.container, names)
         if isinstance(expr.container, n.Field) and self.field_type(expr.container.name) == "effects":
             if isinstance(expr.item, n.Name) and expr.item.name in self.model.effects and expr.item.name not in names.access:
@@ -377,28 +351,23 @@ class ExprGen:
             return f"({'not ' if expr.negate else ''}R_shows({item}, {container}))"
         return f"({self.visit(expr.item, names)} {'not in' if expr.negate else 'in'} {container})"
 
-    @visit.register(n.IsKind)
-    def _(self, expr, names):
+    def visit_IsKind(self, expr, names):
         if expr.kind not in self._kind_sets:
             cards = frozenset(i for i, k in enumerate(self.p.card_kinds) if k == expr.kind)
             self._kind_sets[expr.kind] = self.m.value("X", cards)
         return f"({self.visit(expr.operand, names)} in {self._kind_sets[expr.kind]})"
 
-    @visit.register(n.BoolOp)
-    def _(self, expr, names):
+    def visit_BoolOp(self, expr, names):
         return "(" + f" {expr.op} ".join(self.visit(o, names) for o in expr.operands) + ")"
 
-    @visit.register(n.Not)
-    def _(self, expr, names):
+    def visit_Not(self, expr, names):
         return f"(not {self.visit(expr.operand, names)})"
 
-    @visit.register(n.Conditional)
-    def _(self, expr, names):
+    def visit_Conditional(self, expr, names):
         cond, then, otherwise = (self.visit(e, names) for e in (expr.cond, expr.then, expr.otherwise))
         return f"({then} if {cond} else {otherwise})"
 
-    @visit.register(n.Aggregate)
-    def _(self, expr, names):
+    def visit_Aggregate(self, expr, names):
         v = self.m.name("v")
         loop = self.iterate(expr.iterable, names, v)
         inner = names.bind(expr.var, v, self.types.element(expr.iterable, names.types))
@@ -417,8 +386,7 @@ class ExprGen:
             return f"sum({values})"
         return f"R_{op}({values})"
 
-    @visit.register(n.Rank)
-    def _(self, expr, names):
+    def visit_Rank(self, expr, names):
         value = self.visit(expr.value, names)
         awards = self.visit(expr.awards, names)
         at_least = self.visit(expr.at_least, names) if expr.at_least is not None else "None"

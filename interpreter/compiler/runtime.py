@@ -5,15 +5,13 @@ each helper is a small function of plain values; none of them knows a game.
 """
 from __future__ import annotations
 
-import sys
 from fractions import Fraction
 
-from ..engine import rng as _rng
-from ..engine import state as ops
-from ..engine.state import GameOver
-from ..errors import NO_SPAN, Diagnostic, RulesRuntimeError
+from .. import rng as _rng
+from ..errors import RulesRuntimeError
+from . import ops
+from .calls import GameOver
 
-SUSPEND = object()  # returned by a rule function when a decision is pending
 PASS = "<pass>"  # the value of a "pass" option
 DONE = "<done>"  # the value of "done" when resolving effects in any order
 ERRORS = (ArithmeticError, TypeError, IndexError, KeyError, ValueError, AttributeError)
@@ -83,14 +81,6 @@ def rank(st, value, table, minimum, share):
         return table[place] if place < len(table) else 0
     total = sum(table[place:place + tied])
     return total // tied if total % tied == 0 else Fraction(total, tied)
-
-
-def seats(st):
-    return list(range(st.n))
-
-
-def others(st):
-    return [p for p in range(st.n) if p != st.me]
 
 
 class Missing:
@@ -195,46 +185,3 @@ def pick(st, values):
     """One of `values` drawn with the state's generator."""
     st.rng, i = _rng.below(st.rng, len(values))
     return values[i]
-
-
-def call(st, code: int, args=()):
-    """Run code object `code` (a rule): to completion if it cannot suspend,
-    else in a new frame; returns SUSPEND if a decision became pending."""
-    c = st.program.codes[code]
-    if c.light:
-        return c.fn(st, *args)
-    fr = [code, 0, list(args) + [None] * (c.nlocals - len(args))]
-    st.frames.append(fr)
-    return c.fn(st, fr)
-
-
-# ---------------------------------------------------------------- runaway rules
-def runaway(st, span):
-    """Raised by a loop that ran past the step budget without a decision."""
-    rule = _rule_of(sys._getframe(1).f_code, st.program)
-    budget = st.program.step_budget
-    raise RulesRuntimeError([Diagnostic(
-        "error", f"rule '{rule}' ran {budget} steps without a decision: it never ends (active rules: {active_rules(st)})",
-        span or NO_SPAN, "raise the step budget if the rules really need more, or give the loop a condition that ends",
-    )])
-
-
-def active_rules(st) -> str:
-    """The chain of rules running now, outermost first: the frames of rules
-    waiting for a decision, then the rules on the Python stack."""
-    names = [st.program.codes[f[0]].name for f in st.frames]
-    inner = []
-    f = sys._getframe(1)
-    while f is not None:
-        name = _rule_of(f.f_code, st.program)
-        if name is not None:
-            inner.append(name)
-        f = f.f_back
-    return " -> ".join(dict.fromkeys(names + inner[::-1]))
-
-
-def _rule_of(code, program):
-    module = getattr(program, "module", None)
-    if module is None or code.co_filename != module.filename:
-        return None
-    return module.rule_names.get(code.co_name)

@@ -11,13 +11,13 @@ block, statements that cannot suspend are again straight Python.
 """
 from __future__ import annotations
 
-from functools import singledispatchmethod
-
 from ..language import nodes as n
+from ..language.builtins import VALUES
 from . import decisions as dp
 from .blocks import HEAD, BlockWriter
 from .codegen import Label
-from ..types import CARD
+from ..language.value_types import CARD
+from ..language.visitor import Visitor
 from .exprgen import Names
 from .program import Code
 
@@ -54,7 +54,7 @@ def _children(stmt):
         yield from stmt.body
 
 
-class RuleGen(BlockWriter):
+class RuleGen(BlockWriter, Visitor):
     """Generates the function of one rule."""
 
     def __init__(self, ctx, index: int, name: str, params, body, prompt: str, resumable: bool):
@@ -112,7 +112,7 @@ class RuleGen(BlockWriter):
 
     def block(self, stmts, names: Names) -> None:
         for stmt in stmts:
-            names = self.stmt(stmt, names) or names
+            names = self.visit(stmt, names) or names
 
     def body_of(self, stmts, names: Names, prelude=(), loop=False) -> None:
         """The indented body of a Python compound statement (`prelude`: its
@@ -129,9 +129,6 @@ class RuleGen(BlockWriter):
             self.emit("pass")
         self.indent -= 1
 
-    @singledispatchmethod
-    def stmt(self, s, names):
-        raise TypeError(f"cannot compile {type(s).__name__}")
 
     def counter_cell(self, ref: n.Ref, names):
         info = self.ctx.program.counters[ref.name]
@@ -155,12 +152,10 @@ class RuleGen(BlockWriter):
         if info.minimum is not None:
             self.emit(f"if {t} < {info.minimum}: {t} = {info.minimum}", span)
 
-    @stmt.register(n.Gain)
-    def _(self, s, names):
+    def visit_Gain(self, s, names):
         self._change(s, names, "+", clamp_high=True)
 
-    @stmt.register(n.Lose)
-    def _(self, s, names):
+    def visit_Lose(self, s, names):
         self._change(s, names, "-", clamp_high=False)
 
     def _change(self, s, names, op, clamp_high):
@@ -174,8 +169,7 @@ class RuleGen(BlockWriter):
             self.emit(f"if {v} < {info.minimum}: {v} = {info.minimum}", s.span)
         self.emit(f"{row}[{i}] = {v}", s.span)
 
-    @stmt.register(n.Pay)
-    def _(self, s, names):
+    def visit_Pay(self, s, names):
         info, cell = self.counter_cell(s.target, names)
         row, i, a = self.temp(), self.temp(), self.temp()
         self.emit(f"{row} = ctr[{info.index}]; {i} = {cell}; {a} = {self.x.gen(s.amount, names)}", s.span)
@@ -183,11 +177,12 @@ class RuleGen(BlockWriter):
         self.emit(f"    raise R_cannot_pay({a}, {row}[{i}], {self.m.const(info.name)}, {self.m.const(s.span)})", s.span)
         self.emit(f"{row}[{i}] -= {a}", s.span)
 
-    @stmt.register(n.SetCounter)
-    def _(self, s, names):
+    def visit_SetCounter(self, s, names):
         value = self.x.gen(s.value, names)
-        if s.target.name == "first_player":
-            self.emit(f"st.first = R_seat(st, {value}, {self.m.const('first_player must be a seat')}, {self.m.const(s.span)})", s.span)
+        builtin = VALUES.get(s.target.name)
+        if builtin is not None and builtin.settable and s.target.owner is None:
+            self.emit(f"{builtin.source} = R_seat(st, {value}, {self.m.const(s.target.name + ' must be a seat')}, "
+                      f"{self.m.const(s.span)})", s.span)
             return
         info, cell = self.counter_cell(s.target, names)
         if isinstance(s.value, n.Literal) and type(s.value.value) is int:
@@ -203,8 +198,7 @@ class RuleGen(BlockWriter):
         self._clamp(v, info, s.span)
         self.emit(f"ctr[{info.index}][{cell}] = {v}", s.span)
 
-    @stmt.register(n.Move)
-    def _(self, s, names):
+    def visit_Move(self, s, names):
         cards = self.x.gen(s.cards, names)
         dest = self.zone_instance(s.dest, names)
         bottom = s.place == "bottom"
@@ -216,25 +210,20 @@ class RuleGen(BlockWriter):
             return
         self.emit(f"R_move_all(st, {cards}, {dest}, {bottom}, {self.m.const(s.span)})", s.span)
 
-    @stmt.register(n.Deal)
-    def _(self, s, names):
+    def visit_Deal(self, s, names):
         count = self.x.gen(s.count, names)
         self.emit(f"R_deal(st, {count}, {self.zone_instance(s.source, names)}, {self.zone_instance(s.dest, names)})", s.span)
 
-    @stmt.register(n.Shuffle)
-    def _(self, s, names):
+    def visit_Shuffle(self, s, names):
         self.emit(f"R_shuffle(st, {self.zone_instance(s.zone, names)})", s.span)
 
-    @stmt.register(n.Slide)
-    def _(self, s, names):
+    def visit_Slide(self, s, names):
         self.emit(f"R_slide(st, {self.zone_instance(s.zone, names)})", s.span)
 
-    @stmt.register(n.Refill)
-    def _(self, s, names):
+    def visit_Refill(self, s, names):
         self.emit(f"R_refill(st, {self.zone_instance(s.zone, names)}, {self.zone_instance(s.source, names)})", s.span)
 
-    @stmt.register(n.CallStmt)
-    def _(self, s, names):
+    def visit_CallStmt(self, s, names):
         args = [self.x.gen(a, names) for a in s.args]
         code = self.ctx.code_index[s.name]
         self.call(code, args, s.span)
@@ -257,34 +246,29 @@ class RuleGen(BlockWriter):
         self.emit(f"if R_effect(st, {name}, {self.m.const(span)}) is S: return S", span)
         self.jump(resume, span)
 
-    @stmt.register(n.Stop)
-    def _(self, s, names):
+    def visit_Stop(self, s, names):
         end = self.loops[-1]
         if end is None:
             self.emit("break", s.span)
         else:
             self.jump(end, s.span)
 
-    @stmt.register(n.Pass)
-    def _(self, s, names):
+    def visit_Pass(self, s, names):
         self.emit("pass", s.span)
 
-    @stmt.register(n.EndGame)
-    def _(self, s, names):
+    def visit_EndGame(self, s, names):
         if s.after_rounds is None:
             self.emit(f"R_end_now(st, {s.lost}, {s.won})", s.span)
         else:
             self.emit(f"R_end_after(st, {self.x.gen(s.after_rounds, names)})", s.span)
 
-    @stmt.register(n.Let)
-    def _(self, s, names):
+    def visit_Let(self, s, names):
         value = self.x.gen(s.value, names)
         v = self.var(True)
         self.emit(f"{v} = {value}", s.span)
         return names.bind(s.name, v, self.x.type_of(s.value, names))
 
-    @stmt.register(n.If)
-    def _(self, s, names):
+    def visit_If(self, s, names):
         if not self.suspends(s):
             for i, (cond, body) in enumerate(s.branches):
                 self.emit(f"{'if' if i == 0 else 'elif'} {self.x.gen(cond, names)}:", cond.span)
@@ -303,8 +287,7 @@ class RuleGen(BlockWriter):
         self.block(s.else_body, names)
         self.place(end)
 
-    @stmt.register(n.ForEach)
-    def _(self, s, names):
+    def visit_ForEach(self, s, names):
         it = self.x.gen(s.iterable, names)
         crosses = self.suspends(s)
         v = self.var(crosses)
@@ -361,8 +344,7 @@ class RuleGen(BlockWriter):
         for text, where in self._step(span):
             self.emit(text, where)
 
-    @stmt.register(n.RepeatWhile)
-    def _(self, s, names):
+    def visit_RepeatWhile(self, s, names):
         cond = self.x.gen(s.cond, names)
         if not self.suspends(s):
             self.emit(f"while {cond}:", s.span)
@@ -370,8 +352,7 @@ class RuleGen(BlockWriter):
             return
         self.split_loop(f"not {cond}", s.body, names, s.span)
 
-    @stmt.register(n.RepeatTimes)
-    def _(self, s, names):
+    def visit_RepeatTimes(self, s, names):
         count = self.x.gen(s.count, names)
         if not self.suspends(s):
             self.emit(f"for {self.temp()} in range({count}):", s.span)
@@ -381,16 +362,14 @@ class RuleGen(BlockWriter):
         self.emit(f"{left} = {count}", s.span)
         self.split_loop(f"{left} <= 0", s.body, names, s.span, f"{left} -= 1")
 
-    @stmt.register(n.ActAs)
-    def _(self, s, names):
+    def visit_ActAs(self, s, names):
         saved = self.var(self.suspends(s))
         player = self.x.gen(s.player, names)
         self.emit(f"{saved} = st.me; st.me = R_seat(st, {player}, {self.m.const('`as` needs a seat')}, {self.m.const(s.span)})", s.span)
         self.block(s.body, names)
         self.emit(f"st.me = {saved}", s.span)
 
-    @stmt.register(n.PickRandom)
-    def _(self, s, names):
+    def visit_PickRandom(self, s, names):
         crosses = self.suspends(s)
         v = self.var(crosses)
         inner = names.bind(s.var, v, self.x.types.element(s.iterable, names.types))
@@ -435,11 +414,10 @@ class RuleGen(BlockWriter):
         self.points.append(point)
 
     def suspend(self, point, ids: str, values: str, span) -> None:
-        self.emit(f"st.pending = (st.me, {point.id}, {ids}, {values})", span)
+        self.emit(f"st.decider = st.me; st.point = {point.id}; st.option_ids = {ids}; st.option_values = {values}", span)
         self.emit("return S", span)
 
-    @stmt.register(n.Choose)
-    def _(self, s, names):
+    def visit_Choose(self, s, names):
         kind = self.x.element_kind(s.iterable, names)
         slot = self.var(True)
         label = self.x.function(s.label, names.bind(s.var, slot, self.x.types.element(s.iterable, names.types)),
@@ -469,8 +447,7 @@ class RuleGen(BlockWriter):
         self.branches(s.body, names.bind(s.var, slot, self.x.types.element(s.iterable, names.types)),
                       s.else_body, names, other, end, s.span)
 
-    @stmt.register(n.May)
-    def _(self, s, names):
+    def visit_May(self, s, names):
         label = self.x.function(s.label, names, self.name, s.span, template=True)
         point = dp.MayPoint(label, self.prompt)
         self.ask(point, s.span)
@@ -481,8 +458,7 @@ class RuleGen(BlockWriter):
         self.place(body)
         self.branches(s.body, names, s.else_body, names, other, end, s.span)
 
-    @stmt.register(n.ChooseAction)
-    def _(self, s, names):
+    def visit_ChooseAction(self, s, names):
         actions = list(self.ctx.model.actions.items())
         slot = self.var(True)
         labels = [self.x.function(decl.label, Names(), f"action {name}", decl.span, template=True) for name, decl in actions]
@@ -521,8 +497,7 @@ class RuleGen(BlockWriter):
             self.indent -= 1
         self.place(end)
 
-    @stmt.register(n.Resolve)
-    def _(self, s, names):
+    def visit_Resolve(self, s, names):
         effects = self.x.gen(s.effects, names)
         fx, cur = self.var(True), self.var(True)
         end, call = Label(), Label()

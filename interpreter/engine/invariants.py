@@ -35,13 +35,12 @@ def violations(st) -> list[str]:
             if info.maximum is not None and value > info.maximum:
                 problems.append(f"counter '{info.name}' of {owner} is {value}, above its maximum {info.maximum}")
     if not st.over:
-        if st.pending is None:
+        if st.point is None:
             problems.append("the game is not over but no decision is pending")
         else:
-            player = st.pending[0]
-            if not 0 <= player < st.n:
-                problems.append(f"the deciding player {player} is not a seat")
-            if not st.pending[2]:
+            if not 0 <= st.decider < st.n:
+                problems.append(f"the deciding player {st.decider} is not a seat")
+            if not st.option_ids:
                 problems.append("the game is not over but there is no legal action")
     return problems
 

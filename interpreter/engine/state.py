@@ -1,68 +1,143 @@
-"""Game state as plain data, and the primitive operations on zones and counters.
+"""Game state as plain data: its fields are declared once, in `FIELDS`.
 
 A state holds only lists, ints, strings and None (plus a reference to its
-compiled program), so `clone()` is a few list copies and `to_json()` is exact,
-including the frames that say where rule execution stands.
+compiled program). Everything that copies or reads a state as a whole is
+derived from `FIELDS`: `clone()` (generated from the table, so it copies
+each field the cheapest way its kind allows), `to_data()` / `from_data()`
+(exact JSON-able saves, including the frames that say where rule execution
+stands) and `fingerprint()`.
+
+Rule execution is a stack of frames, each `[code, block, locals]` (a list,
+indexed by FRAME_CODE, FRAME_BLOCK and FRAME_LOCALS, because generated code
+reads and writes them in its inner loops); `execution()` gives them as
+typed `Frame` records. The pending decision is four fields: `decider`,
+`point`, `option_ids` and `option_values`; `pending()` gives them as a
+typed `Pending` record.
 """
 from __future__ import annotations
 
-from ..errors import RulesRuntimeError
-from . import rng as _rng
+import hashlib
+import json
+import types
+from dataclasses import dataclass
+from typing import NamedTuple, Optional
+
+from ..compiler.program import FRAME_BLOCK, FRAME_CODE, FRAME_LOCALS
 
 
-class GameOver(Exception):
-    """Raised by `end game now` to unwind rule execution."""
+@dataclass(frozen=True)
+class StateField:
+    name: str
+    copy: str  # how a clone copies it: "value", "list", "rows" (list of lists) or "frames"
+    doc: str
+    saved: bool = True  # part of the position (saves, fingerprints); else reset by clone and load
+    default: object = None  # the value of a field that is not saved
+
+
+FIELDS = (
+    StateField("n", "value", "number of players"),
+    StateField("ctr", "rows", "counter values: one row per counter, one entry per owner"),
+    StateField("z", "rows", "zone instances: the cards in each, bottom first (None: an empty slot)"),
+    StateField("loc", "list", "the zone instance holding each card"),
+    StateField("rng", "value", "the random generator's state (SplitMix64, one integer)"),
+    StateField("frames", "frames", "where rule execution stands: [code, block, locals] per running rule"),
+    StateField("me", "value", "the acting player"),
+    StateField("cur", "value", "the player whose turn it is"),
+    StateField("first", "value", "the first player"),
+    StateField("order", "value", "the turn order of this round (a tuple of seats)"),
+    StateField("pos", "value", "the place in the turn order whose turn it is"),
+    StateField("round", "value", "the round, from 1"),
+    StateField("turns", "value", "turns begun so far"),
+    StateField("end_round", "value", "the last round, once a rule has said when the game ends"),
+    StateField("over", "value", "whether the game has ended"),
+    StateField("decider", "value", "the player who must decide (None when no decision is pending)"),
+    StateField("point", "value", "the decision point of the rules that is pending"),
+    StateField("option_ids", "value", "the ids of the legal options (never changed in place)"),
+    StateField("option_values", "value", "the values of the legal options, in the order of their ids"),
+    StateField("decisions", "value", "decisions taken so far"),
+    StateField("cov", "list", "how often each rule ran, when coverage is counted (else None)"),
+    StateField("lost", "value", "whether the rules ended the game lost for everyone"),
+    StateField("won", "value", "whether the rules ended the game won by everyone together"),
+    StateField("steps", "value", "loop steps since the last decision (the runaway budget)", saved=False, default=0),
+    StateField("nesting", "value", "triggers running inside triggers", saved=False, default=0),
+)
+SAVED = tuple(f.name for f in FIELDS if f.saved)
+
+
+class Pending(NamedTuple):
+    """The decision a state waits for."""
+
+    player: int
+    point: int  # the decision point of the rules (an index into program.decisions)
+    ids: list  # the legal option ids
+    values: list  # the option values, in the order of `ids`
+
+
+class Frame(NamedTuple):
+    """One running rule: which rule, the block it resumes at, its locals."""
+
+    rule: str
+    code: int
+    block: int
+    locals: tuple
+
+
+_COPY = {
+    "value": "{0}",
+    "list": "{0}[:] if {0} is not None else None",
+    "rows": "[r[:] for r in {0}]",
+    "frames": "[[f[0], f[1], f[2][:]] for f in {0}]",
+}
+
+
+def _clone_function():
+    """`clone(self)`, written out field by field from FIELDS and compiled once."""
+    lines = ["def clone(self):", "    o = new(self.__class__)", "    o.program = self.program"]
+    for f in FIELDS:
+        value = _COPY[f.copy].format(f"self.{f.name}") if f.saved else repr(f.default)
+        lines.append(f"    o.{f.name} = {value}")
+    lines.append("    return o")
+    code = compile("\n".join(lines) + "\n", "<state fields>", "exec")
+    fn = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    return types.FunctionType(fn, {"new": object.__new__}, "clone")
 
 
 class State:
-    __slots__ = (
-        "program", "n", "ctr", "z", "loc", "rng", "frames", "me", "cur", "first",
-        "order", "pos", "round", "turns", "end_round", "over", "pending", "decisions", "cov", "lost",
-        "won",
-        "steps",  # loop steps since the last decision (the runaway budget); not part of the position
-    )
+    __slots__ = ("program",) + tuple(f.name for f in FIELDS)
 
-    def clone(self) -> "State":
-        other = self.__class__.__new__(self.__class__)
-        other.program = self.program
-        other.n = self.n
-        other.ctr = [c[:] for c in self.ctr]
-        other.z = [z[:] for z in self.z]
-        other.loc = self.loc[:]
-        other.rng = self.rng
-        other.frames = [[f[0], f[1], f[2][:]] for f in self.frames]
-        other.me = self.me
-        other.cur = self.cur
-        other.first = self.first
-        other.order = self.order
-        other.pos = self.pos
-        other.round = self.round
-        other.turns = self.turns
-        other.end_round = self.end_round
-        other.over = self.over
-        other.pending = self.pending
-        other.decisions = self.decisions
-        other.cov = self.cov[:] if self.cov is not None else None
-        other.lost = self.lost
-        other.won = self.won
-        other.steps = 0
-        return other
+    clone = _clone_function()
+
+    # -- the pending decision
+    def pending(self) -> Optional[Pending]:
+        if self.point is None:
+            return None
+        return Pending(self.decider, self.point, self.option_ids, self.option_values)
+
+    def clear_pending(self) -> None:
+        self.decider = self.point = self.option_ids = self.option_values = None
+
+    def execution(self) -> list[Frame]:
+        """The running rules, outermost first."""
+        codes = self.program.codes
+        return [Frame(codes[f[FRAME_CODE]].name, f[FRAME_CODE], f[FRAME_BLOCK], tuple(f[FRAME_LOCALS]))
+                for f in self.frames]
 
     # -- plain-data round trip
-    _FIELDS = ("n", "ctr", "z", "loc", "rng", "frames", "me", "cur", "first", "order",
-               "pos", "round", "turns", "end_round", "over", "pending", "decisions", "cov", "lost", "won")
-
     def to_data(self) -> dict:
-        return {name: _plain(getattr(self, name)) for name in self._FIELDS}
+        return {name: _plain(getattr(self, name)) for name in SAVED}
 
     @classmethod
     def from_data(cls, program, data: dict) -> "State":
         st = cls.__new__(cls)
         st.program = program
-        for name in cls._FIELDS:
-            setattr(st, name, _from_plain(data.get(name)))
-        st.steps = 0
+        for f in FIELDS:
+            setattr(st, f.name, _from_plain(data.get(f.name)) if f.saved else f.default)
         return st
+
+    def fingerprint(self) -> str:
+        """A hash of the whole position (every saved field)."""
+        text = json.dumps(self.to_data(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _plain(value):
@@ -79,109 +154,3 @@ def _from_plain(value):
     if isinstance(value, list):
         return [_from_plain(v) for v in value]
     return value
-
-
-# ---------------------------------------------------------------- card moves
-def put(st: State, card: int, zi: int, bottom: bool = False) -> None:
-    zone = st.z[zi]
-    info = st.program.zone_of_instance[zi]
-    if info.slots:
-        for i in range(len(zone) - 1, -1, -1) if not bottom else range(len(zone)):
-            if zone[i] is None:
-                zone[i] = card
-                break
-        else:
-            raise RulesRuntimeError(f"zone '{info.name}' is full ({info.slots} slots)")
-    elif bottom:
-        zone.insert(0, card)
-    else:
-        zone.append(card)
-    st.loc[card] = zi
-
-
-def move(st: State, card: int, zi: int, bottom: bool = False) -> None:
-    """Move a card to zone instance `zi`. If the card leaves its zone empty,
-    the zone's `becomes empty` trigger fires once the card has arrived, so a
-    trigger that ends the game finds every card in a place. (The most frequent
-    operation of a game, so written out rather than split into helpers.)"""
-    loc = st.loc
-    src = loc[card]
-    zones = st.z
-    infos = st.program.zone_of_instance
-    source = zones[src]
-    left = infos[src]
-    if left.slots:
-        source[source.index(card)] = None
-    else:
-        source.remove(card)
-    if infos[zi].slots:
-        put(st, card, zi, bottom)
-    elif bottom:
-        zones[zi].insert(0, card)
-        loc[card] = zi
-    else:
-        zones[zi].append(card)
-        loc[card] = zi
-    if left.empty_hook is not None and not any(c is not None for c in source):
-        run_hook(st, left.empty_hook)
-
-
-def top(st: State, zi: int):
-    """The top card of a zone (the last one placed), or none."""
-    zone = st.z[zi]
-    for card in reversed(zone):
-        if card is not None:
-            return card
-    return None
-
-
-def deal(st: State, count: int, src: int, dst: int) -> None:
-    for _ in range(count):
-        card = top(st, src)
-        if card is None:
-            return
-        move(st, card, dst)
-
-
-def shuffle(st: State, zi: int) -> None:
-    zone = st.z[zi]
-    st.rng = _rng.shuffle(st.rng, zone)
-
-
-def slide(st: State, zi: int) -> None:
-    """Close the gaps of a slotted zone, pushing cards toward its last slot."""
-    zone = st.z[zi]
-    gaps = zone.count(None)
-    if gaps:
-        zone[:] = [None] * gaps + [c for c in zone if c is not None]
-
-
-def refill(st: State, zi: int, src: int) -> None:
-    """Fill the empty slots of a zone from the top of `src`, last slot first."""
-    zone = st.z[zi]
-    if None not in zone:
-        return
-    source = st.z[src]
-    info = st.program.zone_of_instance[src]
-    loc = st.loc
-    for i in range(len(zone) - 1, -1, -1):
-        if zone[i] is None:
-            if info.slots:
-                card = top(st, src)
-                if card is None:
-                    return
-                source[source.index(card)] = None
-            else:
-                if not source:
-                    return
-                card = source.pop()
-            zone[i] = card
-            loc[card] = zi
-            if info.empty_hook is not None and not any(c is not None for c in source):
-                run_hook(st, info.empty_hook)
-
-
-def run_hook(st: State, code: int) -> None:
-    from .vm import run_nested
-
-    run_nested(st, code)

@@ -67,6 +67,20 @@ class RulesModel:
         """Every name a statement may call: procedures and effects."""
         return {**self.effects, **self.procedures}
 
+    def declarations(self):
+        """Every declaration in force (after `extends`), each once."""
+        for single in _SINGLE.values():
+            decl = getattr(self, single)
+            if decl is not None:
+                yield decl
+        for namespace in (*_NAMED.values(), "hooks", "empty_hooks", "score_terms"):
+            yield from getattr(self, namespace).values()
+
+    def nodes(self):
+        """Every syntax node of the declarations in force, depth first."""
+        for decl in self.declarations():
+            yield from n.walk(decl)
+
 
 def merge(model: RulesModel, tree: n.RulesFile, path: str, extends_base: bool) -> list:
     """Add one file's declarations to `model`; return problems.

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine import rng
+from .. import rng
 from ..errors import RulesError
+from ..language.builtins import owner_of
 
 MASK = (1 << 64) - 1
 
@@ -109,24 +110,6 @@ class _FastRecorder(_Recorder):
         return choice
 
 
-def _owners(st) -> list:
-    """For each card, the seat whose zone holds it at the end (through card
-    zones: a card held by a card belongs to that card's owner), or None."""
-    p = st.program
-    zones = p.zone_of_instance
-    out = []
-    for card in range(len(p.card_ids)):
-        zi = st.loc[card]
-        info = zones[zi]
-        hops = 0
-        while info.scope == "card" and hops < 8:
-            zi = st.loc[zi - info.base]
-            info = zones[zi]
-            hops += 1
-        out.append(zi - info.base if info.scope == "player" else None)
-    return out
-
-
 def play_one(game, spec: SweepSpec, index: int) -> dict:
     """Play game `index` of the sweep and return its record."""
     from ..agents import make_agent
@@ -146,8 +129,9 @@ def play_one(game, spec: SweepSpec, index: int) -> dict:
     used = [set() for _ in range(spec.players)]
     for seat, agent in enumerate(agents):
         used[seat].update(card_index[c] for c in agent.chosen if c in card_index)
-    for card, owner in enumerate(_owners(final)):
-        if owner is not None and owner < spec.players:
+    for card in range(len(ids)):  # a card held at the end (by a player, or by a card a player holds)
+        owner = owner_of(final, card)
+        if owner is not None:
             used[owner].add(card)
     record = {
         "game": index,

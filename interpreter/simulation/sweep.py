@@ -14,13 +14,6 @@ from .runner import SweepSpec, load, rule_names
 from .summary import Tally
 
 
-def can_end_together(game) -> bool:
-    """Whether the rules can end a game won or lost by all the players together."""
-    from ..adapters.encoding import can_end_lost, can_end_won
-
-    return can_end_lost(game) or can_end_won(game)
-
-
 class Sweep:
     """One rules file under one set of settings: its spec, its compiled game
     (loaded here, so errors in the rules show before any game is played) and
@@ -63,7 +56,7 @@ class Sweep:
             "card_ids": list(p.card_ids), "card_names": list(p.card_names),
             "rule_names": rule_names(self.game, self.spec.players) if self.spec.coverage else [],
             "terms": [label for label, _ in p.score_terms], "coverage": self.spec.coverage,
-            "team": can_end_together(self.game),
+            "team": self.game.traits.together,
         }
 
     def summary(self) -> dict:

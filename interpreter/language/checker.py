@@ -5,14 +5,11 @@ problems it finds (errors and warnings); nothing is compiled if one is an error.
 """
 from __future__ import annotations
 
-from functools import singledispatchmethod
+from ..errors import NO_SPAN, Diagnostic, did_you_mean
+from . import nodes as n
+from .builtins import BUILTIN_NAMES, FUNCTIONS, VALUES
+from .visitor import Visitor
 
-from .builtins import FUNCTIONS
-from .compiler.exprgen import BUILTIN_NAMES
-from .errors import Diagnostic, did_you_mean
-from .language import nodes as n
-
-_SETTABLE_BUILTINS = {"first_player"}
 _DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve)
 
 
@@ -20,7 +17,7 @@ def check(model, db, params: dict, card_fields: dict) -> list[Diagnostic]:
     return Checker(model, db, params, card_fields).run()
 
 
-class Checker:
+class Checker(Visitor):
     def __init__(self, model, db, params, card_fields):
         self.m = model
         self.db = db
@@ -85,7 +82,7 @@ class Checker:
                 self.error(f"board '{kind}': no cards of kind '{kind}' in the card file", decl.span,
                            did_you_mean(kind, self.db.kinds) or f"expected a card kind: {', '.join(self.db.kinds)}")
         used = set()
-        for decl in self._all_decls():
+        for decl in m.declarations():
             used |= _names_in(decl)
         for values in self.card_fields.values():
             for value in values:
@@ -99,28 +96,12 @@ class Checker:
             for name, decl in decls.items():
                 if name not in used:
                     self.warning(f"{kind} '{name}' is never used", decl.span)
-        chooses = any(isinstance(s, n.ChooseAction) for d in self._all_decls() for s in _walk_decl_stmts(d))
+        chooses = any(isinstance(node, n.ChooseAction) for node in m.nodes())
         for name, decl in m.actions.items():
             if not chooses:
                 self.warning(f"action '{name}' is unreachable: no rule says `choose action`", decl.span)
             elif isinstance(decl.when, n.Literal) and not decl.when.value:
                 self.warning(f"action '{name}' is unreachable: its condition is always false", decl.when.span)
-
-    def _all_decls(self):
-        m = self.m
-        yield from m.defines.values()
-        yield from m.effects.values()
-        yield from m.procedures.values()
-        yield from m.actions.values()
-        yield from m.hooks.values()
-        yield from m.empty_hooks.values()
-        yield from m.score_terms.values()
-        yield from m.params.values()
-        yield from m.boards.values()
-        yield from m.shows.values()
-        for d in (m.setup, m.turn, m.tiebreak, m.turn_order):
-            if d is not None:
-                yield d
 
     # -- bodies
     def check_bodies(self):
@@ -193,52 +174,47 @@ class Checker:
     def body(self, stmts, scope: set):
         scope = set(scope)
         for s in stmts:
-            self.stmt(s, scope)
+            self.visit(s, scope)
 
-    @singledispatchmethod
-    def stmt(self, s, scope):
-        pass
+    def generic_visit(self, node, scope):
+        """Expressions without rules of their own: check what is inside."""
+        if isinstance(node, n.Expr):
+            for child in n.children(node):
+                self.expr(child, scope)
 
-    @stmt.register(n.Gain)
-    @stmt.register(n.Pay)
-    @stmt.register(n.Lose)
-    def _(self, s, scope):
+    def visit_Gain(self, s, scope):
         self.expr(s.amount, scope)
         self.counter_ref(s.target, scope)
 
-    @stmt.register(n.SetCounter)
-    def _(self, s, scope):
+    visit_Pay = visit_Lose = visit_Gain
+
+    def visit_SetCounter(self, s, scope):
         self.expr(s.value, scope)
-        if s.target.name in _SETTABLE_BUILTINS and s.target.owner is None:
+        builtin = VALUES.get(s.target.name)
+        if builtin is not None and builtin.settable and s.target.owner is None:
             return
         self.counter_ref(s.target, scope)
 
-    @stmt.register(n.Move)
-    def _(self, s, scope):
+    def visit_Move(self, s, scope):
         self.expr(s.cards, scope)
         self.zone_ref(s.dest, scope)
 
-    @stmt.register(n.Deal)
-    def _(self, s, scope):
+    def visit_Deal(self, s, scope):
         self.expr(s.count, scope)
         self.zone_ref(s.source, scope)
         self.zone_ref(s.dest, scope)
 
-    @stmt.register(n.Shuffle)
-    def _(self, s, scope):
+    def visit_Shuffle(self, s, scope):
         self.zone_ref(s.zone, scope)
 
-    @stmt.register(n.Slide)
-    def _(self, s, scope):
+    def visit_Slide(self, s, scope):
         self.zone_ref(s.zone, scope, slotted=True)
 
-    @stmt.register(n.Refill)
-    def _(self, s, scope):
+    def visit_Refill(self, s, scope):
         self.zone_ref(s.zone, scope, slotted=True)
         self.zone_ref(s.source, scope)
 
-    @stmt.register(n.CallStmt)
-    def _(self, s, scope):
+    def visit_CallStmt(self, s, scope):
         for a in s.args:
             self.expr(a, scope)
         target = self.m.callables().get(s.name)
@@ -253,42 +229,35 @@ class Checker:
             self.error(f"'{s.name}' takes {len(params)} argument{'s' if len(params) != 1 else ''}, got {len(s.args)}", s.span,
                        f"it is declared as {s.name}({', '.join(params)})")
 
-    @stmt.register(n.Stop)
-    def _(self, s, scope):
+    def visit_Stop(self, s, scope):
         if self.loop_depth == 0:
             self.error("'stop' outside a loop", s.span, "stop ends the innermost `repeat` or `for each`")
 
-    @stmt.register(n.EndGame)
-    def _(self, s, scope):
+    def visit_EndGame(self, s, scope):
         if s.after_rounds is not None:
             self.expr(s.after_rounds, scope)
 
-    @stmt.register(n.Let)
-    def _(self, s, scope):
+    def visit_Let(self, s, scope):
         self.expr(s.value, scope)
         scope.add(s.name)
 
-    @stmt.register(n.Resolve)
-    def _(self, s, scope):
+    def visit_Resolve(self, s, scope):
         self.expr(s.effects, scope)
         if not (isinstance(s.effects, n.Field) and s.effects.name in self.effect_fields):
             self.error("`resolve` needs a card field declared as effects (e.g. `c.effects`)", s.effects.span,
                        "declare it in a kind block: `kind NAME:` then `effects: effects`")
 
-    @stmt.register(n.ChooseAction)
-    def _(self, s, scope):
+    def visit_ChooseAction(self, s, scope):
         if not self.m.actions:
             self.error("`choose action` but the rules declare no action", s.span)
 
-    @stmt.register(n.If)
-    def _(self, s, scope):
+    def visit_If(self, s, scope):
         for cond, body in s.branches:
             self.expr(cond, scope)
             self.body(body, scope)
         self.body(s.else_body, scope)
 
-    @stmt.register(n.ForEach)
-    def _(self, s, scope):
+    def visit_ForEach(self, s, scope):
         self.expr(s.iterable, scope)
         inner = scope | {s.var}
         if s.cond is not None:
@@ -300,18 +269,15 @@ class Checker:
         self.body(body, scope)
         self.loop_depth -= 1
 
-    @stmt.register(n.RepeatWhile)
-    def _(self, s, scope):
+    def visit_RepeatWhile(self, s, scope):
         self.expr(s.cond, scope)
         self.loop(s.body, scope)
 
-    @stmt.register(n.RepeatTimes)
-    def _(self, s, scope):
+    def visit_RepeatTimes(self, s, scope):
         self.expr(s.count, scope)
         self.loop(s.body, scope)
 
-    @stmt.register(n.Choose)
-    def _(self, s, scope):
+    def visit_Choose(self, s, scope):
         self.expr(s.iterable, scope)
         inner = scope | {s.var}
         if s.cond is not None:
@@ -321,21 +287,18 @@ class Checker:
         self.body(s.body, inner)
         self.body(s.else_body, scope)
 
-    @stmt.register(n.May)
-    def _(self, s, scope):
+    def visit_May(self, s, scope):
         self.expr(s.label, scope)
         self.body(s.body, scope)
         self.body(s.else_body, scope)
 
-    @stmt.register(n.ActAs)
-    def _(self, s, scope):
+    def visit_ActAs(self, s, scope):
         self.expr(s.player, scope)
         depth, self.loop_depth = self.loop_depth, 0  # `stop` may not leave an `as` block
         self.body(s.body, scope)
         self.loop_depth = depth
 
-    @stmt.register(n.PickRandom)
-    def _(self, s, scope):
+    def visit_PickRandom(self, s, scope):
         self.expr(s.iterable, scope)
         self.expr(s.cond, scope | {s.var})
         self.body(s.body, scope | {s.var})
@@ -374,19 +337,13 @@ class Checker:
             return
         self.visit(e, scope)
 
-    @singledispatchmethod
-    def visit(self, e, scope):
-        for child in n.children(e):
-            self.expr(child, scope)
 
-    @visit.register(n.Template)
-    def _(self, e, scope):
+    def visit_Template(self, e, scope):
         for part in e.parts:
             if not isinstance(part, str):
                 self.expr(part, scope)
 
-    @visit.register(n.Name)
-    def _(self, e, scope):
+    def visit_Name(self, e, scope):
         name = e.name
         m = self.m
         if name in scope or name in self.params or name in BUILTIN_NAMES or name in m.effects:
@@ -406,8 +363,7 @@ class Checker:
         known = set(scope) | set(self.params) | set(m.counters) | set(m.zones) | set(m.defines) | set(m.effects) | BUILTIN_NAMES
         self.error(f"unknown name '{name}'", e.span, did_you_mean(name, known))
 
-    @visit.register(n.NameOf)
-    def _(self, e, scope):
+    def visit_NameOf(self, e, scope):
         self.expr(e.owner, scope)
         decl = self.m.counters.get(e.name) or self.m.zones.get(e.name)
         if decl is None:
@@ -415,8 +371,7 @@ class Checker:
         elif decl.scope == "shared":
             self.error(f"'{e.name}' is shared; it has no owner", e.span, f"write just `{e.name}`")
 
-    @visit.register(n.Call)
-    def _(self, e, scope):
+    def visit_Call(self, e, scope):
         for a in e.args:
             self.expr(a, scope)
         if e.name in self.m.defines:
@@ -438,29 +393,26 @@ class Checker:
         lo, hi = builtin.arity
         if not lo <= len(e.args) <= hi:
             expected = str(lo) if lo == hi else f"{lo} to {hi}"
-            self.error(f"'{e.name}' takes {expected} argument{'s' if hi != 1 else ''}, got {len(e.args)}", e.span, builtin.doc)
+            self.error(f"'{e.name}' takes {expected} argument{'s' if hi != 1 else ''}, got {len(e.args)}", e.span,
+                       f"{builtin.usage}: {builtin.doc[:1].lower()}{builtin.doc[1:]}")
 
-    @visit.register(n.Field)
-    def _(self, e, scope):
+    def visit_Field(self, e, scope):
         self.expr(e.obj, scope)
         if e.name not in self.card_field_names:
             self.error(f"no card has a field '{e.name}'", e.span, did_you_mean(e.name, self.card_field_names))
 
-    @visit.register(n.IsKind)
-    def _(self, e, scope):
+    def visit_IsKind(self, e, scope):
         self.expr(e.operand, scope)
         if e.kind not in self.db.kinds:
             self.error(f"unknown card kind '{e.kind}'", e.span, did_you_mean(e.kind, self.db.kinds))
 
-    @visit.register(n.Aggregate)
-    def _(self, e, scope):
+    def visit_Aggregate(self, e, scope):
         self.expr(e.iterable, scope)
         inner = scope | {e.var}
         self.expr(e.expr, inner)
         self.expr(e.cond, inner)
 
-    @visit.register(n.Comprehension)
-    def _(self, e, scope):
+    def visit_Comprehension(self, e, scope):
         inner = set(scope)
         for var, iterable in e.loops:
             self.expr(iterable, inner)
@@ -488,7 +440,7 @@ class Checker:
                     self.expr(value, set())
         used = {name for values in self.card_fields.values() for v in values if isinstance(v, n.EffectList)
                 for item in v.items for name in item.alternatives}
-        called = {s.name for d in self._all_decls() for s in _walk_decl_stmts(d) if isinstance(s, n.CallStmt)}
+        called = {node.name for node in self.m.nodes() if isinstance(node, n.CallStmt)}
         for name, decl in effects.items():
             if name not in used and name not in called:
                 self.warning(f"effect '{name}' is used by no card and no rule", decl.span)
@@ -498,8 +450,6 @@ def _first_span(model):
     for d in (model.game, model.players, model.cards):
         if d is not None:
             return d.span
-    from .errors import NO_SPAN
-
     return NO_SPAN
 
 
@@ -508,12 +458,6 @@ def _walk_stmts(stmts):
         for node in n.walk(s):
             if isinstance(node, n.Stmt):
                 yield node
-
-
-def _walk_decl_stmts(decl):
-    for node in n.walk(decl):
-        if isinstance(node, n.Stmt):
-            yield node
 
 
 def _names_in(decl) -> set:

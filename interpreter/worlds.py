@@ -12,22 +12,8 @@ such samples, never on the true state.
 """
 from __future__ import annotations
 
-from ..engine import rng as _rng
-
-
-def hidden_places(st, player: int) -> list:
-    """(zone instance, position) of every card `player` cannot see."""
-    places = []
-    program = st.program
-    home = program.zones[program.setup_zone].base
-    for zi, info in enumerate(program.zone_of_instance):
-        if info.visibility == "visible" or zi == home:
-            continue
-        if info.visibility == "owner" and info.scope == "player" and zi - info.base == player:
-            continue
-        zone = st.z[zi]
-        places.extend((zi, i) for i, card in enumerate(zone) if card is not None)
-    return places
+from . import rng as _rng
+from .visibility import counter_visible, unseen_places
 
 
 def determinize(st, player: int, seed_state: int):
@@ -36,7 +22,7 @@ def determinize(st, player: int, seed_state: int):
     kinds = world.program.card_kinds
     on_card = [world.ctr[c.index] for c in world.program.counter_list if c.scope == "card"]
     by_kind: dict = {}
-    for zi, i in hidden_places(world, player):
+    for zi, i in unseen_places(world, player):
         by_kind.setdefault(kinds[world.z[zi][i]], []).append((zi, i))
     for kind in sorted(by_kind):
         places = by_kind[kind]
@@ -60,15 +46,12 @@ def _forget_unseen_counters(world, player: int) -> None:
     """Set every player or shared counter value `player` never sees to the
     counter's lowest value."""
     for info in world.program.counter_list:
+        if info.scope == "card":
+            continue
         row = world.ctr[info.index]
         low = info.minimum if info.minimum is not None else 0
         if info.maximum is not None:
             low = min(low, info.maximum)
-        if info.scope == "card":
-            continue
-        if info.visibility == "hidden":
-            row[:] = [low] * len(row)
-        elif info.visibility == "owner" and info.scope == "player":
-            for seat in range(len(row)):
-                if seat != player:
-                    row[seat] = low
+        for owner in range(len(row)):
+            if not counter_visible(info, owner if info.scope == "player" else None, player):
+                row[owner] = low

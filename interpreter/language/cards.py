@@ -1,4 +1,5 @@
-"""The card database: YAML card files loaded safely, validated, with positions.
+"""The card database: YAML card files loaded safely, validated, with positions;
+and the card fields the rules declare as effects or expressions, parsed.
 
 Cards are numbered 0..N-1 in file order; a card's stable id is its slugged name
 (with a number when several cards share a name). Schema errors name the card
@@ -15,7 +16,8 @@ from pathlib import Path
 
 import yaml
 
-from .errors import CardDataError, Diagnostic, Source, Span
+from ..errors import CardDataError, Diagnostic, RulesError, Source, Span
+from .parser import parse_effects, parse_expression
 
 
 @dataclass
@@ -198,3 +200,43 @@ def _schema_message(error) -> str:
     if error.validator == "pattern":
         return f"{error.instance!r} does not match the expected form ({error.schema.get('description', error.validator_value)})"
     return error.message
+
+
+def load_card_fields(model, db) -> tuple[dict, list]:
+    """Parse the card fields the rules declare as effects or expressions."""
+    typed = {}
+    for kind in model.kinds.values():
+        for fname, ftype in kind.fields:
+            typed[(kind.name, fname)] = ftype
+    out: dict = {}
+    problems: list = []
+    for (kind, fname), ftype in typed.items():
+        values = out.setdefault(fname, [None] * len(db.cards))
+        for card in db.cards:
+            if card.kind != kind or fname not in card.data:
+                continue
+            raw = card.data[fname]
+            span = card.spans.get(fname)
+            try:
+                if ftype == "effects":
+                    values[card.index] = _parse_card_text(raw, span, db, parse_effects, card, fname)
+                elif ftype == "expression":
+                    values[card.index] = _parse_card_text(str(raw), span, db, parse_expression, card, fname)
+                else:
+                    if not isinstance(raw, dict):
+                        raise RulesError(f"card '{card.name}', field '{fname}': expected a map of expressions", span)
+                    values[card.index] = {k: _parse_card_text(str(v), card.spans.get(fname), db, parse_expression, card, f"{fname}.{k}") for k, v in raw.items()}
+            except RulesError as err:
+                problems.extend(err.diagnostics)
+    return out, problems
+
+
+def _parse_card_text(raw, span, db, parse, card, fname):
+    if not isinstance(raw, str):
+        raise RulesError(f"card '{card.name}', field '{fname}': expected text, got {raw!r}", span)
+    offset = (span.line, span.column + 1) if span and db.source.line(span.line)[span.column - 1: span.column] in "\"'" else ((span.line, span.column) if span else (1, 1))
+    try:
+        return parse(raw, db.source, offset)
+    except RulesError as err:
+        d = err.diagnostics[0]
+        raise RulesError(Diagnostic(d.severity, f"card '{card.name}', field '{fname}': {d.message}", d.span, d.hint)) from None

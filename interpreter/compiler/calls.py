@@ -1,0 +1,83 @@
+"""Calling rules: frames, suspension, triggers, and naming the rules that run.
+
+A rule that may reach a decision runs in a frame `[code, block, locals]`
+(see `program.FRAME_*`): it returns SUSPEND when a decision is pending,
+leaving its frame on `st.frames`, and pops its frame when it ends.
+"""
+from __future__ import annotations
+
+import sys
+
+from ..errors import NO_SPAN, Diagnostic, RulesRuntimeError
+
+SUSPEND = object()  # returned by a rule function when a decision is pending
+
+
+class GameOver(Exception):
+    """Raised by `end game now` (lost, won) to unwind rule execution."""
+
+
+def call(st, code: int, args=()):
+    """Run code object `code` (a rule): to completion if it cannot suspend,
+    else in a new frame; returns SUSPEND if a decision became pending."""
+    c = st.program.codes[code]
+    if c.light:
+        return c.fn(st, *args)
+    fr = [code, 0, list(args) + [None] * (c.nlocals - len(args))]
+    st.frames.append(fr)
+    return c.fn(st, fr)
+
+
+MAX_NESTED_TRIGGERS = 64
+
+
+def run_nested(st, code: int) -> None:
+    """Run a trigger's rule to completion inside the current statement."""
+    if st.nesting >= MAX_NESTED_TRIGGERS:
+        raise RulesRuntimeError(
+            f"the trigger '{st.program.codes[code].name}' fired inside itself {MAX_NESTED_TRIGGERS} times: "
+            f"it never settles (active rules: {active_rules(st)})")
+    st.nesting += 1
+    try:
+        depth = len(st.frames)
+        if call(st, code) is SUSPEND:
+            st.clear_pending()
+            del st.frames[depth:]
+            raise RulesRuntimeError(
+                f"the trigger '{st.program.codes[code].name}' asked for a decision; "
+                "triggers run inside another rule and must not ask")
+    finally:
+        st.nesting -= 1
+
+
+# ---------------------------------------------------------------- runaway rules
+def runaway(st, span):
+    """Raised by a loop that ran past the step budget without a decision."""
+    rule = rule_of(sys._getframe(1).f_code, st.program)
+    budget = st.program.step_budget
+    raise RulesRuntimeError([Diagnostic(
+        "error", f"rule '{rule}' ran {budget} steps without a decision: it never ends (active rules: {active_rules(st)})",
+        span or NO_SPAN, "raise the step budget if the rules really need more, or give the loop a condition that ends",
+    )])
+
+
+def active_rules(st) -> str:
+    """The chain of rules running now, outermost first: the frames of rules
+    waiting for a decision, then the rules on the Python stack."""
+    names = [st.program.codes[f[0]].name for f in st.frames]
+    inner = []
+    f = sys._getframe(1)
+    while f is not None:
+        name = rule_of(f.f_code, st.program)
+        if name is not None:
+            inner.append(name)
+        f = f.f_back
+    return " -> ".join(dict.fromkeys(names + inner[::-1]))
+
+
+def rule_of(code, program):
+    """The name of the rule whose generated function runs `code`, or None."""
+    module = getattr(program, "module", None)
+    if module is None or code.co_filename != module.filename:
+        return None
+    return module.rule_names.get(code.co_name)

@@ -1,0 +1,113 @@
+"""The primitive operations on zones that generated rule code calls.
+
+A card is an int; `st.z` holds every zone instance as a list of cards (a
+slotted zone has one entry per slot, None for an empty one) and `st.loc`
+says which instance holds each card. Moving a card keeps the two in step
+and fires the `becomes empty` trigger of the zone it leaves.
+"""
+from __future__ import annotations
+
+from .. import rng as _rng
+from ..errors import RulesRuntimeError
+from .calls import run_nested
+
+
+def put(st, card: int, zi: int, bottom: bool = False) -> None:
+    """Place a card that is in no zone into zone instance `zi`."""
+    zone = st.z[zi]
+    info = st.program.zone_of_instance[zi]
+    if info.slots:
+        for i in range(len(zone) - 1, -1, -1) if not bottom else range(len(zone)):
+            if zone[i] is None:
+                zone[i] = card
+                break
+        else:
+            raise RulesRuntimeError(f"zone '{info.name}' is full ({info.slots} slots)")
+    elif bottom:
+        zone.insert(0, card)
+    else:
+        zone.append(card)
+    st.loc[card] = zi
+
+
+def move(st, card: int, zi: int, bottom: bool = False) -> None:
+    """Move a card to zone instance `zi`. If the card leaves its zone empty,
+    the zone's `becomes empty` trigger fires once the card has arrived, so a
+    trigger that ends the game finds every card in a place. (The most frequent
+    operation of a game, so written out rather than split into helpers.)"""
+    loc = st.loc
+    src = loc[card]
+    zones = st.z
+    infos = st.program.zone_of_instance
+    source = zones[src]
+    left = infos[src]
+    if left.slots:
+        source[source.index(card)] = None
+    else:
+        source.remove(card)
+    if infos[zi].slots:
+        put(st, card, zi, bottom)
+    elif bottom:
+        zones[zi].insert(0, card)
+        loc[card] = zi
+    else:
+        zones[zi].append(card)
+        loc[card] = zi
+    if left.empty_hook is not None and not any(c is not None for c in source):
+        run_nested(st, left.empty_hook)
+
+
+def top(st, zi: int):
+    """The top card of a zone (the last one placed), or none."""
+    zone = st.z[zi]
+    for card in reversed(zone):
+        if card is not None:
+            return card
+    return None
+
+
+def deal(st, count: int, src: int, dst: int) -> None:
+    for _ in range(count):
+        card = top(st, src)
+        if card is None:
+            return
+        move(st, card, dst)
+
+
+def shuffle(st, zi: int) -> None:
+    zone = st.z[zi]
+    st.rng = _rng.shuffle(st.rng, zone)
+
+
+def slide(st, zi: int) -> None:
+    """Close the gaps of a slotted zone, pushing cards toward its last slot."""
+    zone = st.z[zi]
+    gaps = zone.count(None)
+    if gaps:
+        zone[:] = [None] * gaps + [c for c in zone if c is not None]
+
+
+def refill(st, zi: int, src: int) -> None:
+    """Fill the empty slots of a zone from the top of `src`, last slot first."""
+    zone = st.z[zi]
+    if None not in zone:
+        return
+    source = st.z[src]
+    info = st.program.zone_of_instance[src]
+    loc = st.loc
+    for i in range(len(zone) - 1, -1, -1):
+        if zone[i] is None:
+            if info.slots:
+                card = top(st, src)
+                if card is None:
+                    return
+                source[source.index(card)] = None
+            else:
+                if not source:
+                    return
+                card = source.pop()
+            zone[i] = card
+            loc[card] = zi
+            if info.empty_hook is not None and not any(c is not None for c in source):
+                run_nested(st, info.empty_hook)
+

@@ -1,0 +1,276 @@
+"""Built-in functions and values of the rules language, in one registry.
+
+One entry holds everything about a built-in: its name and parameters, the
+kinds of value each parameter accepts, what it gives back, its documentation
+and an example, its implementation, and the Python source generated code uses
+for it. The checker, the type checker, the compiler, the language reference
+(docs/language.md) and the editor support all read it from here.
+
+Implementations take the game state first. They read it through its
+documented shape only (`st.z`, `st.loc`, `st.program.zone_of_instance`, ...),
+so this module imports nothing below the language.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from .value_types import BOOL, CARD, CARDS, LIST, MAP, NUMBER, PLAYER, PLAYERS, TEXT
+
+ANY = frozenset()  # a parameter that accepts any value
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A built-in function: `name(params...)`."""
+
+    name: str
+    params: tuple  # parameter names, shown in its usage: `size(items)`
+    accepts: tuple  # per parameter: the types it accepts (ANY: anything)
+    returns: Optional[str]  # the type of the result (None: depends on the arguments)
+    doc: str  # one sentence: what it gives
+    example: str  # an expression using it (checked by the reference's tests)
+    fn: Callable  # the implementation: fn(st, *args)
+    variadic: bool = False  # the last parameter may be repeated (up to 8 arguments)
+    fixed: bool = False  # depends only on its arguments, never on the state (usable in a board)
+    inline: Optional[str] = None  # Python source over `st`, `z` and the arguments `{0}`, `{1}`
+    # (or `{args}`, all of them), which generated code uses instead of calling `fn`
+
+    @property
+    def arity(self) -> tuple[int, int]:
+        n = len(self.params)
+        return (n, 8) if self.variadic else (n, n)
+
+    @property
+    def usage(self) -> str:
+        args = ", ".join(self.params) + (", ..." if self.variadic else "")
+        return f"{self.name}({args})"
+
+    def result_type(self, nargs: int) -> Optional[str]:
+        """The type of a call with `nargs` arguments."""
+        if self.variadic and nargs == 1:
+            return None  # the largest element of one list: whatever the list holds
+        return self.returns
+
+    def inline_for(self, args: list, simple: bool) -> Optional[str]:
+        """Python source computing the call on `args` (source texts), or None
+        to call the implementation. A template that names an argument twice
+        is used only when every argument is `simple` (evaluated once anyway)."""
+        if self.inline is None:
+            return None
+        if "{args}" in self.inline:
+            return self.inline.format(args=", ".join(args))
+        if not simple and any(self.inline.count("{%d}" % i) > 1 for i in range(len(args))):
+            return None
+        return self.inline.format(*args)
+
+
+@dataclass(frozen=True)
+class BuiltinValue:
+    """A built-in name standing for a value of the game: `me`, `round`."""
+
+    name: str
+    returns: str
+    doc: str
+    example: str
+    fn: Callable  # fn(st)
+    source: Optional[str] = None  # Python source over `st` (else `fn` is called)
+    settable: bool = False  # `set NAME to X` changes it
+
+
+FUNCTIONS: dict[str, Builtin] = {}
+VALUES: dict[str, BuiltinValue] = {}
+
+
+def builtin(name, params, accepts, returns, example, variadic=False, fixed=False, inline=None):
+    """Register the decorated implementation as built-in `name`; its docstring is the doc."""
+    def register(fn):
+        FUNCTIONS[name] = Builtin(name, tuple(params), tuple(frozenset(a) for a in accepts), returns,
+                                  " ".join((fn.__doc__ or "").split()), example, fn, variadic, fixed, inline)
+        return fn
+    return register
+
+
+def value(name, returns, example, source=None, settable=False):
+    def register(fn):
+        VALUES[name] = BuiltinValue(name, returns, " ".join((fn.__doc__ or "").split()), example, fn, source, settable)
+        return fn
+    return register
+
+
+# ---------------------------------------------------------------- cards and their hosts
+def host_of(st, card: int) -> Optional[int]:
+    """The card whose per-card zone holds `card`, or None."""
+    zi = st.loc[card]
+    info = st.program.zone_of_instance[zi]
+    return zi - info.base if info.scope == "card" else None
+
+
+def owner_of(st, card: int) -> Optional[int]:
+    """The player whose zone holds `card`, directly or through the cards
+    hosting it, or None. A chain of hosts longer than the number of cards
+    would be a loop, so it is never followed further."""
+    for _ in range(len(st.loc)):
+        zi = st.loc[card]
+        info = st.program.zone_of_instance[zi]
+        if info.scope == "player":
+            return zi - info.base
+        if info.scope != "card":
+            return None
+        card = zi - info.base
+    return None
+
+
+def hosted_cards(st, card: int) -> list:
+    """(card, zone instance) of every card held by `card`, by the cards they
+    hold, and so on, depth first; each card at most once."""
+    zones = [info for info in st.program.zones.values() if info.scope == "card"]
+
+    def held(host):
+        return ((inner, info.base + host) for info in zones for inner in st.z[info.base + host] if inner is not None)
+
+    out: list = []
+    seen = {card}
+    stack = [held(card)]
+    while stack:
+        for inner, zi in stack[-1]:
+            if inner not in seen:
+                seen.add(inner)
+                out.append((inner, zi))
+                stack.append(held(inner))
+                break
+        else:
+            stack.pop()
+    return out
+
+
+# ---------------------------------------------------------------- functions
+@builtin("max", ["a"], [ANY], NUMBER, "max(0, gold - 1)", variadic=True, fixed=True, inline="max({args})")
+def _max(st, *values):
+    """The largest of its arguments; with one list argument, the list's largest element."""
+    return max(values[0]) if len(values) == 1 else max(values)
+
+
+@builtin("min", ["a"], [ANY], NUMBER, "min(gold, 8)", variadic=True, fixed=True, inline="min({args})")
+def _min(st, *values):
+    """The smallest of its arguments; with one list argument, the list's smallest element."""
+    return min(values[0]) if len(values) == 1 else min(values)
+
+
+@builtin("abs", ["x"], [{NUMBER}], NUMBER, "abs(gold - 5)", fixed=True, inline="abs({0})")
+def _abs(st, x):
+    """The absolute value of a number: `abs(-2)` is 2."""
+    return abs(x)
+
+
+@builtin("size", ["items"], [{CARDS, PLAYERS, LIST, MAP, TEXT}], NUMBER, "size(hand)", fixed=True, inline="len({0})")
+def _size(st, items):
+    """How many cards (or elements) a zone or list holds."""
+    return len(items)
+
+
+@builtin("slot", ["card"], [{CARD}], NUMBER, "slot(top(row))", inline="z[st.loc[{0}]].index({0})")
+def _slot(st, card):
+    """The slot of a card in a slotted zone, 0 for the first slot."""
+    return st.z[st.loc[card]].index(card)
+
+
+@builtin("host", ["card"], [{CARD}], CARD, "host(top(deck))")
+def _host(st, card):
+    """The card whose per-card zone holds the card, or none."""
+    return host_of(st, card)
+
+
+@builtin("owner", ["card"], [{CARD}], PLAYER, "owner(top(deck))")
+def _owner(st, card):
+    """The player whose zone holds the card (through the cards hosting it), or none."""
+    return owner_of(st, card)
+
+
+@builtin("top", ["items"], [{CARDS, LIST}], CARD, "top(deck)")
+def _top(st, items):
+    """The top (last placed) card of a zone or list, or none if it is empty."""
+    for card in reversed(items):
+        if card is not None:
+            return card
+    return None
+
+
+@builtin("bottom", ["items"], [{CARDS, LIST}], CARD, "bottom(deck)")
+def _bottom(st, items):
+    """The bottom (first placed) card of a zone or list, or none if it is empty."""
+    for card in items:
+        if card is not None:
+            return card
+    return None
+
+
+@builtin("position", ["player"], [{PLAYER, NUMBER}], NUMBER, "position(me)", inline="({0} - st.first) % st.n")
+def _position(st, player):
+    """A player's place in turn order, 0 for the first player."""
+    return (player - st.first) % st.n
+
+
+@builtin("next_player", ["player"], [{PLAYER, NUMBER}], PLAYER, "next_player(me)")
+def _next_player(st, player):
+    """The player after the given one in seat order (to the left)."""
+    return (player + 1) % st.n
+
+
+@builtin("distance", ["a", "b"], [{CARD}, {CARD}], NUMBER, "distance(top(deck), bottom(deck))")
+def _distance(st, a, b):
+    """Steps on the shortest way from space `a` to space `b` of a board (see `board`), or none if no way leads there."""
+    return st.program.boards.distance(a, b)
+
+
+@builtin("has", ["card", "field"], [{CARD}, {TEXT}], BOOL, 'has(top(deck), "cost")', fixed=True)
+def _has(st, card, name):
+    """Whether the card data gives the card a value for the field named by the text."""
+    values = st.program.fields.get(name)
+    return card is not None and values is not None and values[card] is not None
+
+
+# ---------------------------------------------------------------- values
+@value("me", PLAYER, "gold of me", source="st.me")
+def _me(st):
+    """The acting player: whose turn it is, or the player of an `as` block."""
+    return st.me
+
+
+@value("players", NUMBER, "players - 1", source="st.n")
+def _players(st):
+    """The number of players in this game."""
+    return st.n
+
+
+@value("seats", PLAYERS, "[p for p in seats where p != me]", source="list(range(st.n))")
+def _seats(st):
+    """Every player, in seat order (0 first)."""
+    return list(range(st.n))
+
+
+@value("others", PLAYERS, "count p in others where gold of p > gold")
+def _others(st):
+    """Every player but the acting one, in seat order."""
+    return [p for p in range(st.n) if p != st.me]
+
+
+@value("first_player", PLAYER, "position(first_player)", source="st.first", settable=True)
+def _first_player(st):
+    """The first player; `set first_player to p` changes who starts the next round."""
+    return st.first
+
+
+@value("round", NUMBER, "round + 1", source="st.round")
+def _round(st):
+    """The round being played, from 1."""
+    return st.round
+
+
+@value("turn_number", NUMBER, "turn_number", source="st.turns")
+def _turn_number(st):
+    """How many turns have begun so far in the game, this one included."""
+    return st.turns
+
+
+BUILTIN_NAMES = frozenset(VALUES)  # the names of the built-in values

@@ -1,0 +1,57 @@
+"""Reading rules files: their text (UTF-8, located errors) and the files they
+extend, merged into one model (base first)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import Diagnostic, RulesError, Source, Span
+from . import nodes as n
+from .model import RulesModel, merge
+from .parser import parse_rules
+
+
+def read_text(path: Path) -> str:
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise RulesError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise RulesError(f"{path} is a directory, not a rules file") from None
+    except OSError as err:
+        raise RulesError(f"cannot read {path}: {err.strerror or err}") from None
+    try:
+        return raw.decode("utf-8").removeprefix("\ufeff")  # a byte-order mark is not part of the text
+    except UnicodeDecodeError as err:
+        line = raw[: err.start].count(b"\n") + 1
+        column = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
+        source = Source(str(path), raw.decode("utf-8", errors="replace"))
+        raise RulesError(f"not UTF-8 text (byte {err.start}); save the file as UTF-8", Span(source, line, column, line, column + 1)) from None
+
+
+def load_model(path: str | Path) -> tuple[RulesModel, list]:
+    """Parse a rules file and the files it extends, base first."""
+    model = RulesModel()
+    problems: list = []
+    chain: list = []
+
+    def visit(p: Path, span: Span | None):
+        resolved = p.resolve()
+        if resolved in chain:
+            raise RulesError("a rules file extends itself (through " + " -> ".join(str(c.name) for c in chain + [resolved]) + ")", span or Span(None))
+        chain.append(resolved)
+        tree = parse_rules(read_text(p), str(p))
+        extends = [i for i in tree.items if isinstance(i, n.ExtendsDecl)]
+        for ext in extends[:1]:
+            base = p.parent / ext.path
+            if not base.exists():
+                raise RulesError(f"extended rules file not found: {ext.path}", ext.span)
+            visit(base, ext.span)
+        for ext in extends[1:]:
+            problems.append(Diagnostic("error", "a rules file can extend only one other file", ext.span))
+        if any(isinstance(i, n.CardsDecl) for i in tree.items):
+            model.cards_dir = str(p.parent)
+        problems.extend(merge(model, tree, str(p), extends_base=bool(model.files)))
+        chain.pop()
+
+    visit(Path(path), None)
+    return model, problems

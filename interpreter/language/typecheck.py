@@ -1,0 +1,190 @@
+"""Type checks: statements and operators given values of the wrong kind.
+
+A pure pass that runs after names are resolved (so every name here is
+known); it reports, for example, `gain "two" gold`, `move 3 to hand`,
+`"a" + 1` or `size(3)`. What each built-in accepts comes from its registry
+entry.
+"""
+from __future__ import annotations
+
+from ..errors import Diagnostic
+from . import nodes as n
+from .builtins import FUNCTIONS, VALUES
+from .types import Types
+from .value_types import BOOL, CARD, CARDS, LIST, LISTS, NUMBER, PLAYER, describe
+from .visitor import Visitor
+
+
+def type_problems(model, db, params) -> list[Diagnostic]:
+    return TypeCheck(model, db, params).run()
+
+
+class TypeCheck(Visitor):
+    def __init__(self, model, db, params):
+        self.m = model
+        self.types = Types(model, db, params)
+        self.problems: list = []
+
+    def run(self) -> list:
+        m = self.m
+        for decl in m.defines.values():
+            self.expr(decl.expr, {p: None for p in decl.params})
+        for decl in m.effects.values():
+            self.body(decl.body, {})
+        for decl in m.procedures.values():
+            self.body(decl.body, {p: None for p in decl.params})
+        for decl in m.actions.values():
+            self.expr(decl.when, {})
+            self.body(decl.body, {})
+        for decl in list(m.hooks.values()) + list(m.empty_hooks.values()):
+            self.body(decl.body, {})
+        for decl in (m.setup, m.turn):
+            if decl is not None:
+                self.body(decl.body, {})
+        for term in m.score_terms.values():
+            self.expect(term.expr, {}, {NUMBER}, "a score")
+        for decl in m.boards.values():
+            self.expect(decl.adjacent, {decl.a: CARD, decl.b: CARD}, {BOOL}, f"the adjacency of board '{decl.name}'")
+        return self.problems
+
+    def error(self, message, span, hint=None):
+        self.problems.append(Diagnostic("error", message, span, hint))
+
+    def expect(self, expr, scope, allowed, what):
+        self.expr(expr, scope)
+        kind = self.types.of(expr, scope)
+        if kind is not None and kind not in allowed:
+            names = sorted(describe(a) for a in allowed)
+            wanted = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+            self.error(f"{what} must be {wanted}, not {describe(kind)}", expr.span)
+
+    def body(self, stmts, scope):
+        scope = dict(scope)
+        for s in stmts:
+            self.visit(s, scope)
+
+    def expr(self, e, scope):
+        if e is not None:
+            self.visit(e, scope)
+
+    def generic_visit(self, node, scope):
+        for child in n.children(node):
+            if isinstance(child, n.Expr):
+                self.expr(child, scope)
+
+    # -- statements
+    def visit_Gain(self, s, scope):
+        self.expect(s.amount, scope, {NUMBER}, f"the amount to {type(s).__name__.lower()}")
+        self.owner(s.target, scope)
+
+    visit_Pay = visit_Lose = visit_Gain
+
+    def visit_SetCounter(self, s, scope):
+        builtin = VALUES.get(s.target.name)
+        if builtin is not None and builtin.settable and s.target.owner is None:
+            self.expect(s.value, scope, {builtin.returns, NUMBER}, f"the {s.target.name.replace('_', ' ')}")
+            return
+        self.expect(s.value, scope, {NUMBER}, f"the value of '{s.target.name}'")
+        self.owner(s.target, scope)
+
+    def visit_Move(self, s, scope):
+        self.expect(s.cards, scope, {CARD, CARDS, LIST}, "what is moved")
+        self.owner(s.dest, scope)
+
+    def visit_Deal(self, s, scope):
+        self.expect(s.count, scope, {NUMBER}, "the number of cards to deal")
+
+    def visit_EndGame(self, s, scope):
+        if s.after_rounds is not None:
+            self.expect(s.after_rounds, scope, {NUMBER}, "the number of rounds")
+
+    def visit_RepeatTimes(self, s, scope):
+        self.expect(s.count, scope, {NUMBER}, "the number of repeats")
+        self.body(s.body, scope)
+
+    def visit_Let(self, s, scope):
+        self.expr(s.value, scope)
+        scope[s.name] = self.types.of(s.value, scope)
+
+    def visit_If(self, s, scope):
+        for cond, body in s.branches:
+            self.expr(cond, scope)
+            self.body(body, scope)
+        self.body(s.else_body, scope)
+
+    def visit_ForEach(self, s, scope):
+        what = "what `for each` goes through" if isinstance(s, n.ForEach) else "what is chosen from"
+        self.expect(s.iterable, scope, LISTS, what)
+        inner = {**scope, s.var: self.types.element(s.iterable, scope)}
+        self.expr(getattr(s, "cond", None), inner)
+        self.expr(getattr(s, "label", None), inner)
+        self.body(s.body, inner)
+        self.body(getattr(s, "else_body", ()), scope)
+
+    visit_Choose = visit_PickRandom = visit_ForEach
+
+    def visit_ActAs(self, s, scope):
+        self.expect(s.player, scope, {PLAYER, NUMBER}, "the player of `as`")
+        self.body(s.body, scope)
+
+    def visit_RepeatWhile(self, s, scope):
+        self.expr(s.cond, scope)
+        self.body(s.body, scope)
+
+    def visit_May(self, s, scope):
+        self.body(s.body, scope)
+        self.body(s.else_body, scope)
+
+    def owner(self, ref, scope):
+        if ref.owner is None:
+            return
+        decl = self.m.counters.get(ref.name) or self.m.zones.get(ref.name)
+        if decl is None:
+            return
+        wanted = {CARD} if decl.scope == "card" else {PLAYER, NUMBER}
+        self.expect(ref.owner, scope, wanted, f"the owner of '{ref.name}'")
+
+    # -- expressions
+    def visit_Arith(self, e, scope):
+        self.expr(e.left, scope)
+        self.expr(e.right, scope)
+        left, right = self.types.of(e.left, scope), self.types.of(e.right, scope)
+        if e.op == "+" and (left in LISTS or right in LISTS):
+            if left not in LISTS | {None} or right not in LISTS | {None}:
+                self.error(f"cannot add {describe(left)} and {describe(right)}", e.span)
+            return
+        for side, kind in ((e.left, left), (e.right, right)):
+            if kind is not None and kind != NUMBER:
+                self.error(f"'{e.op}' needs numbers, not {describe(kind)}", side.span)
+
+    def visit_Field(self, e, scope):
+        self.expr(e.obj, scope)
+        kind = self.types.of(e.obj, scope)
+        if kind is not None and kind != CARD:
+            self.error(f"only a card has fields; this is {describe(kind)}", e.obj.span, f"'.{e.name}' reads a card's field")
+
+    def visit_Call(self, e, scope):
+        builtin = FUNCTIONS.get(e.name)
+        if builtin is None or e.name in self.m.defines:
+            self.generic_visit(e, scope)
+            return
+        for i, arg in enumerate(e.args):
+            accepts = builtin.accepts[min(i, len(builtin.accepts) - 1)]
+            if accepts:
+                self.expect(arg, scope, accepts, f"the argument of {e.name}()")
+            else:
+                self.expr(arg, scope)
+
+    def visit_Aggregate(self, e, scope):
+        self.expect(e.iterable, scope, LISTS, f"what `{e.op}` goes through")
+        inner = {**scope, e.var: self.types.element(e.iterable, scope)}
+        self.expr(e.expr, inner)
+        self.expr(e.cond, inner)
+
+    def visit_Comprehension(self, e, scope):
+        inner = dict(scope)
+        for var, iterable in e.loops:
+            self.expr(iterable, inner)
+            inner[var] = self.types.element(iterable, inner)
+        self.expr(e.expr, inner)
+        self.expr(e.cond, inner)

@@ -1,0 +1,165 @@
+"""The layer contract: imports run one way, from the front end down to the CLI.
+
+Each module belongs to a layer; it may import modules of its own layer and
+of the layers above it, never below. Consumers of the game API (agents,
+simulation, adapters, tools) sit side by side: simulation and the adapters
+may use the agents, but no two of these packages import each other
+otherwise. And no two modules of `interpreter/` import each other, directly
+or through others (an import inside a function counts too).
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+
+# Layers from the top (imports nothing below it) to the bottom.
+LAYERS = [
+    ("base", ["interpreter.errors", "interpreter.rng"]),
+    ("language", ["interpreter.language"]),
+    ("compiler", ["interpreter.compiler"]),
+    ("engine", ["interpreter.engine"]),
+    ("game", ["interpreter.game", "interpreter.loader", "interpreter.visibility", "interpreter.view",
+              "interpreter.worlds", "interpreter.play", "interpreter.replay", "interpreter.query",
+              "interpreter.traits", "interpreter.events"]),
+    ("agents", ["interpreter.agents"]),
+    ("tools", ["interpreter.simulation", "interpreter.adapters", "interpreter.lsp", "interpreter.serve"]),
+    ("cli", ["cli"]),
+]
+FACADE = "interpreter"  # interpreter/__init__.py re-exports the game API for users
+
+
+def layer_of(module: str):
+    """(layer index, package within the layer) of a module of this project, or None."""
+    for index, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if module == prefix or module.startswith(prefix + "."):
+                return index, prefix
+    return None
+
+
+def modules(root: Path) -> dict:
+    """Module name -> file, for every Python file of interpreter/ and cli/."""
+    out = {}
+    for folder in ("interpreter", "cli"):
+        for path in (root / folder).rglob("*.py"):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join(parts)] = path
+    return out
+
+
+def imports(module: str, path: Path, known: dict) -> set:
+    """The project modules `module` imports, anywhere in its file."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[:len(parts) - node.level + 1]
+                base = ".".join(parts + ([base] if base else []))
+            names = [f"{base}.{alias.name}" for alias in node.names]
+            if not any(name in known for name in names):
+                names.append(base)  # `from .module import name`: the module itself
+        else:
+            continue
+        for name in names:
+            while name and name not in known:
+                name = name.rpartition(".")[0]
+            if name and name != module:
+                found.add(name)
+    return found
+
+
+def graph(root: Path) -> dict:
+    known = modules(root)
+    return {m: imports(m, path, known) for m, path in known.items()}
+
+
+def wrong_way(edges: dict) -> list[str]:
+    """Every import that goes up the layers, or across the packages of the tools layer."""
+    problems = []
+    for source, targets in sorted(edges.items()):
+        if source == FACADE:
+            continue
+        src = layer_of(source)
+        if src is None:
+            problems.append(f"{source} belongs to no layer")
+            continue
+        for target in sorted(targets):
+            dst = layer_of(target) if target != FACADE else (len(LAYERS) - 1, FACADE)
+            if dst is None:
+                problems.append(f"{target} (imported by {source}) belongs to no layer")
+            elif dst[0] > src[0]:
+                problems.append(f"{source} ({LAYERS[src[0]][0]}) imports {target} ({LAYERS[dst[0]][0]})")
+            elif dst[0] == src[0] and LAYERS[src[0]][0] == "tools" and dst[1] != src[1]:
+                problems.append(f"{source} imports {target}: the tools do not import each other")
+    return problems
+
+
+def cycles(edges: dict) -> list[str]:
+    """One import cycle through each module that is in one (modules of interpreter/ only)."""
+    inner = {m: {t for t in ts if t.startswith("interpreter.") and t != FACADE}
+             for m, ts in edges.items() if m.startswith("interpreter.")}
+    found, seen, path = [], set(), []
+
+    def visit(m):
+        if m in path:
+            found.append(" -> ".join(path[path.index(m):] + [m]))
+            return
+        if m in seen:
+            return
+        seen.add(m)
+        path.append(m)
+        for t in sorted(inner.get(m, ())):
+            visit(t)
+        path.pop()
+
+    for m in sorted(inner):
+        visit(m)
+    return found
+
+
+def test_imports_run_one_way():
+    assert wrong_way(graph(ROOT)) == []
+
+
+def test_no_import_cycles():
+    assert cycles(graph(ROOT)) == []
+
+
+def test_every_module_is_in_a_layer():
+    assert [m for m in modules(ROOT) if m != FACADE and layer_of(m) is None] == []
+
+
+@pytest.mark.parametrize("planted, expected", [
+    ("from ..game import Game\n", "interpreter.engine.planted (engine) imports interpreter.game (game)"),
+    ("from ..simulation import simulate\n", "interpreter.adapters.planted imports interpreter.simulation: the tools do not import each other"),
+], ids=["engine-imports-game", "adapter-imports-simulation"])
+def test_a_planted_wrong_way_import_is_caught(tmp_path, planted, expected):
+    """The contract fails on a copy of the tree with one wrong-way import added."""
+    for folder in ("interpreter", "cli"):
+        for path in (ROOT / folder).rglob("*.py"):
+            target = tmp_path / path.relative_to(ROOT)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(path.read_text())
+    package = "engine" if "game" in planted else "adapters"
+    (tmp_path / "interpreter" / package / "planted.py").write_text(planted)
+    assert expected in wrong_way(graph(tmp_path))
+
+
+def test_a_planted_cycle_is_caught(tmp_path):
+    (tmp_path / "interpreter").mkdir()
+    (tmp_path / "cli").mkdir()
+    (tmp_path / "interpreter" / "__init__.py").write_text("")
+    (tmp_path / "interpreter" / "errors.py").write_text("def f():\n    from . import rng\n")
+    (tmp_path / "interpreter" / "rng.py").write_text("from .errors import f\n")
+    assert cycles(graph(tmp_path)) == ["interpreter.errors -> interpreter.rng -> interpreter.errors"]
