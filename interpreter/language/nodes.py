@@ -5,9 +5,18 @@ Spans are excluded from equality so tests can compare trees built by hand.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Literal, Optional, Union
 
 from ..errors import NO_SPAN, Span
+
+# The fixed vocabularies of the language.
+Scope = Literal["player", "shared", "card"]  # whose a counter or zone is
+Visibility = Literal["visible", "owner", "hidden"]  # who sees a zone or counter
+ArithOp = Literal["+", "-", "*", "//", "%"]
+CompareOp = Literal["==", "!=", "<=", ">=", "<", ">"]
+AggregateOp = Literal["sum", "count", "highest", "lowest", "any", "every"]
+HookMoment = Literal["start of turn", "end of turn", "start of round", "end of round"]
+FieldType = Literal["effects", "expression", "expression map"]
 
 
 @dataclass(frozen=True)
@@ -29,7 +38,7 @@ class Literal(Expr):
 class Template(Expr):
     """A label such as "take {c.name}": text parts and expressions."""
 
-    parts: tuple  # of str | Expr
+    parts: tuple[Union[str, "Expr"], ...]
 
 
 @dataclass(frozen=True)
@@ -60,29 +69,29 @@ class Index(Expr):
 @dataclass(frozen=True)
 class Call(Expr):
     name: str
-    args: tuple
+    args: tuple[Expr, ...]
 
 
 @dataclass(frozen=True)
 class ListLit(Expr):
-    items: tuple
+    items: tuple[Expr, ...]
 
 
 @dataclass(frozen=True)
 class MapLit(Expr):
-    items: tuple  # of (key Expr, value Expr)
+    items: tuple[tuple[Expr, Expr], ...]
 
 
 @dataclass(frozen=True)
 class Comprehension(Expr):
     expr: Expr
-    loops: tuple  # of (var, iterable Expr)
+    loops: tuple[tuple[str, Expr], ...]  # (variable, what it goes through)
     cond: Optional[Expr]
 
 
 @dataclass(frozen=True)
 class Arith(Expr):
-    op: str
+    op: ArithOp
     left: Expr
     right: Expr
 
@@ -94,7 +103,7 @@ class Neg(Expr):
 
 @dataclass(frozen=True)
 class Compare(Expr):
-    op: str
+    op: CompareOp
     left: Expr
     right: Expr
 
@@ -114,8 +123,8 @@ class IsKind(Expr):
 
 @dataclass(frozen=True)
 class BoolOp(Expr):
-    op: str  # "and" | "or"
-    operands: tuple
+    op: Literal["and", "or"]
+    operands: tuple[Expr, ...]
 
 
 @dataclass(frozen=True)
@@ -136,8 +145,8 @@ class Conditional(Expr):
 class Aggregate(Expr):
     """`sum E for x in L where C`, `count x in L`, highest/lowest/any/every."""
 
-    op: str
-    expr: Optional[Expr]
+    op: AggregateOp
+    expr: Optional[Expr]  # None for count, any and every
     var: str
     iterable: Expr
     cond: Optional[Expr]
@@ -149,7 +158,7 @@ class Rank(Expr):
 
     value: Expr
     awards: Expr
-    ties: str
+    ties: Literal["share", "full"]
     at_least: Optional[Expr]
 
 
@@ -194,7 +203,7 @@ class SetCounter(Stmt):
 class Move(Stmt):
     cards: Expr
     dest: Ref
-    place: str = "top"  # "top" | "bottom"
+    place: Literal["top", "bottom"] = "top"
 
 
 @dataclass(frozen=True)
@@ -223,7 +232,7 @@ class Refill(Stmt):
 @dataclass(frozen=True)
 class CallStmt(Stmt):
     name: str
-    args: tuple
+    args: tuple[Expr, ...]
 
 
 @dataclass(frozen=True)
@@ -251,7 +260,7 @@ class Let(Stmt):
 
 @dataclass(frozen=True)
 class Resolve(Stmt):
-    mode: str  # "all" | "any" (any or all, in any order)
+    mode: Literal["all", "any"]  # any: any or all of them, in any order
     effects: Expr
 
 
@@ -262,8 +271,8 @@ class ChooseAction(Stmt):
 
 @dataclass(frozen=True)
 class If(Stmt):
-    branches: tuple  # of (cond, body)
-    else_body: tuple = ()
+    branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]  # (condition, body) of `if` and each `elif`
+    else_body: tuple[Stmt, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -271,19 +280,19 @@ class ForEach(Stmt):
     var: str
     iterable: Expr
     cond: Optional[Expr]
-    body: tuple
+    body: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
 class RepeatWhile(Stmt):
     cond: Expr
-    body: tuple
+    body: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
 class RepeatTimes(Stmt):
     count: Expr
-    body: tuple
+    body: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
@@ -293,15 +302,15 @@ class Choose(Stmt):
     iterable: Expr
     cond: Optional[Expr]
     label: Optional[Template]
-    body: tuple
-    else_body: tuple = ()
+    body: tuple[Stmt, ...]
+    else_body: tuple[Stmt, ...] = ()
 
 
 @dataclass(frozen=True)
 class May(Stmt):
     label: Template
-    body: tuple
-    else_body: tuple = ()
+    body: tuple[Stmt, ...]
+    else_body: tuple[Stmt, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -309,7 +318,7 @@ class ActAs(Stmt):
     """`as p:` — run the block with `me` = p; p makes its decisions."""
 
     player: Expr
-    body: tuple
+    body: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
@@ -317,7 +326,7 @@ class PickRandom(Stmt):
     var: str
     iterable: Expr
     cond: Optional[Expr]
-    body: tuple
+    body: tuple[Stmt, ...]
 
 
 # ---------------------------------------------------------------- declarations
@@ -383,31 +392,31 @@ class BoardDecl(Decl):
 @dataclass(frozen=True)
 class CounterDecl(Decl):
     name: str
-    scope: str  # "player" | "shared" | "card"
+    scope: Scope
     minimum: Optional[int] = None
     maximum: Optional[int] = None
-    visibility: str = "visible"
+    visibility: Visibility = "visible"
 
 
 @dataclass(frozen=True)
 class ZoneDecl(Decl):
     name: str
-    scope: str
+    scope: Scope
     stack: bool = False
     slots: Optional[int] = None
-    visibility: str = "visible"
+    visibility: Visibility = "visible"
 
 
 @dataclass(frozen=True)
 class KindDecl(Decl):
     name: str
-    fields: tuple  # of (field name, field type)
+    fields: tuple[tuple[str, FieldType], ...]
 
 
 @dataclass(frozen=True)
 class DefineDecl(Decl):
     name: str
-    params: tuple
+    params: tuple[str, ...]
     expr: Expr
 
 
@@ -415,14 +424,14 @@ class DefineDecl(Decl):
 class EffectDecl(Decl):
     name: str
     label: Optional[str]
-    body: tuple
+    body: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
 class ProcedureDecl(Decl):
     name: str
-    params: tuple
-    body: tuple
+    params: tuple[str, ...]
+    body: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
@@ -430,29 +439,29 @@ class ActionDecl(Decl):
     name: str
     label: Template
     when: Optional[Expr]
-    body: tuple
+    body: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
 class SetupDecl(Decl):
-    body: tuple
+    body: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
 class TurnDecl(Decl):
-    body: tuple
+    body: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
 class HookDecl(Decl):
-    moment: str  # "start of turn", "end of round", ...
-    body: tuple
+    moment: HookMoment
+    body: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
 class EmptyHookDecl(Decl):
     zone: str
-    body: tuple
+    body: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
@@ -463,12 +472,12 @@ class ScoreTerm(Node):
 
 @dataclass(frozen=True)
 class ScoreDecl(Decl):
-    terms: tuple
+    terms: tuple[ScoreTerm, ...]
 
 
 @dataclass(frozen=True)
 class TiebreakDecl(Decl):
-    exprs: tuple
+    exprs: tuple[Expr, ...]
 
 
 @dataclass(frozen=True)
@@ -480,7 +489,7 @@ class Override(Decl):
 
 @dataclass(frozen=True)
 class RulesFile(Node):
-    items: tuple
+    items: tuple[Decl, ...]
 
 
 # ---------------------------------------------------------------- card effects
@@ -488,12 +497,12 @@ class RulesFile(Node):
 class EffectItem(Node):
     """One symbol group on a card: `draw` or alternatives `gold/wood`."""
 
-    alternatives: tuple  # of effect names
+    alternatives: tuple[str, ...]  # effect names
 
 
 @dataclass(frozen=True)
 class EffectList(Node):
-    items: tuple  # of EffectItem
+    items: tuple[EffectItem, ...]
 
 
 # ---------------------------------------------------------------- traversal

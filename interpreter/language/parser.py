@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import re
 
-from lark import Token, Transformer, v_args
-from lark.exceptions import UnexpectedInput, VisitError
+from lark import Token, Transformer
+from lark.exceptions import UnexpectedInput
 from lark.indenter import DedentError
 
-from ..errors import RulesSyntaxError, Source, Span
+from ..errors import NO_SPAN, RulesSyntaxError, Source, Span
 from . import nodes as n
 from .grammar import lark_parser
 from .syntax_errors import dedent_error, shift, syntax_error
@@ -21,16 +21,38 @@ def _unescape(token: str) -> str:
     return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), token[1:-1])
 
 
-@v_args(meta=True)
+def _raw(method):
+    """Mark a rule method that wants its tokens as they are (with positions)."""
+    method.raw_tokens = True
+    return method
+
+
 class _ToAst(Transformer):
-    """Builds nodes.py dataclasses from Lark's parse tree."""
+    """Builds nodes.py dataclasses from Lark's parse tree.
+
+    Every rule method receives its children inline, with tokens already turned
+    into plain values (a name into str, a number into int, a string into its
+    text), and returns a node; the node's span is attached here, once, from
+    the rule's position (`_call_userfunc`). A method marked `_raw` gets the
+    tokens themselves, for their positions.
+    """
 
     def __init__(self, source: Source, offset: tuple[int, int] = (1, 1)):
-        super().__init__()
+        super().__init__(visit_tokens=False)
         self.source = source
         self.offset = offset
 
-    # -- helpers
+    def _call_userfunc(self, tree, new_children=None):
+        children = new_children if new_children is not None else tree.children
+        build = getattr(self, tree.data)
+        if not getattr(build, "raw_tokens", False):
+            children = [self._value(c) if isinstance(c, Token) else c for c in children]
+        node = build(*children)
+        if isinstance(node, n.Node) and node.span is NO_SPAN:
+            object.__setattr__(node, "span", self._span(tree.meta))
+        return node
+
+    # -- positions and tokens
     def _span(self, meta) -> Span:
         if getattr(meta, "empty", False) or not hasattr(meta, "line"):
             return Span(self.source)
@@ -43,366 +65,209 @@ class _ToAst(Transformer):
         end_line, end_col = shift(tok.end_line, tok.end_column, self.offset)
         return Span(self.source, line, col, end_line, end_col)
 
-    def _template(self, tok: Token) -> n.Template:
+    def _value(self, tok: Token):
+        if tok.type == "INT":
+            if len(tok) > 18:
+                raise RulesSyntaxError("this number is too large (at most 18 digits)", self._tspan(tok))
+            return int(tok)
+        if tok.type == "STRING":
+            return _unescape(tok)
+        if tok.type in ("FIELD_TYPE", "PLACE"):
+            return " ".join(tok.split())
+        return str(tok)
+
+    def _template(self, tok: Token | None) -> n.Template | None:
+        if tok is None:
+            return None
         return parse_template(_unescape(str(tok)), self.source, shift(tok.line, tok.column + 1, self.offset), self._tspan(tok))
 
     # -- file and declarations
-    def start(self, meta, items):
-        return n.RulesFile(tuple(items), span=self._span(meta))
+    start = staticmethod(lambda *items: n.RulesFile(items))
+    expression = staticmethod(lambda expr: expr)
+    effects = staticmethod(lambda *items: n.EffectList(items))
+    effect_item = staticmethod(lambda *names: n.EffectItem(names))
+    game_decl = n.GameDecl
+    extends_decl = n.ExtendsDecl
+    param_decl = n.ParamDecl
+    order_decl = n.TurnOrderDecl
+    cards_decl = n.CardsDecl
+    define_decl = staticmethod(lambda name, params, expr: n.DefineDecl(name, params or (), expr))
+    effect_decl = n.EffectDecl
+    procedure_decl = staticmethod(lambda name, params, body: n.ProcedureDecl(name, params or (), body))
+    setup_decl = n.SetupDecl
+    turn_decl = n.TurnDecl
+    hook_decl = n.HookDecl
+    empty_hook_decl = n.EmptyHookDecl
+    score_decl = staticmethod(lambda *terms: n.ScoreDecl(terms))
+    score_term = n.ScoreTerm
+    tiebreak_decl = staticmethod(lambda *exprs: n.TiebreakDecl(exprs))
+    kind_decl = staticmethod(lambda name, *fields: n.KindDecl(name, fields))
+    kind_decl_plain = staticmethod(lambda name: n.KindDecl(name, ()))
+    field_decl = staticmethod(lambda name, ftype: (name, ftype))
+    params = staticmethod(lambda *names: tuple(x for x in names if x is not None))
 
-    def expression(self, meta, items):
-        return items[0]
+    def players_decl(self, low, high):
+        return n.PlayersDecl(low, high if high is not None else low)
 
-    def effects(self, meta, items):
-        return n.EffectList(tuple(items), span=self._span(meta))
-
-    def effect_item(self, meta, names):
-        return n.EffectItem(tuple(str(x) for x in names), span=self._span(meta))
-
-    def game_decl(self, meta, c):
-        return n.GameDecl(_unescape(c[0]), span=self._span(meta))
-
-    def players_decl(self, meta, c):
-        low = self._int(c[0])
-        return n.PlayersDecl(low, self._int(c[1]) if c[1] is not None else low, span=self._span(meta))
-
-    def cards_decl(self, meta, c):
-        return n.CardsDecl(_unescape(c[0]), _unescape(c[1]) if c[1] is not None else None, str(c[2]), span=self._span(meta))
-
-    def extends_decl(self, meta, c):
-        return n.ExtendsDecl(_unescape(c[0]), span=self._span(meta))
-
-    def param_decl(self, meta, c):
-        return n.ParamDecl(str(c[0]), c[1], span=self._span(meta))
-
-    def order_decl(self, meta, c):
-        return n.TurnOrderDecl(c[0], span=self._span(meta))
-
-    def override_decl(self, meta, c):
-        inner = c[0]
-        if isinstance(inner, list):
+    def override_decl(self, inner):
+        if isinstance(inner, list):  # `override counter a, b: ...`
             return [n.Override(d, span=d.span) for d in inner]
-        return n.Override(inner, span=self._span(meta))
+        return n.Override(inner)
 
-    def board_decl(self, meta, c):
-        return n.BoardDecl(str(c[0]), str(c[1]), str(c[2]), c[3], span=self._tspan(c[0]))
+    @_raw
+    def board_decl(self, kind, a, b, adjacent):
+        return n.BoardDecl(str(kind), str(a), str(b), adjacent, span=self._tspan(kind))
 
-    def show_decl(self, meta, c):
-        return n.ShowDecl(str(c[0]), self._template(c[1]), span=self._span(meta))
+    @_raw
+    def show_decl(self, name, template):
+        return n.ShowDecl(str(name), self._template(template))
 
-    def name_list(self, meta, c):
-        return [(str(t), self._tspan(t)) for t in c]
+    @_raw
+    def action_decl(self, name, label, when, body):
+        return n.ActionDecl(str(name), self._template(label), when, body)
 
-    def scope_player(self, meta, c):
-        return "player"
+    @_raw
+    def name_list(self, *names):
+        return [(str(t), self._tspan(t)) for t in names]
 
-    def scope_card(self, meta, c):
-        return "card"
+    scope_player = staticmethod(lambda: "player")
+    scope_card = staticmethod(lambda: "card")
+    scope_shared = staticmethod(lambda: "shared")
+    vis_hidden = staticmethod(lambda: "hidden")
+    vis_visible = staticmethod(lambda: "visible")
+    vis_owner = staticmethod(lambda: "owner")
+    signed_int = staticmethod(lambda value: value)
+    negative_int = staticmethod(lambda value: -value)
+    opt_min = staticmethod(lambda value: ("minimum", value))
+    opt_max = staticmethod(lambda value: ("maximum", value))
+    opt_visibility = staticmethod(lambda value: ("visibility", value))
+    opt_stack = staticmethod(lambda: ("stack", True))
+    opt_slots = staticmethod(lambda value: ("slots", value))
 
-    def scope_shared(self, meta, c):
-        return "shared"
+    def counter_decl(self, names, scope, *options):
+        return [n.CounterDecl(name, scope, **dict(options), span=span) for name, span in names]
 
-    def vis_hidden(self, meta, c):
-        return "hidden"
-
-    def vis_visible(self, meta, c):
-        return "visible"
-
-    def vis_owner(self, meta, c):
-        return "owner"
-
-    def _int(self, tok) -> int:
-        if len(tok) > 18:
-            raise RulesSyntaxError("this number is too large (at most 18 digits)", self._tspan(tok))
-        return int(tok)
-
-    def signed_int(self, meta, c):
-        return self._int(c[0])
-
-    def negative_int(self, meta, c):
-        return -self._int(c[0])
-
-    def opt_min(self, meta, c):
-        return ("minimum", c[0])
-
-    def opt_max(self, meta, c):
-        return ("maximum", c[0])
-
-    def opt_visibility(self, meta, c):
-        return ("visibility", c[0])
-
-    def opt_stack(self, meta, c):
-        return ("stack", True)
-
-    def opt_slots(self, meta, c):
-        return ("slots", self._int(c[0]))
-
-    def counter_decl(self, meta, c):
-        names, scope, *opts = c
-        return [n.CounterDecl(name, scope, **dict(opts), span=span) for name, span in names]
-
-    def zone_decl(self, meta, c):
-        names, scope, *opts = c
-        return [n.ZoneDecl(name, scope, **dict(opts), span=span) for name, span in names]
-
-    def kind_decl(self, meta, c):
-        return n.KindDecl(str(c[0]), tuple(c[1:]), span=self._span(meta))
-
-    def kind_decl_plain(self, meta, c):
-        return n.KindDecl(str(c[0]), (), span=self._span(meta))
-
-    def field_decl(self, meta, c):
-        return (str(c[0]), " ".join(str(c[1]).split()))
-
-    def params(self, meta, c):
-        return tuple(str(t) for t in c if t is not None)
-
-    def define_decl(self, meta, c):
-        return n.DefineDecl(str(c[0]), c[1] or (), c[2], span=self._span(meta))
-
-    def effect_decl(self, meta, c):
-        return n.EffectDecl(str(c[0]), _unescape(c[1]) if c[1] is not None else None, c[2], span=self._span(meta))
-
-    def procedure_decl(self, meta, c):
-        return n.ProcedureDecl(str(c[0]), c[1] or (), c[2], span=self._span(meta))
-
-    def action_decl(self, meta, c):
-        return n.ActionDecl(str(c[0]), self._template(c[1]), c[2], c[3], span=self._span(meta))
-
-    def setup_decl(self, meta, c):
-        return n.SetupDecl(c[0], span=self._span(meta))
-
-    def turn_decl(self, meta, c):
-        return n.TurnDecl(c[0], span=self._span(meta))
-
-    def hook_decl(self, meta, c):
-        return n.HookDecl(str(c[0]), c[1], span=self._span(meta))
-
-    def empty_hook_decl(self, meta, c):
-        return n.EmptyHookDecl(str(c[0]), c[1], span=self._span(meta))
-
-    def score_decl(self, meta, c):
-        return n.ScoreDecl(tuple(c), span=self._span(meta))
-
-    def score_term(self, meta, c):
-        return n.ScoreTerm(_unescape(c[0]), c[1], span=self._span(meta))
-
-    def tiebreak_decl(self, meta, c):
-        return n.TiebreakDecl(tuple(c), span=self._span(meta))
+    def zone_decl(self, names, scope, *options):
+        return [n.ZoneDecl(name, scope, **dict(options), span=span) for name, span in names]
 
     # -- statements
-    def block(self, meta, c):
-        return tuple(c)
+    block = staticmethod(lambda *stmts: stmts)
+    ref = n.Ref
+    gain_stmt = n.Gain
+    pay_stmt = n.Pay
+    lose_stmt = n.Lose
+    set_stmt = n.SetCounter
+    deal_stmt = n.Deal
+    shuffle_stmt = n.Shuffle
+    slide_stmt = n.Slide
+    refill_stmt = n.Refill
+    stop_stmt = n.Stop
+    pass_stmt = n.Pass
+    let_stmt = n.Let
+    resolve_stmt = n.Resolve
+    choose_action_stmt = n.ChooseAction
+    end_now = staticmethod(lambda: n.EndGame(None))
+    end_lost = staticmethod(lambda: n.EndGame(None, lost=True))
+    end_won = staticmethod(lambda: n.EndGame(None, won=True))
+    end_after_rounds = staticmethod(lambda rounds, _word: n.EndGame(rounds))
+    as_stmt = n.ActAs
+    for_stmt = n.ForEach
+    repeat_while = n.RepeatWhile
+    repeat_times = n.RepeatTimes
+    random_stmt = n.PickRandom
+    elif_clause = staticmethod(lambda cond, body: (cond, body))
+    else_clause = staticmethod(lambda body: body)
 
-    def ref(self, meta, c):
-        return n.Ref(str(c[0]), c[1], span=self._span(meta))
+    def move_stmt(self, cards, dest, place):
+        return n.Move(cards, dest, "bottom" if place == "at bottom" else "top")
 
-    def gain_stmt(self, meta, c):
-        return n.Gain(c[0], c[1], span=self._span(meta))
+    def call_stmt(self, name, args):
+        return n.CallStmt(name, tuple(args or ()))
 
-    def pay_stmt(self, meta, c):
-        return n.Pay(c[0], c[1], span=self._span(meta))
+    def if_stmt(self, cond, body, *rest):
+        *elifs, else_body = rest
+        return n.If(((cond, body), *elifs), else_body or ())
 
-    def lose_stmt(self, meta, c):
-        return n.Lose(c[0], c[1], span=self._span(meta))
+    @_raw
+    def choose_stmt(self, may, var, iterable, cond, label, body, else_body):
+        return n.Choose(may is not None, str(var), iterable, cond, self._template(label), body, else_body or ())
 
-    def set_stmt(self, meta, c):
-        return n.SetCounter(c[0], c[1], span=self._span(meta))
-
-    def move_stmt(self, meta, c):
-        place = "bottom" if c[2] is not None and "bottom" in str(c[2]) else "top"
-        return n.Move(c[0], c[1], place, span=self._span(meta))
-
-    def deal_stmt(self, meta, c):
-        return n.Deal(c[0], c[1], c[2], span=self._span(meta))
-
-    def shuffle_stmt(self, meta, c):
-        return n.Shuffle(c[0], span=self._span(meta))
-
-    def slide_stmt(self, meta, c):
-        return n.Slide(c[0], span=self._span(meta))
-
-    def refill_stmt(self, meta, c):
-        return n.Refill(c[0], c[1], span=self._span(meta))
-
-    def call_stmt(self, meta, c):
-        return n.CallStmt(str(c[0]), tuple(c[1] or ()), span=self._span(meta))
-
-    def stop_stmt(self, meta, c):
-        return n.Stop(span=self._span(meta))
-
-    def pass_stmt(self, meta, c):
-        return n.Pass(span=self._span(meta))
-
-    def end_now(self, meta, c):
-        return n.EndGame(None, span=self._span(meta))
-
-    def end_lost(self, meta, c):
-        return n.EndGame(None, True, span=self._span(meta))
-
-    def end_won(self, meta, c):
-        return n.EndGame(None, won=True, span=self._span(meta))
-
-    def as_stmt(self, meta, c):
-        return n.ActAs(c[0], c[1], span=self._span(meta))
-
-    def end_after_rounds(self, meta, c):
-        return n.EndGame(c[0], span=self._span(meta))
-
-    def let_stmt(self, meta, c):
-        return n.Let(str(c[0]), c[1], span=self._span(meta))
-
-    def resolve_stmt(self, meta, c):
-        return n.Resolve(str(c[0]), c[1], span=self._span(meta))
-
-    def choose_action_stmt(self, meta, c):
-        return n.ChooseAction(span=self._span(meta))
-
-    def if_stmt(self, meta, c):
-        # children: cond, body, elif clauses..., else body or None
-        branches = ((c[0], c[1]),) + tuple(c[2:-1])
-        return n.If(branches, c[-1] or (), span=self._span(meta))
-
-    def elif_clause(self, meta, c):
-        return (c[0], c[1])
-
-    def else_clause(self, meta, c):
-        return c[0]
-
-    def for_stmt(self, meta, c):
-        return n.ForEach(str(c[0]), c[1], c[2], c[3], span=self._span(meta))
-
-    def repeat_while(self, meta, c):
-        return n.RepeatWhile(c[0], c[1], span=self._span(meta))
-
-    def repeat_times(self, meta, c):
-        return n.RepeatTimes(c[0], c[1], span=self._span(meta))
-
-    def choose_stmt(self, meta, c):
-        may, var, iterable, cond, label, body, else_body = c
-        return n.Choose(
-            may is not None, str(var), iterable, cond,
-            self._template(label) if label is not None else None, body, else_body or (),
-            span=self._span(meta),
-        )
-
-    def may_stmt(self, meta, c):
-        return n.May(self._template(c[1]), c[2], c[3] or (), span=self._span(meta))
-
-    def random_stmt(self, meta, c):
-        return n.PickRandom(str(c[0]), c[1], c[2], c[3], span=self._span(meta))
+    @_raw
+    def may_stmt(self, may, label, body, else_body):
+        return n.May(self._template(label), body, else_body or ())
 
     # -- expressions
-    def int_lit(self, meta, c):
-        return n.Literal(self._int(c[0]), span=self._span(meta))
+    int_lit = staticmethod(lambda value: n.Literal(value))
 
-    def str_lit(self, meta, c):
-        return n.Literal(_unescape(c[0]), span=self._span(meta))
+    str_lit = staticmethod(lambda text: n.Literal(text))
+    true_lit = staticmethod(lambda: n.Literal(True))
+    false_lit = staticmethod(lambda: n.Literal(False))
+    none_lit = staticmethod(lambda: n.Literal(None))
+    name = n.Name
+    name_of = n.NameOf
+    call = n.Call
+    field = n.Field
+    index = n.Index
+    neg = n.Neg
+    not_ = n.Not
+    is_kind = n.IsKind
+    cond_expr = n.Conditional
+    args = staticmethod(lambda *values: tuple(x for x in values if x is not None))
+    list_lit = staticmethod(lambda *items: n.ListLit(tuple(x for x in items if x is not None)))
+    map_lit = staticmethod(lambda *items: n.MapLit(tuple(x for x in items if x is not None)))
+    map_item = staticmethod(lambda key, value: (key, value))
+    comp_for = staticmethod(lambda var, iterable: (var, iterable))
 
-    def true_lit(self, meta, c):
-        return n.Literal(True, span=self._span(meta))
+    def comprehension(self, expr, *rest):
+        *loops, cond = rest
+        return n.Comprehension(expr, tuple(loops), cond)
 
-    def false_lit(self, meta, c):
-        return n.Literal(False, span=self._span(meta))
-
-    def none_lit(self, meta, c):
-        return n.Literal(None, span=self._span(meta))
-
-    def name(self, meta, c):
-        return n.Name(str(c[0]), span=self._span(meta))
-
-    def name_of(self, meta, c):
-        return n.NameOf(str(c[0]), c[1], span=self._span(meta))
-
-    def args(self, meta, c):
-        return tuple(x for x in c if x is not None)
-
-    def call(self, meta, c):
-        return n.Call(str(c[0]), c[1], span=self._span(meta))
-
-    def field(self, meta, c):
-        return n.Field(c[0], str(c[1]), span=self._span(meta))
-
-    def index(self, meta, c):
-        return n.Index(c[0], c[1], span=self._span(meta))
-
-    def list_lit(self, meta, c):
-        return n.ListLit(tuple(x for x in c if x is not None), span=self._span(meta))
-
-    def comp_for(self, meta, c):
-        return (str(c[0]), c[1])
-
-    def comprehension(self, meta, c):
-        expr, *loops, cond = c
-        return n.Comprehension(expr, tuple(loops), cond, span=self._span(meta))
-
-    def map_item(self, meta, c):
-        return (c[0], c[1])
-
-    def map_lit(self, meta, c):
-        return n.MapLit(tuple(x for x in c if x is not None), span=self._span(meta))
-
-    def arith(self, meta, c):
-        left = c[0]
-        for i in range(1, len(c), 2):
-            left = n.Arith(str(c[i]), left, c[i + 1], span=self._span(meta))
+    def arith(self, *parts):
+        left = parts[0]
+        for i in range(1, len(parts), 2):
+            left = n.Arith(parts[i], left, parts[i + 1], span=_joined(left.span, parts[i + 1].span))
         return left
 
-    def neg(self, meta, c):
-        return n.Neg(c[0], span=self._span(meta))
+    def compare(self, left, op, right):
+        return n.Compare(op, left, right)
 
-    def compare(self, meta, c):
-        return n.Compare(str(c[1]), c[0], c[2], span=self._span(meta))
+    def contains(self, item, container):
+        return n.Contains(item, container, False)
 
-    def contains(self, meta, c):
-        return n.Contains(c[0], c[1], False, span=self._span(meta))
+    def not_contains(self, item, container):
+        return n.Contains(item, container, True)
 
-    def not_contains(self, meta, c):
-        return n.Contains(c[0], c[1], True, span=self._span(meta))
+    def or_(self, *operands):
+        return operands[0] if len(operands) == 1 else n.BoolOp("or", operands)
 
-    def is_kind(self, meta, c):
-        return n.IsKind(c[0], str(c[1]), span=self._span(meta))
+    def and_(self, *operands):
+        return operands[0] if len(operands) == 1 else n.BoolOp("and", operands)
 
-    def or_(self, meta, c):
-        return c[0] if len(c) == 1 else n.BoolOp("or", tuple(c), span=self._span(meta))
+    def agg_sum(self, expr, var, iterable, cond):
+        return n.Aggregate("sum", expr, var, iterable, cond)
 
-    def and_(self, meta, c):
-        return c[0] if len(c) == 1 else n.BoolOp("and", tuple(c), span=self._span(meta))
+    def agg_highest(self, expr, var, iterable, cond):
+        return n.Aggregate("highest", expr, var, iterable, cond)
 
-    def cond_expr(self, meta, c):
-        return n.Conditional(c[0], c[1], c[2], span=self._span(meta))
+    def agg_lowest(self, expr, var, iterable, cond):
+        return n.Aggregate("lowest", expr, var, iterable, cond)
 
-    def not_(self, meta, c):
-        return n.Not(c[0], span=self._span(meta))
+    def agg_count(self, var, iterable, cond):
+        return n.Aggregate("count", None, var, iterable, cond)
 
-    def _aggregate(self, op, meta, c, with_expr):
-        if with_expr:
-            expr, var, iterable, cond = c
-        else:
-            expr, (var, iterable, cond) = None, c
-        return n.Aggregate(op, expr, str(var), iterable, cond, span=self._span(meta))
+    def agg_any(self, var, iterable, cond):
+        return n.Aggregate("any", None, var, iterable, cond)
 
-    def agg_sum(self, meta, c):
-        return self._aggregate("sum", meta, c, True)
+    def agg_every(self, var, iterable, cond):
+        return n.Aggregate("every", None, var, iterable, cond)
 
-    def agg_highest(self, meta, c):
-        return self._aggregate("highest", meta, c, True)
+    def rank_expr(self, value, awards, ties, at_least):
+        return n.Rank(value, awards, ties if ties is not None else "share", at_least)
 
-    def agg_lowest(self, meta, c):
-        return self._aggregate("lowest", meta, c, True)
 
-    def agg_count(self, meta, c):
-        return self._aggregate("count", meta, c, False)
-
-    def agg_any(self, meta, c):
-        return self._aggregate("any", meta, c, False)
-
-    def agg_every(self, meta, c):
-        return self._aggregate("every", meta, c, False)
-
-    def rank_expr(self, meta, c):
-        value, awards, ties, at_least = c
-        return n.Rank(value, awards, str(ties) if ties is not None else "share", at_least, span=self._span(meta))
+def _joined(first: Span, last: Span) -> Span:
+    """The span from the start of `first` to the end of `last`."""
+    return Span(first.source, first.line, first.column, last.end_line, last.end_column)
 
 
 def _flatten_items(tree: n.RulesFile) -> n.RulesFile:
@@ -423,10 +288,6 @@ def _parse(text: str, source: Source, start: str, offset: tuple[int, int] = (1, 
         raise RulesSyntaxError("this text is nested too deeply to read", Span(source, *offset)) from None
     try:
         return _ToAst(source, offset).transform(tree)
-    except VisitError as err:
-        if isinstance(err.orig_exc, RulesSyntaxError):
-            raise err.orig_exc from None
-        raise
     except RecursionError:
         raise RulesSyntaxError("this text is nested too deeply to read", Span(source, *offset)) from None
 
