@@ -9,7 +9,7 @@ import click
 
 from interpreter.errors import RulesError
 
-from .options import Context, parse_sets, reports_errors, set_option
+from .options import Context, parse_sets, reports_errors, set_option, show_traceback
 from .simulate import compare_command, simulate_command
 
 
@@ -37,7 +37,7 @@ def check(ctx, rules, strict, sets):
             game = load_game(path, parse_sets(sets))
         except RulesError as err:
             if ctx.obj.debug:
-                raise
+                show_traceback()
             click.echo(err.render(), err=True)
             failed = True
             continue
@@ -160,6 +160,24 @@ def replay(log_path, quiet):
     final = replay_log(game, header, entries, result, log_path,
                        on_step=None if quiet else lambda st, d, label: click.echo(render.log_line(st, d, label)))
     render.final_table(final, quiet)
+
+
+@cli.command("compile")
+@click.argument("rules", type=click.Path(dir_okay=False))
+@click.option("--rule", default=None, metavar="NAME",
+              help="Only what one rule became: a procedure, effect, action or definition by name, or setup, turn, "
+                   "'start of turn'...")
+@set_option
+@reports_errors
+def compile_command(rules, rule, sets):
+    """Print the Python code RULES compiles to: one function per rule, named
+    after it, with the rules lines as comments and the constants it uses."""
+    from interpreter.loader import load_game
+
+    from . import render
+
+    game = load_game(rules, parse_sets(sets))
+    click.echo(render.generated_code(game, rule), nl=False)
 
 
 cli.add_command(simulate_command)

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import functools
+import sys
+import traceback
 
 import click
 
@@ -13,16 +15,28 @@ class Context:
         self.debug = debug
 
 
+def debugging() -> bool:
+    context = click.get_current_context().find_object(Context)
+    return bool(context and context.debug)
+
+
+def show_traceback() -> None:
+    """Print the exception being handled with its whole traceback and exit 1.
+    Python's own printing reads source files from disk; this one also shows
+    the lines of generated rule code."""
+    traceback.print_exc(file=sys.stderr)
+    click.get_current_context().exit(1)
+
+
 def reports_errors(fn):
-    """Turn RulesError into a ClickException unless --debug is on."""
+    """Turn RulesError into a ClickException; with --debug, show the traceback."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        ctx = click.get_current_context()
         try:
             return fn(*args, **kwargs)
         except RulesError as err:
-            if ctx.find_object(Context) and ctx.find_object(Context).debug:
-                raise
+            if debugging():
+                show_traceback()
             text = err.render()
             # Click already starts the message with "Error:".
             raise click.ClickException(text[len("error: "):] if text.startswith("error: ") else text) from None

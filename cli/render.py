@@ -104,3 +104,30 @@ def _cell(value) -> str:
     if isinstance(value, dict):
         return "; ".join(f"{k}: {v}" for k, v in value.items())
     return str(value)
+
+
+def generated_code(game, rule: str | None) -> str:
+    """The generated source (of one rule's functions, if `rule` is given),
+    followed by the constants it reads, as comments."""
+    from interpreter.errors import Span, did_you_mean
+
+    module = game.program.module
+    only = None
+    if rule is not None:
+        only = set(module.functions_of(rule))
+        if not only and rule in game.model.defines:
+            raise RulesError(f"the definition '{rule}' has no function of its own: it is written out (inlined) "
+                             "where it is used", hint="ask for a rule that uses it")
+        if not only:
+            names = {r.split(" ", 1)[-1] for r in module.rules()}
+            hint = did_you_mean(rule, names) or "rules: " + ", ".join(sorted(names))
+            raise RulesError(f"no rule named '{rule}'", hint=hint)
+    text = module.source(only)
+    constants = module.constants_in(text)
+    if constants:
+        text += "# constants read above (values from the rules and card files):\n"
+        for name, value in constants:
+            shown = str(value) if isinstance(value, Span) else repr(value)
+            shown = "".join(ch if ch.isprintable() else "?" for ch in shown)
+            text += f"#   {name} = {shown if len(shown) <= 100 else shown[:97] + '...'}\n"
+    return text

@@ -107,6 +107,23 @@ class RulesRuntimeError(RulesError):
     """A rule failed while a game was being played (e.g. a step budget ran out)."""
 
 
+class InternalError(RulesError):
+    """A fault of the interpreter itself, met while running a rule: never a
+    mistake of the rules. The message names the rule and asks for a report."""
+
+    def __init__(self, error: BaseException, rule: str | None, span: Span = NO_SPAN, generated: str | None = None):
+        self.error = error
+        self.rule = rule
+        self.generated = generated  # the generated line it happened on, if any
+        message = f"internal error of the interpreter: {type(error).__name__}: {error}"
+        if rule:
+            message += f" (while running '{rule}')"
+        hint = ("this is not a mistake in the rules: please report it with the rules file, the command and "
+                "this message" + (f"; generated code: {generated}" if generated else "")
+                + " (the --debug option shows the traceback)")
+        super().__init__(message, span, hint)
+
+
 class InvalidActionError(RulesError):
     """An action id that is not legal in the current state."""
 

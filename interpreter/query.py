@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from .compiler.codegen import Module
 from .compiler.exprgen import ExprGen, Names
-from .errors import Diagnostic, RulesError, Source, did_you_mean
+from .errors import Diagnostic, RulesError, RulesRuntimeError, Source, did_you_mean
+from .language.builtins import FUNCTIONS
 from .language import nodes as n
 from .language.parser import parse_expression
 from .language.types import Types
@@ -43,10 +44,15 @@ def select_cards(game, where: str | None = None, kind: str | None = None) -> lis
     unknown = [node for node in _names(expr) if node.name not in known]
     if unknown:
         raise RulesError([Diagnostic("error", f"unknown card field '{u.name}'", u.span, did_you_mean(u.name, known)) for u in unknown])
+    fixed = sorted(name for name, b in FUNCTIONS.items() if b.fixed)
+    for node in n.walk(expr):
+        if isinstance(node, n.Call) and node.name not in fixed:
+            raise RulesError(f"{node.name}() reads a game in progress; a card query can use only the card's "
+                             "fields, parameters and fixed functions", node.span, f"functions: {', '.join(fixed)}")
     names = Names()
     for i, name in enumerate(fields + ["kind", "id"]):
         names = names.bind(name, f"L[{i}]")
-    module = Module("<--where>")
+    module = Module("--where")
     exprs = ExprGen(game.program, game.model, module, Types(game.model, game.program.cards, game.program.params))
     fn_name = exprs.function(expr, names, "--where")
     module.build()
@@ -56,10 +62,8 @@ def select_cards(game, where: str | None = None, kind: str | None = None) -> lis
         L = [_field_value(game, name, card) for name in fields] + [card.kind, card.id]
         try:
             keep = fn(None, L)
-        except RulesError:
-            keep = False
-        except TypeError:
-            keep = False  # a field this card does not have
+        except RulesRuntimeError:
+            keep = False  # e.g. a field this card does not have
         if keep:
             chosen.append(card)
     return chosen

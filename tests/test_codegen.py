@@ -1,8 +1,12 @@
-"""The generated rule code: no user text in it, only generated names, errors
-located in the rules file, and rules compiled to plain or resumable functions."""
+"""The generated rule code: user text only in comments, only names the
+compiler made, errors located in the rules file (or reported as internal
+errors), and rules compiled to plain or resumable functions."""
 from __future__ import annotations
 
 import ast
+import io
+import os
+import tokenize
 
 import pytest
 
@@ -12,7 +16,7 @@ from interpreter.errors import RulesError, RulesRuntimeError
 from interpreter.loader import load_game
 from interpreter.play import play_game
 
-from .conftest import CATALYST
+from .conftest import CATALYST, ROOT
 
 CARDS = "thing:\n  - {name: \"Alpha'); import os #\", cost: 2}\n  - {name: Beta}\n"
 RULES = '''\
@@ -45,11 +49,19 @@ def tiny(tmp_path, price="gain 1 gold"):
     return load_game(path)
 
 
-def test_user_text_never_reaches_the_generated_source(tmp_path):
+def code_without_comments(text: str) -> str:
+    tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+    return tokenize.untokenize((t.type, t.string) for t in tokens if t.type != tokenize.COMMENT)
+
+
+def test_user_text_reaches_the_generated_source_only_in_comments(tmp_path):
     game = tiny(tmp_path)
     text = game.program.module.text
-    for fragment in ("import", "os", "exec", "eval", "system", "motto", "Alpha", "Quote", "take"):
-        assert fragment not in text
+    code = code_without_comments(text)
+    for fragment in ("import", "os", "exec", "eval", "system", "motto", "Alpha", "Quote"):
+        assert fragment not in code
+    assert "__import__('os').system('x')" in text  # the rules line, as a comment
+    assert all(line.lstrip().startswith("#") for line in text.splitlines() if "import" in line)
     tree = ast.parse(text)
     assert not [node for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)]
     st = play_game(game, 2, 3, make_agents("random", 2, 3))
@@ -63,13 +75,30 @@ def test_labels_keep_their_text(tmp_path):
 
 
 def test_the_audit_refuses_names_the_compiler_did_not_make():
-    module = Module("<test>")
-    module.add_function("C1", "rule", [(0, "def C1(st):", None), (1, "return os.system", None)])
+    module = Module("test")
+    name = module.function_name("procedure go")
+    module.add_function(name, "procedure go", [(0, f"def {name}(st):", None), (1, "return os.system", None)])
     with pytest.raises(RulesError, match="failed its audit: .*name 'os'"):
         module.build()
-    tree = ast.parse("def C2(st):\n    return 'text'\n")
+    tree = ast.parse("def made(st):\n    return 'text'\n")
     with pytest.raises(RulesError, match="constant 'text'"):
-        audit(tree, {})
+        audit(tree, {"made"})
+    with pytest.raises(RulesError, match="function 'other'"):
+        audit(ast.parse("def other(st):\n    return 1\n"), {"made"})
+
+
+@pytest.mark.parametrize("text", ["a\nimport os", "a\rimport os", "a\x00b", "a\u2028import os", "a\x0cb"],
+                         ids=["newline", "carriage-return", "nul", "line-separator", "form-feed"])
+def test_a_comment_never_ends_early(text):
+    """Rules text shown in comments keeps to one line of the generated source."""
+    module = Module("test")
+    name = module.function_name("procedure go")
+    module.add_function(name, text, [(0, f"def {name}(st):", None), (1, "return 1", None)])
+    made = module.build()
+    assert made[name](None) == 1
+    comment, *code = module.text.split("\n")
+    assert comment.startswith("# a") and comment.isprintable()
+    assert code == ["def procedure_go(st):", "    return 1", "", ""]
 
 
 def test_a_missing_field_is_reported_at_the_rule(tmp_path):
@@ -97,3 +126,97 @@ def test_rules_without_decisions_are_plain_functions():
     assert kinds["effect coin"] and kinds["procedure prepare_deck"]
     assert not kinds["turn"] and not kinds["procedure recruit_one"] and not kinds["effect recruit"]
     assert all(code.fn is not None for code in program.codes)
+
+
+# ------------------------------------------------------------------ reading generated code
+GENERATED = [("catalyst", "rules/catalyst.rules", "recruit_one"), ("catalyst", "rules/catalyst.rules", "turn"),
+             ("catalyst", "rules/catalyst.rules", "acquire_building"), ("solo", "rules/solo.rules", "prepare_buildings"),
+             ("catastropolis", "rules/catastropolis/catastropolis.rules", "start of turn")]
+
+
+@pytest.mark.parametrize("game, rules, rule", GENERATED, ids=[f"{g}-{r.replace(' ', '_')}" for g, _, r in GENERATED])
+def test_generated_code_matches_its_golden_fixture(monkeypatch, game, rules, rule):
+    """A change in code generation shows up in review: the generated code of a
+    few rules is kept in tests/golden/generated/ (regenerate with UPDATE_GOLDEN=1)."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(cli, ["compile", rules, "--rule", rule])
+    assert result.exit_code == 0, result.output
+    path = ROOT / "tests" / "golden" / "generated" / f"{game}_{rule.replace(' ', '_')}.py"
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(result.output)
+    assert result.output == path.read_text()
+
+
+def test_compile_names_functions_after_rules_with_their_lines(monkeypatch):
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    monkeypatch.chdir(ROOT)
+    out = CliRunner().invoke(cli, ["compile", "rules/catalyst.rules", "--rule", "recruit_one"]).output
+    line = next(n for n, text in enumerate(CATALYST.read_text().splitlines(), 1) if text.startswith("procedure recruit_one"))
+    assert f"# procedure recruit_one (rules/catalyst.rules:{line})" in out
+    assert "def procedure_recruit_one(st, fr):" in out
+    assert f"# {line + 1}: choose c in market where price(c) <= coins" in out
+    assert "procedure_recruit_card(st, nf)" in out  # calls name the rule they call
+    ast.parse(out)  # it is Python as printed
+    bad = CliRunner().invoke(cli, ["compile", "rules/catalyst.rules", "--rule", "recruit_on"])
+    assert bad.exit_code == 1 and "no rule named 'recruit_on'" in bad.output and "did you mean 'recruit_one'?" in bad.output
+    inlined = CliRunner().invoke(cli, ["compile", "rules/catalyst.rules", "--rule", "price"])
+    assert inlined.exit_code == 1 and "the definition 'price' has no function of its own" in inlined.output
+
+
+def test_debug_shows_the_rules_line_and_the_generated_line(tmp_path):
+    """With --debug a run-time error shows the traceback through the generated
+    function, with its source line, and the rules line."""
+    import subprocess
+    import sys
+
+    tiny(tmp_path, price="gain 1 // (gold - gold) gold")
+    log = subprocess.run([sys.executable, "-m", "cli.main", "--debug", "run", str(tmp_path / "game.rules"),
+                          "--bots", "random", "--seed", "4"], capture_output=True, text=True, cwd=ROOT)
+    assert log.returncode != 0
+    assert 'in action_price' in log.stderr  # the generated function, named after the rule
+    assert "+ (1 // (ctr[0][st.me] - ctr[0][st.me]))" in log.stderr  # its generated line
+    assert "game.rules:17:5: error: rule failed: integer division or modulo by zero" in log.stderr
+
+
+# ------------------------------------------------------------------ whose mistake
+def test_a_fault_of_the_interpreter_is_an_internal_error(tmp_path, monkeypatch):
+    """A bug inside the engine is not blamed on the rules: it is an internal
+    error naming the rule, asking for a report."""
+    from interpreter.compiler import ops
+    from interpreter.errors import InternalError
+
+    game = tiny(tmp_path)
+    st = game.new_initial_state(2, 1)
+    st.apply_action("take")
+
+    def broken(st, card, zi, bottom=False):
+        raise TypeError("an engine bug")
+    monkeypatch.setitem(game.program.module.ns, "R_move", broken)
+    with pytest.raises(InternalError) as info:
+        st.apply_action(st.legal_actions()[0])
+    text = info.value.render()
+    assert "internal error of the interpreter: TypeError: an engine bug (while running 'action take')" in text
+    assert "this is not a mistake in the rules: please report it" in text
+    assert "generated code: action_take, line" in text
+    assert not isinstance(info.value, RulesRuntimeError)
+
+
+def test_evaluation_does_not_swallow_an_internal_error(monkeypatch):
+    """Bots skip positions the rules cannot score, but never an interpreter fault."""
+    from interpreter.agents.evaluate import Evaluator
+    from interpreter.errors import InternalError
+
+    game = load_game(CATALYST)
+    st = game.new_initial_state(2, 1)
+    ev = Evaluator(game.program)
+    monkeypatch.setitem(game.program.module.ns, "R_rank", lambda *args: (_ for _ in ()).throw(IndexError("bug")))
+    with pytest.raises(InternalError):
+        ev.value(st, 0)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from ..errors import RulesError
+from ..errors import RulesRuntimeError
 from ..language.builtins import hosted_cards
 
 DISCOUNT = 0.5  # share of a held card's best gain credited before it is earned
@@ -71,7 +71,7 @@ class Evaluator:
         fns = self.terms
         try:
             return float(sum(fns[t](st) - before[t] for t in terms))
-        except (RulesError, ArithmeticError, TypeError, IndexError, KeyError, AttributeError):
+        except RulesRuntimeError:  # the rules cannot score this hypothetical position
             return None
         finally:
             st.me = me
@@ -191,7 +191,7 @@ class Evaluator:
                 if st.over:
                     for player in range(st.n):
                         self._probe_position(st, player, touched_by_counter, moves)
-            except RulesError:
+            except RulesRuntimeError:
                 continue  # a rules file whose sample games fail: keep what was learnt
         self.counter_terms = {k: tuple(sorted(v)) for k, v in touched_by_counter.items()}
         self.move_terms = {k: (tuple(sorted(v)) if v is not None else ()) for k, v in moves.items()}
@@ -199,7 +199,7 @@ class Evaluator:
     def _probe_position(self, st, player: int, by_counter: dict, moves: dict) -> None:
         try:
             before = self.term_values(st, player)
-        except RulesError:
+        except RulesRuntimeError:
             return
         n = len(self.terms)
         for info in self.counters:
@@ -236,7 +236,7 @@ class Evaluator:
         st.me = player
         try:
             return {t for t in range(n) if self.terms[t](st) != before[t]}
-        except (RulesError, ArithmeticError, TypeError, IndexError, KeyError, AttributeError):
+        except RulesRuntimeError:
             return None
         finally:
             st.me = me

@@ -63,34 +63,35 @@ def compile_program(model, db, params: dict, card_fields: dict) -> Program:
     )
     program.layout_zones()
 
-    module = Module(f"<rules {program.title}>")
+    module = Module(model.files[-1] if model.files else program.title)
     exprs = ExprGen(program, model, module, Types(model, db, params))
     for name, values in card_fields.items():
         fields[name] = [_card_value(exprs, v, name) for v in values]
     adjacency = adjacency_functions(model, exprs)
 
     code_index: dict = {}
-    bodies = []
+    bodies = []  # (key, rule name, parameters, body, prompt, declaration)
     for name, decl in model.effects.items():
-        bodies.append((name, f"effect {name}", (), decl.body, f"effect {name}"))
+        bodies.append((name, f"effect {name}", (), decl.body, f"effect {name}", decl))
     for name, decl in model.procedures.items():
-        bodies.append((name, f"procedure {name}", decl.params, decl.body, name.replace("_", " ")))
+        bodies.append((name, f"procedure {name}", decl.params, decl.body, name.replace("_", " "), decl))
     for name, decl in model.actions.items():
-        bodies.append((("action", name), f"action {name}", (), decl.body, name.replace("_", " ")))
+        bodies.append((("action", name), f"action {name}", (), decl.body, name.replace("_", " "), decl))
     for moment, decl in model.hooks.items():
-        bodies.append((("hook", moment), f"at {moment}", (), decl.body, moment))
+        bodies.append((("hook", moment), f"at {moment}", (), decl.body, moment, decl))
     for zone, decl in model.empty_hooks.items():
-        bodies.append((("empty", zone), f"when {zone} becomes empty", (), decl.body, f"{zone} empty"))
-    bodies.append((("setup",), "setup", (), model.setup.body, "setup"))
-    bodies.append((("turn",), "turn", (), model.turn.body, "turn"))
+        bodies.append((("empty", zone), f"when {zone} becomes empty", (), decl.body, f"{zone} empty", decl))
+    bodies.append((("setup",), "setup", (), model.setup.body, "setup", model.setup))
+    bodies.append((("turn",), "turn", (), model.turn.body, "turn", model.turn))
     for i, (key, *_rest) in enumerate(bodies):
         code_index[key] = i + 1  # code 0 is the main loop
-    suspending = suspending_rules(model, {key: body for key, _, _, body, _ in bodies})
+    suspending = suspending_rules(model, {key: body for key, _, _, body, _, _ in bodies})
     ctx = RuleContext(program, model, module, exprs, code_index,
                       {code_index[key] for key in suspending})
+    ctx.function_names = {code_index[key]: module.function_name(name) for key, name, *_ in bodies}
     program.codes = [None]
-    for key, name, params_, body, prompt in bodies:
-        gen = RuleGen(ctx, code_index[key], name, params_, body, prompt, code_index[key] in ctx.resumable)
+    for key, name, params_, body, prompt, decl in bodies:
+        gen = RuleGen(ctx, code_index[key], name, params_, body, prompt, code_index[key] in ctx.resumable, decl.span)
         program.codes.append(gen.generate())
     program.effect_codes = {name: code_index[name] for name in model.effects}
     program.actions = list(model.actions)
@@ -98,8 +99,10 @@ def compile_program(model, db, params: dict, card_fields: dict) -> Program:
         zones[zone].empty_hook = code_index[("empty", zone)]
     hooks = {moment: code_index[("hook", moment)] for moment in model.hooks}
 
-    score_terms = [(label, exprs.function(term.expr, Names(), f"score {label}")) for label, term in model.score_terms.items()]
-    tiebreaks = [exprs.function(e, Names(), "tiebreak") for e in model.tiebreak.exprs] if model.tiebreak is not None else []
+    score_terms = [(label, exprs.function(term.expr, Names(), f"score {label}", name=f"score term {i + 1}"))
+                   for i, (label, term) in enumerate(model.score_terms.items())]
+    tiebreaks = [exprs.function(e, Names(), "tiebreak", name=f"tiebreak {i + 1}")
+                 for i, e in enumerate(model.tiebreak.exprs)] if model.tiebreak is not None else []
     order = exprs.function(model.turn_order.seats, Names(), "turn order") if model.turn_order is not None else None
     views = {name: exprs.function(decl.template, Names().bind("card", "L[0]", CARD), f"show {name}", decl.span, template=True)
              for name, decl in model.shows.items()}
@@ -110,7 +113,7 @@ def compile_program(model, db, params: dict, card_fields: dict) -> Program:
     _resolve_card_functions(fields, card_fields, ns)
     program.boards = build_boards(program, model, {kind: ns[fn] for kind, fn in adjacency.items()})
     for i, code in enumerate(program.codes[1:], 1):
-        code.fn = ns[f"C{i}"]
+        code.fn = ns[ctx.function_names[i]]
     program.codes[0] = build_main(program, code_index[("setup",)], code_index[("turn",)], hooks)
     program.decisions = ctx.points
     for point in ctx.points:
@@ -135,6 +138,7 @@ class RuleContext:
         self.resumable = resumable  # code indices of rules that may reach a decision
         self.suspending = {key for key, i in code_index.items() if i in resumable and isinstance(key, str)}
         self.points: list = []
+        self.function_names: dict = {}  # code index -> the name of its generated function
 
     def add_point(self, point) -> None:
         point.id = len(self.points)
@@ -159,9 +163,9 @@ def _register_runtime(module, program) -> None:
         return calls.call(st, code)
 
     module.helper("R_effect", effect)
-    module.ns["S"] = calls.SUSPEND
-    module.ns["CARD_IDS"] = program.card_ids
-    module.ns["BUDGET"] = program.step_budget
+    module.helper("S", calls.SUSPEND)
+    module.helper("CARD_IDS", program.card_ids)
+    module.helper("BUDGET", program.step_budget)
 
 
 def _resolve_card_functions(fields: dict, card_fields: dict, ns: dict) -> None:
@@ -188,8 +192,8 @@ def _card_value(exprs, value, field: str):
     if isinstance(value, EffectList):
         return tuple(item.alternatives for item in value.items)
     if isinstance(value, dict):
-        return {k: exprs.function(v, Names(), f"card field {field}") for k, v in value.items()}
-    return exprs.function(value, Names(), f"card field {field}")
+        return {k: exprs.function(v, Names(), f"card field {field}", name="card field value") for k, v in value.items()}
+    return exprs.function(value, Names(), f"card field {field}", name="card field value")
 
 
 def _frozen(value):

@@ -1,31 +1,45 @@
 """Python source generated from the checked AST, and the functions made from it.
 
 Every rule becomes one Python function in one generated module (the way
-Jinja2 compiles a template). Nothing a user wrote is ever part of the source
-text: names in the rules are resolved to list indices, and every value from a
-rules or card file (texts, lists, maps, field values) is passed in through
-the module's namespace as a constant `K<n>`. Identifiers are made only by
-`Module.name`, from a fixed set of prefixes, and `audit` re-checks the whole
-source before it is compiled. The source is compiled with `compile()` and each
-function is built from its code object, so no generated text is executed as a
-module.
+Jinja2 compiles a template), named after the rule (`procedure_recruit`,
+`effect_draw`, `at_end_of_turn`) and preceded by comments that give the rule
+and, above the code each statement became, the rules file's line. Nothing a
+user wrote is ever part of the code: names in the rules are resolved to list
+indices, and every value from a rules or card file (texts, lists, maps, field
+values) is passed in through the module's namespace as a constant `K<n>`.
+User text appears only in comments, one line each with every unprintable
+character replaced, and in function names made of the rule's name (which the
+grammar limits to letters, digits and underscores). Every name the code uses
+is made or registered by the `Module`, and `audit` re-checks the parsed
+source against that list before it is compiled. The source is compiled with
+`compile()` and each function is built from its code object, so no generated
+text is executed as a module.
+
+The `compile` command of the CLI prints the module's source.
 """
 from __future__ import annotations
 
 import ast
 import builtins
+import itertools
+import linecache
 import re
 import types
+import weakref
 
 from ..errors import RulesError
 
 # Names generated code may use: locals of rule functions, numbered names of
 # values in the namespace, and helpers registered by prefix.
 _LOCALS = re.compile(r"^(st|fr|L|pc|ctr|z|nf|ids|vals|rest|[vtsp]\d+)$")
-_GLOBALS = re.compile(r"^([KFCDEX]\d+|SP\d+|R_[a-z_]+|B_[a-z_]+|S|BUDGET|CARD_IDS)$")
-_BUILTINS = {"len", "tuple", "list", "range", "max", "min", "sum", "any", "all", "abs", "isinstance", "int", "map", "None", "True", "False"}
-_ATTRIBUTES = {"me", "n", "first", "round", "turns", "ctr", "z", "loc", "rng", "decider", "point", "option_ids", "option_values", "frames", "steps",
-               "cov", "lost", "end_round", "append", "extend", "pop", "index", "count", "__getitem__", "program", "codes"}
+_HELPERS = re.compile(r"^(R_[a-z_]+|B_[a-z_]+|S|BUDGET|CARD_IDS)$")
+_BUILTINS = {"len", "tuple", "list", "range", "max", "min", "sum", "any", "all", "abs", "isinstance", "int", "map",
+             "None", "True", "False", "Exception"}
+_ATTRIBUTES = {"me", "n", "first", "round", "turns", "ctr", "z", "loc", "rng", "decider", "point", "option_ids",
+               "option_values", "frames", "steps", "cov", "lost", "end_round", "append", "extend", "pop", "index",
+               "count", "__getitem__", "program", "codes"}
+_serial = itertools.count(1)
+BUILT: "weakref.WeakValueDictionary[str, Module]" = weakref.WeakValueDictionary()  # file name -> built module
 
 
 class Label:
@@ -40,20 +54,40 @@ class Label:
 class Module:
     """Collects generated functions and the namespace they share."""
 
-    def __init__(self, filename: str):
-        self.filename = filename
+    def __init__(self, source_name: str):
+        # A file name of its own, so tracebacks (with --debug) show the generated line.
+        self.filename = f"<generated from {source_name} #{next(_serial)}>"
         self.ns: dict = {"__builtins__": builtins}
-        self.functions: list = []  # (name, text lines, span per line)
-        self.rule_names: dict = {}  # function name -> rule name (for messages)
+        self.functions: list = []  # (name, lines): each line (indent, text, span)
+        self.rule_names: dict = {}  # function name -> the rule it belongs to ("procedure draw")
+        self.rule_spans: dict = {}  # function name -> the span of the rule's declaration
+        self.names: set = set()  # every global name made or registered here
         self._values: dict = {}
         self._count: dict = {}
         self.line_spans: dict = {}  # line number of the module source -> span
+        self.text = ""
 
     # -- names
     def name(self, prefix: str) -> str:
         n = self._count.get(prefix, 0)
         self._count[prefix] = n + 1
-        return f"{prefix}{n}"
+        name = f"{prefix}{n}"
+        self.names.add(name)
+        return name
+
+    def function_name(self, hint: str) -> str:
+        """A new function name made of `hint` (a rule's kind and name): only
+        ASCII letters, digits and underscores are kept, and a number is added
+        if the name is taken."""
+        base = re.sub(r"[^A-Za-z0-9_]+", "_", hint).strip("_") or "rule"
+        if not base[0].isalpha():
+            base = "rule_" + base
+        name, k = base, 1
+        while name in self.names:
+            k += 1
+            name = f"{base}_{k}"
+        self.names.add(name)
+        return name
 
     def const(self, value) -> str:
         """A namespace name holding `value` (the same object gets one name)."""
@@ -70,35 +104,71 @@ class Module:
         self.ns[name] = value
         return name
 
+    def named_value(self, hint: str, value) -> str:
+        """A namespace name made of `hint` (as `function_name`) holding `value`."""
+        name = self.function_name(hint)
+        self.ns[name] = value
+        return name
+
     def helper(self, name: str, fn) -> str:
-        """Register a helper function as `name` (an `R_`/`B_` name)."""
-        if not _GLOBALS.match(name):
+        """Register a helper as `name` (an `R_`/`B_` function, or one of the
+        values every rule function shares)."""
+        if not _HELPERS.match(name):
             raise ValueError(f"not a helper name: {name}")
         self.ns[name] = fn
+        self.names.add(name)
         return name
 
     # -- functions
-    def add_function(self, name: str, rule: str, lines: list) -> None:
-        """`lines`: (indent, text, span) with the `def` line first."""
+    def add_function(self, name: str, rule: str, lines: list, span=None) -> None:
+        """`lines`: (indent, text, span) with the `def` line first; `span`:
+        where the rule is declared."""
         self.functions.append((name, lines))
         self.rule_names[name] = rule
+        self.rule_spans[name] = span
 
-    def source(self) -> str:
+    def source(self, only=None) -> str:
+        """The module's text (or, with `only`, the text of those functions)."""
         out = []
-        self.line_spans = {}
-        for _, lines in self.functions:
+        line_spans = {}
+        for name, lines in self.functions:
+            if only is not None and name not in only:
+                continue
+            where = self.rule_spans.get(name)
+            out.append(_comment(self.rule_names[name] + (f" ({where.filename}:{where.line})" if where and where.source else "")))
+            shown = None
             for indent, text, span in lines:
+                if span is not None and span.source and (span.source.name, span.line) != shown:
+                    shown = (span.source.name, span.line)
+                    out.append("    " * indent + _comment(f"{span.line}: {span.source.line(span.line).strip()}"))
                 out.append("    " * indent + text)
                 if span is not None:
-                    self.line_spans[len(out)] = span
+                    line_spans[len(out)] = span
             out.append("")
+        if only is None:
+            self.line_spans = line_spans
         return "\n".join(out) + "\n"
+
+    def constants_in(self, text: str) -> list:
+        """(name, value) of each namespace constant `text` uses, in order."""
+        names = dict.fromkeys(re.findall(r"\bK\d+\b", text))
+        return [(name, self.ns[name]) for name in names if name in self.ns]
+
+    def rules(self) -> list:
+        """The names of the rules that have generated functions."""
+        return list(dict.fromkeys(self.rule_names.values()))
+
+    def functions_of(self, rule: str) -> list:
+        """The names of the functions generated for the rule named `rule`
+        (`draw`, `setup`, `start of turn`): its own and its labels'."""
+        return [name for name, _ in self.functions
+                if self.rule_names[name] == rule or self.rule_names[name].endswith(" " + rule)]
 
     def build(self) -> dict:
         """Compile every function; returns name -> function (also in the namespace)."""
         text = self.source()
         tree = ast.parse(text, self.filename)
-        audit(tree, self.ns)
+        audit(tree, self.names)
         code = compile(tree, self.filename, "exec")
         defaults = {f.name: tuple(ast.literal_eval(d) for d in f.args.defaults) for f in tree.body}
         made = {}
@@ -107,28 +177,36 @@ class Module:
                 made[const.co_name] = types.FunctionType(const, self.ns, const.co_name, defaults[const.co_name] or None)
         self.ns.update(made)
         self.text = text
+        linecache.cache[self.filename] = (len(text), None, text.splitlines(True), self.filename)
+        BUILT[self.filename] = self
+        weakref.finalize(self, linecache.cache.pop, self.filename, None)
         return made
 
     def span_at(self, lineno: int):
         return self.line_spans.get(lineno)
 
+def _comment(text: str) -> str:
+    """A one-line comment: unprintable characters (line ends among them) replaced."""
+    text = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return "# " + (text if len(text) <= 150 else text[:147] + "...")
 
-def audit(tree, ns: dict) -> None:
-    """Check that generated source uses only generated names and no texts.
+
+def audit(tree, names: set) -> None:
+    """Check that generated source uses only the names the module made or
+    registered, and no texts.
 
     A failure here is a bug of the compiler, never of a rules file."""
     problems = []
-    defined = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
-            ok = _LOCALS.match(node.id) or node.id in _BUILTINS or (_GLOBALS.match(node.id) and (node.id in ns or node.id in defined))
+            ok = _LOCALS.match(node.id) or node.id in _BUILTINS or node.id in names
             if not ok:
                 problems.append(f"name {node.id!r}")
         elif isinstance(node, ast.Attribute) and node.attr not in _ATTRIBUTES:
             problems.append(f"attribute {node.attr!r}")
         elif isinstance(node, ast.Constant) and not (node.value is None or isinstance(node.value, (int, bool))):
             problems.append(f"constant {node.value!r}")
-        elif isinstance(node, ast.FunctionDef) and not re.match(r"^[CDEX]\d+$", node.name):
+        elif isinstance(node, ast.FunctionDef) and (node.name not in names or _LOCALS.match(node.name)):
             problems.append(f"function {node.name!r}")
         elif isinstance(node, (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ClassDef, ast.AsyncFunctionDef)):
             problems.append(type(node).__name__)

@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from ..language.builtins import FUNCTIONS, VALUES
-from ..errors import Diagnostic, RulesError, RulesRuntimeError
 from ..language import nodes as n
 from ..language.types import Types
 from ..language.value_types import CARD, CARDS, NUMBER, PLAYER, PLAYERS
 from ..language.visitor import Visitor
 from . import runtime as rt
+from .failures import blame
 
 _SIMPLE = re.compile(r"^(L\[\d+\]|[vtsp]\d+|-?\d+|st\.me|K\d+|None|True|False)$")
 _ELEMENT_KIND = {CARD: "card", PLAYER: "player"}
@@ -48,8 +48,7 @@ class ExprGen(Visitor):
         self._uses: dict = {}
         for name in ("add", "highest", "lowest", "shows", "rank", "render"):
             module.helper(f"R_{name}", getattr(rt, name))
-        module.helper("R_errors", rt.ERRORS + (RulesError,))
-        module.helper("R_fail", _fail)
+        module.helper("R_fail", blame)  # the error to report, for an error computing an expression
         for name, b in [*FUNCTIONS.items(), *VALUES.items()]:
             module.helper(f"B_{name}", b.fn)
 
@@ -114,16 +113,18 @@ class ExprGen(Visitor):
             return self.m.const("")
         return parts[0] if len(parts) == 1 and isinstance(tmpl.parts[0], str) else "(" + " + ".join(parts) + ")"
 
-    def function(self, expr, names: Names, rule: str, span=None, template=False) -> str:
-        """A generated function `E<n>(st, L)` returning the expression's value;
-        errors come out as RulesRuntimeErrors at `span`."""
+    def function(self, expr, names: Names, rule: str, span=None, template=False, name: str | None = None) -> str:
+        """A generated function `(st, L)` returning the expression's value (or
+        the template's text), named `name` or after `rule` (a name made only of
+        the rules' identifiers: free text such as a score label stays out of
+        it); errors come out located at `span`."""
         body = self.template(expr, names) if template else self.visit(expr, names)
-        fname = self.m.name("E")
+        fname = self.m.function_name(name or f"{rule} {'label' if template else 'value'}")
         where = self.m.const(span or expr.span)
         lines = [(0, f"def {fname}(st, L=None):", None), *_hoist(body, 1), (1, "try:", None),
-                 (2, f"return {body}", None), (1, "except R_errors as t0:", None),
-                 (2, f"raise R_fail(t0, {where}) from None", None)]
-        self.m.add_function(fname, lines=lines, rule=rule)
+                 (2, f"return {body}", span or expr.span), (1, "except Exception as t0:", None),
+                 (2, f"raise R_fail(t0, {where}) from t0", None)]
+        self.m.add_function(fname, rule, lines, span or expr.span)
         return fname
 
     # ------------------------------------------------------------ visitors
@@ -237,7 +238,7 @@ class ExprGen(Visitor):
         """The namespace name of a field's list of values, indexed by card; a
         card without the field holds a value whose every use is an error."""
         if name not in self._fields:
-            self._fields[name] = self.m.value("F", self._filled(name))
+            self._fields[name] = self.m.named_value(f"field {name}", self._filled(name))
         return self._fields[name]
 
     def _filled(self, name: str) -> list:
@@ -297,7 +298,7 @@ class ExprGen(Visitor):
     def define_function(self, name: str) -> str:
         if name not in self._defines:
             decl = self.model.defines[name]
-            fname = self._defines[name] = self.m.name("D")
+            fname = self._defines[name] = self.m.function_name(f"define {name}")
             params = [self.m.name("p") for _ in decl.params]
             inner = Names()
             for param, text in zip(decl.params, params):
@@ -308,7 +309,7 @@ class ExprGen(Visitor):
             finally:
                 self._inlining.discard(name)
             lines = [(0, f"def {fname}({', '.join(['st', *params])}):", None), *_hoist(body, 1), (1, f"return {body}", decl.span)]
-            self.m.add_function(fname, lines=lines, rule=f"define {name}")
+            self.m.add_function(fname, f"define {name}", lines, decl.span)
         return self._defines[name]
 
     def visit_ListLit(self, expr, names):
@@ -354,7 +355,7 @@ class ExprGen(Visitor):
     def visit_IsKind(self, expr, names):
         if expr.kind not in self._kind_sets:
             cards = frozenset(i for i, k in enumerate(self.p.card_kinds) if k == expr.kind)
-            self._kind_sets[expr.kind] = self.m.value("X", cards)
+            self._kind_sets[expr.kind] = self.m.named_value(f"kind {expr.kind}", cards)
         return f"({self.visit(expr.operand, names)} in {self._kind_sets[expr.kind]})"
 
     def visit_BoolOp(self, expr, names):
@@ -391,15 +392,6 @@ class ExprGen(Visitor):
         awards = self.visit(expr.awards, names)
         at_least = self.visit(expr.at_least, names) if expr.at_least is not None else "None"
         return f"R_rank(st, lambda: {value}, {awards}, {at_least}, {expr.ties == 'share'})"
-
-
-def _fail(err, span):
-    """The error to report for `err` raised while computing an expression at `span`."""
-    if isinstance(err, RulesError):
-        if any(d.span.source for d in err.diagnostics):
-            return err
-        return RulesRuntimeError([Diagnostic(d.severity, d.message, span, d.hint) for d in err.diagnostics])
-    return RulesRuntimeError(f"rule failed: {err}", span)
 
 
 def _hoist(body: str, indent: int) -> list:

@@ -14,7 +14,6 @@ from .calls import GameOver
 
 PASS = "<pass>"  # the value of a "pass" option
 DONE = "<done>"  # the value of "done" when resolving effects in any order
-ERRORS = (ArithmeticError, TypeError, IndexError, KeyError, ValueError, AttributeError)
 
 
 # ---------------------------------------------------------------- values

@@ -57,8 +57,9 @@ def _children(stmt):
 class RuleGen(BlockWriter, Visitor):
     """Generates the function of one rule."""
 
-    def __init__(self, ctx, index: int, name: str, params, body, prompt: str, resumable: bool):
+    def __init__(self, ctx, index: int, name: str, params, body, prompt: str, resumable: bool, span=None):
         self.ctx = ctx
+        self.span = span
         self.x = ctx.exprs
         self.m = ctx.module
         self.index, self.name, self.params, self.body = index, name, params, body
@@ -86,7 +87,7 @@ class RuleGen(BlockWriter, Visitor):
 
     # ------------------------------------------------------------ the function
     def generate(self) -> Code:
-        fname = f"C{self.index}"
+        fname = self.ctx.function_names[self.index]
         names = Names()
         args = []
         for p in self.params:
@@ -107,7 +108,7 @@ class RuleGen(BlockWriter, Visitor):
         else:
             lines = [(0, f"def {fname}({', '.join(['st', *args])}):", None), *HEAD,
                      *[(i + 1, t, s) for i, t, s in self.lines]]
-        self.m.add_function(fname, self.name, lines)
+        self.m.add_function(fname, self.name, lines, self.span)
         return Code(self.name, self.nlocals, light=not self.res, nblocks=len(self.blocks) if self.res else 0)
 
     def block(self, stmts, names: Names) -> None:
@@ -231,13 +232,13 @@ class RuleGen(BlockWriter, Visitor):
     def call(self, code: int, args: list, span) -> None:
         """Call rule `code`; a call that may suspend ends the block."""
         if code not in self.ctx.resumable:
-            self.emit(f"C{code}({', '.join(['st', *args])})", span)
+            self.emit(f"{self.ctx.function_names[code]}({', '.join(['st', *args])})", span)
             return
         after = Label()
         self.lines.append((self.indent, ("set", after), span))
         self.emit(f"nf = [{code}, 0, [{', '.join(args)}]]", span)
         self.emit("st.frames.append(nf)", span)
-        self.emit(f"if C{code}(st, nf) is S: return S", span)
+        self.emit(f"if {self.ctx.function_names[code]}(st, nf) is S: return S", span)
         self.place(after)
 
     def effect_call(self, name: str, resume: Label, span) -> None:
@@ -491,9 +492,9 @@ class RuleGen(BlockWriter, Visitor):
                 self.lines.append((self.indent, ("set", end), s.span))
                 self.emit(f"nf = [{code}, 0, []]", s.span)
                 self.emit("st.frames.append(nf)", s.span)
-                self.emit(f"if C{code}(st, nf) is S: return S", s.span)
+                self.emit(f"if {self.ctx.function_names[code]}(st, nf) is S: return S", s.span)
             else:
-                self.emit(f"C{code}(st)", s.span)
+                self.emit(f"{self.ctx.function_names[code]}(st)", s.span)
             self.indent -= 1
         self.place(end)
 
