@@ -9,6 +9,7 @@ import click
 
 from interpreter.errors import RulesError
 
+from .games import games_command
 from .options import Context, parse_sets, reports_errors, set_option, show_traceback
 from .simulate import compare_command, simulate_command
 
@@ -180,6 +181,7 @@ def compile_command(rules, rule, sets):
     click.echo(render.generated_code(game, rule), nl=False)
 
 
+cli.add_command(games_command)
 cli.add_command(simulate_command)
 cli.add_command(compare_command)
 

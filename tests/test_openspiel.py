@@ -53,6 +53,7 @@ def test_game_type_and_info_are_derived_from_the_rules(base):
         pyspiel.load_game("python_rules_catalyst(players=5)")
 
 
+@pytest.mark.slow
 def test_random_sim_test_passes_on_the_base_game(base):
     pyspiel.random_sim_test(base, num_sims=20, serialize=True, verbose=False)
 
@@ -112,6 +113,7 @@ def test_information_state_has_perfect_recall(base):
     assert tracked.information_state_tensor(0) == replayed.information_state_tensor(0)
 
 
+@pytest.mark.slow
 def test_mcts_bot_plays_a_full_game(base):
     rs = np.random.RandomState(7)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)

@@ -21,6 +21,7 @@ def games():
 
 
 # ---------------------------------------------------------------- the vocabulary (no extra needed)
+@pytest.mark.slow
 def test_vocabulary_covers_every_id_in_many_random_games(games):
     """Every id offered in 40 random games per player count of every shipped
     rules file is in the vocabulary (legal_indices fails loudly otherwise)."""

@@ -3,6 +3,8 @@ valid program (which then plays or stops with a rules error), never an
 internal exception."""
 from __future__ import annotations
 
+import pytest
+
 import tempfile
 from pathlib import Path
 
@@ -77,6 +79,7 @@ def mutate(text: str, data) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.data())
 def test_mutations_of_a_valid_game(data):
@@ -86,6 +89,7 @@ def test_mutations_of_a_valid_game(data):
     load_and_play(text)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_mutations_of_a_real_variant(data):
@@ -99,12 +103,14 @@ def test_mutations_of_a_real_variant(data):
         pass
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.lists(st.sampled_from(TOKENS), max_size=60))
 def test_generated_token_sequences(tokens):
     load_and_play(" ".join(tokens))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=12))
 def test_generated_statements_inside_a_valid_game(tokens):

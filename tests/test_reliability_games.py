@@ -71,6 +71,7 @@ def all_rules_files():
     return sorted(str(p.relative_to(ROOT)) for p in RULES.rglob("*.rules") if "catastropolis" not in p.relative_to(ROOT).parts)
 
 
+@pytest.mark.slow
 def test_ten_thousand_games_keep_every_invariant():
     """Random-bot games on every rules file (variants included), 2-4 players,
     invariants checked after every action: no card lost or duplicated,
@@ -97,11 +98,13 @@ def run_logged(path, seed):
     return path.read_bytes()
 
 
+@pytest.mark.slow
 def test_same_seed_same_log_across_processes(tmp_path):
     assert run_logged(tmp_path / "a.jsonl", 12) == run_logged(tmp_path / "b.jsonl", 12)
     assert run_logged(tmp_path / "c.jsonl", 13) != run_logged(tmp_path / "a.jsonl", 12)
 
 
+@pytest.mark.slow
 def test_save_load_finish_equals_uninterrupted_at_200_points(catalyst):
     """Saving at a sampled decision, loading and finishing gives the same game."""
     checked = 0

@@ -219,6 +219,7 @@ def test_a_record_replays_as_a_single_game():
     assert final.result()["scores"] == rec["scores"] and final.turns == rec["turns"]
 
 
+@pytest.mark.slow
 def test_two_bots_get_win_rates_each():
     result = simulate(str(CATALYST), 4, 2, bots="random,greedy", seed=1, jobs=1, keep_records=True)
     s = result.summary

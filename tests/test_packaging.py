@@ -1,0 +1,58 @@
+"""The package a user installs: every code package listed, the licence, the
+type marker, and the sample games with their schemas, usable after a plain
+install of the wheel."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tomllib
+import zipfile
+
+import pytest
+from setuptools import find_packages
+
+from .conftest import ROOT
+
+
+def declared() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_every_code_package_is_declared():
+    listed = set(declared()["tool"]["setuptools"]["packages"])
+    found = set(find_packages(str(ROOT), include=["interpreter*", "cli*"]))
+    assert found - listed == set()
+
+
+def test_the_declared_licence_has_its_file():
+    project = declared()["project"]
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+    assert "Typing :: Typed" in project["classifiers"]
+
+
+@pytest.mark.slow
+def test_a_plain_install_of_the_wheel_carries_the_sample_games(tmp_path):
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
+                    str(tmp_path / "dist"), str(ROOT)], check=True, capture_output=True)
+    wheel = next((tmp_path / "dist").glob("*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for expected in ("interpreter/py.typed", "cli/py.typed", "interpreter/language/grammar.lark",
+                     "catalyst_rules_data/rules/catalyst.rules", "catalyst_rules_data/rules/cards.yaml",
+                     "catalyst_rules_data/rules/solo.rules", "catalyst_rules_data/rules/variants/flat_market.rules",
+                     "catalyst_rules_data/rules/catastropolis/catastropolis.rules",
+                     "catalyst_rules_data/schemas/cards.schema.json"):
+        assert expected in names
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    site = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
+                   check=True, capture_output=True)
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    listing = subprocess.run([sys.executable, "-m", "cli.main", "games"], capture_output=True, text=True,
+                             env=env, cwd=tmp_path, check=True).stdout
+    installed = site / "catalyst_rules_data" / "rules" / "catalyst.rules"
+    assert str(installed) in listing
+    check = subprocess.run([sys.executable, "-m", "cli.main", "check", str(installed)], capture_output=True,
+                           text=True, env=env, cwd=tmp_path)
+    assert check.returncode == 0, check.stderr
