@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import copy
-import json
 import sys
 
 from rich.console import Console
 
+from interpreter.saves import session_text
 from interpreter.view import table_view
 
 from .render import write_atomic
@@ -18,7 +18,6 @@ HELP = """Type the number of an option to choose it.
   save FILE   save the game (resume with: catalyst run --load FILE)
   quit        leave the game (save first to keep it)"""
 
-SAVE_FORMAT = "rules-game-save/1"
 
 
 class Session:
@@ -111,27 +110,11 @@ class Session:
         if not path:
             self.console.print("Say where: save FILE")
             return
-        data = {**self.meta, "format": SAVE_FORMAT, "human": sorted(self.humans), "game": json.loads(self.state.to_json())}
+        meta = {k: v for k, v in self.meta.items() if k != "rules"}
+        text = session_text(path, self.meta["rules"], self.game, self.state, {**meta, "human": sorted(self.humans)})
         try:
-            write_atomic(path, json.dumps(data) + "\n")
+            write_atomic(path, text)
         except OSError as err:
             self.console.print(f"Could not save to {path}: {err.strerror or err}")
             return
         self.console.print(f"Saved to {path}.")
-
-
-def read_save(path: str) -> dict:
-    """The contents of a save written by `save FILE`, checked for shape."""
-    from interpreter.errors import SaveFileError
-
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, UnicodeDecodeError, ValueError) as err:
-        raise SaveFileError(f"{path}: not a readable saved game ({err})") from None
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise SaveFileError(f"{path}: not a saved game of this tool")
-    for key, kind in (("rules", str), ("sets", dict), ("seed", int), ("players", int), ("human", list), ("game", dict)):
-        if not isinstance(data.get(key), kind):
-            raise SaveFileError(f"{path}: the saved game is damaged (field '{key}')")
-    return data

@@ -73,6 +73,8 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
     from interpreter.agents import make_agents
     from interpreter.loader import load_game
     from interpreter.play import play_game
+    from interpreter.replay import log_text
+    from interpreter.saves import read_session
 
     from . import human as human_play
     from . import render
@@ -80,8 +82,9 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
     sets = parse_sets(sets)
     saved = None
     if load_path:
-        saved = human_play.read_save(load_path)
-        rules, sets, seed, players = saved["rules"], saved["sets"], saved["seed"], saved["players"]
+        saved = read_session(load_path)
+        given = rules
+        rules, sets, seed, players = rules or saved["rules"], saved["sets"], saved["seed"], saved["players"]
         if not humans and bots is None:
             humans = tuple(saved["human"])
         bots = bots or saved.get("bots")
@@ -94,6 +97,10 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
                 "to let bots play every seat, or run it in a terminal to play yourself")
         humans = (0,)
     game = load_game(rules, sets)
+    if saved and game.program.fingerprint != saved["fingerprint"]:
+        raise RulesError(f"{given or rules} are not the rules {load_path} was saved with (they differ in their "
+                         "rules, cards or parameters)" if given else
+                         f"the rules {rules} changed since {load_path} was saved (their rules, cards or parameters differ)")
     game.set_limits(steps=max_steps, check_invariants=check_invariants)
     players = players if players is not None else game.player_range[0]
     for seat in humans:
@@ -101,13 +108,9 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
             raise click.BadParameter(f"seat {seat} does not exist with {players} players (seats 0 to {players - 1})", param_hint="--human")
     initial = game.state_from_json(json.dumps(saved["game"])) if saved else game.new_initial_state(players, seed)
     agents = make_agents(bots or "random", players, seed)
-    log = []
-
     def record(st, decision, choice):
-        label = next(o.label for o in decision.options if o.id == choice)
-        log.append({"n": len(log) + 1, "round": st.round, "turn": st.turns, "player": decision.player,
-                    "action": choice, "label": label})
         if not quiet and not as_json and not humans:
+            label = next(o.label for o in decision.options if o.id == choice)
             click.echo(render.log_line(st, decision, label))
 
     if humans:
@@ -120,7 +123,7 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
         final = play_game(game, players, seed, agents, on_decision=record, state=initial)
     result = {"rules": rules, "seed": seed, "bots": [a.name for a in agents], **final.result()}
     if log_path:
-        render.write_log(log_path, rules, seed, players, [a.name for a in agents], log, result, sets)
+        render.write_log(log_path, log_text(game, final, log_path, rules, [a.name for a in agents], sets, result))
     if as_json:
         click.echo(json.dumps(result))
     else:

@@ -1,7 +1,6 @@
 """Text output of the CLI: turn log lines, score tables, JSON-lines logs."""
 from __future__ import annotations
 
-import json
 import sys
 import os
 import tempfile
@@ -72,15 +71,9 @@ def write_atomic(path: str, text: str) -> None:
         raise
 
 
-def write_log(path, rules, seed, players, bots, log, result, sets=None) -> None:
-    header = {"rules": rules, "seed": seed, "players": players, "bots": bots}
-    if sets:
-        header["sets"] = sets
-    lines = [json.dumps(header)]
-    lines += [json.dumps(entry) for entry in log]
-    lines.append(json.dumps({"result": result}))
+def write_log(path, text: str) -> None:
     try:
-        write_atomic(path, "\n".join(lines) + "\n")
+        write_atomic(path, text)
     except OSError as err:
         raise RulesError(f"cannot write the log to {path}: {err.strerror or err}") from None
 

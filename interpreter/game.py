@@ -6,23 +6,21 @@ plus labelled options, score breakdowns, observations and JSON saves.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cached_property
 from fractions import Fraction
 
 from . import rng as _rng
-from . import visibility
+from . import saves, visibility
 from .engine import invariants
 from .engine.run import run
 from .compiler import ops
 from .compiler.program import FRAME_BLOCK
 from .engine.state import State
-from .errors import InvalidActionError, RulesError, SaveFileError
+from .errors import InvalidActionError, RulesError
 from .traits import Traits, traits_of
 
 TERMINAL = -4  # current_player() once the game is over (OpenSpiel's value)
-SAVE_FORMAT = 3  # 3: the pending decision is four named fields
 
 
 @dataclass(frozen=True)
@@ -91,6 +89,8 @@ class Game:
         st.z[home] = list(range(ncards))
         st.loc = [home] * ncards
         st.rng = _rng.seed_state(seed)
+        st.seed = seed
+        st.history = None
         st.frames = [[p.main, 0, []]]
         st.me = st.cur = st.first = 0
         st.order = tuple(range(players))
@@ -112,39 +112,8 @@ class Game:
         return st
 
     def state_from_json(self, text: str) -> "GameState":
-        try:
-            data = json.loads(text)
-        except ValueError as err:
-            raise SaveFileError(f"the save file is not valid JSON ({err})") from None
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or "state" not in data:
-            raise SaveFileError("this is not a saved game of this tool (missing format or state)")
-        if data.get("fingerprint") != self.program.fingerprint:
-            raise SaveFileError(
-                f"the save was made with different rules, cards or parameters "
-                f"(saved {data.get('rules', '?')}, fingerprint {data.get('fingerprint')}; now {self.program.fingerprint})"
-            )
-        try:
-            st = GameState.from_data(self.program, data["state"])
-            _validate(st)
-        except (KeyError, TypeError, ValueError, IndexError) as err:
-            raise SaveFileError(f"the save file is damaged ({type(err).__name__}: {err})") from None
-        return st
-
-
-def _validate(st: "GameState") -> None:
-    p = st.program
-    if not p.min_players <= st.n <= p.max_players:
-        raise ValueError("player count out of range")
-    if len(st.z) != len(p.zone_of_instance) or len(st.loc) != len(p.card_ids):
-        raise ValueError("zone layout does not match the rules")
-    for fr in st.frames:
-        if not 0 <= fr[0] < len(p.codes) or p.codes[fr[0]].light or not 0 <= fr[1] < p.codes[fr[0]].nblocks:
-            raise ValueError("execution position does not match the rules")
-    if st.point is not None and not 0 <= st.point < len(p.decisions):
-        raise ValueError("the pending decision does not match the rules")
-    seen = [c for zone in st.z for c in zone if c is not None]
-    if sorted(seen) != list(range(len(p.card_ids))):
-        raise ValueError("cards are missing or duplicated")
+        """The position saved by `to_json()`, rebuilt and checked (see saves.py)."""
+        return saves.load(self, text, GameState)
 
 
 class GameState(State):
@@ -202,6 +171,8 @@ class GameState(State):
         point, value = self.point, self.option_values[i]
         self.clear_pending()
         self.decisions += 1
+        if self.seed is not None:
+            self.history = (self.history, action_id)
         self.program.decisions[point].apply(self, self.frames[-1], value)
         run(self)
         if self.program.check_invariants:
@@ -344,6 +315,7 @@ class GameState(State):
         return self.ctr[info.index][self._owner_index(info.scope, owner)]
 
     def set_counter(self, name: str, value: int, owner=None) -> None:
+        self.forget_history()
         info = self.program.counters[name]
         self.ctr[info.index][self._owner_index(info.scope, owner)] = value
 
@@ -363,6 +335,7 @@ class GameState(State):
     def place(self, card_id: str, zone: str, owner=None, slot: int | None = None) -> None:
         """Move a card to a zone (to the top, or into `slot` of a slotted zone),
         without firing triggers. Call `refresh()` after arranging a position."""
+        self.forget_history()
         card = self.card_index(card_id)
         info = self.program.zones[zone]
         zi = info.base + self._owner_index(info.scope, owner)
@@ -389,10 +362,8 @@ class GameState(State):
 
     # -- saving
     def to_json(self) -> str:
-        return json.dumps({
-            "format": SAVE_FORMAT, "rules": getattr(self.program, "title", ""),
-            "fingerprint": self.program.fingerprint, "state": self.to_data(),
-        }, separators=(",", ":"))
+        """The position as JSON text; `Game.state_from_json` reads it back."""
+        return saves.dump(self)
 
 
 def _number(value):

@@ -1,49 +1,118 @@
-"""Replay a game from its JSON-lines log, checking it against the rules."""
+"""Game logs: every decision of a game as JSON lines, and replaying a log
+against its rules, checking every recorded field.
+
+A log's first line names the rules (their path relative to the log's folder,
+so a log travels with its rules) and their fingerprint, the seed, the number
+of players, the bots and the parameters set; then one line per decision
+(`n`, `round`, `turn`, `player`, `action`, `label`); the last line holds the
+result. The format is described in docs/formats.md.
+"""
 from __future__ import annotations
 
 import json
+import os
 
 from .errors import RulesError
 
+LOG_FORMAT = "rules-game-log/2"
+_ENTRY = {"n": int, "round": int, "turn": int, "player": int, "action": str, "label": str}
+
+
+def path_from(holder: str, target: str) -> str:
+    """`target` as a path relative to the folder of the file `holder`."""
+    folder = os.path.dirname(os.path.abspath(holder))
+    try:
+        return os.path.relpath(os.path.abspath(target), folder)
+    except ValueError:  # another drive: only an absolute path reaches it
+        return os.path.abspath(target)
+
+
+def path_in(holder: str, stored: str) -> str:
+    """A path stored in the file `holder`, relative to that file's folder."""
+    return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(holder)), stored))
+
+
+def decisions_of(game, players: int, seed: int, actions: list) -> list:
+    """The log entries of the game these actions play (each with its label)."""
+    st = game.new_initial_state(players, seed)
+    entries = []
+    for action in actions:
+        decision = st.decision()
+        label = next(o.label for o in decision.options if o.id == action)
+        entries.append({"n": len(entries) + 1, "round": st.round, "turn": st.turns, "player": decision.player,
+                        "action": action, "label": label})
+        st.apply_action(action)
+    return entries
+
+
+def log_text(game, final, log_path: str, rules: str, bots: list, sets: dict, result: dict) -> str:
+    """The log of the game that ended in `final` (a state with its history)."""
+    header = {"format": LOG_FORMAT, "rules": path_from(log_path, rules), "fingerprint": game.program.fingerprint,
+              "seed": final.seed, "players": final.n, "bots": bots, "sets": dict(sets or {})}
+    lines = [json.dumps(header)]
+    lines += [json.dumps(entry) for entry in decisions_of(game, final.n, final.seed, final.actions())]
+    lines.append(json.dumps({"result": result}))
+    return "\n".join(lines) + "\n"
+
 
 def read_log(path: str):
-    """(header, decision entries, recorded result) of a log file."""
+    """(header, decision entries, recorded result) of a log file, checked for shape;
+    the header's rules path is made absolute."""
     try:
         with open(path, encoding="utf-8") as f:
             lines = [json.loads(line) for line in f if line.strip()]
     except (OSError, UnicodeDecodeError) as err:
         raise RulesError(f"cannot read the log {path}: {err}") from None
-    except ValueError as err:
-        raise RulesError(f"{path}: not a game log (a line is not JSON: {err})") from None
-    if len(lines) < 2 or not isinstance(lines[0], dict) or not {"rules", "seed", "players"} <= set(lines[0]):
-        raise RulesError(f"{path}: not a game log (it must start with a line naming rules, seed and players)")
-    result = lines[-1].get("result") if isinstance(lines[-1], dict) else None
-    entries = lines[1:-1] if result is not None else lines[1:]
+    except (ValueError, RecursionError) as err:
+        raise RulesError(f"{path}: not a game log (a line is not JSON: {str(err)[:200]})") from None
+    if len(lines) < 2 or not isinstance(lines[0], dict) or lines[0].get("format") != LOG_FORMAT:
+        raise RulesError(f"{path}: not a game log of this tool (its first line must name the format {LOG_FORMAT})")
+    header = dict(lines[0])
+    for key, kind in (("rules", str), ("fingerprint", str), ("seed", int), ("players", int), ("sets", dict)):
+        if not isinstance(header.get(key), kind) or isinstance(header.get(key), bool):
+            raise RulesError(f"{path}:1: the log's header is damaged (field '{key}')")
+    header["rules"] = path_in(path, header["rules"])
+    last = lines[-1]
+    if not isinstance(last, dict) or not isinstance(last.get("result"), dict):
+        raise RulesError(f"{path}:{len(lines)}: the log ends without the game's result")
+    entries = lines[1:-1]
     for number, entry in enumerate(entries, 2):
-        if not isinstance(entry, dict) or not isinstance(entry.get("action"), str):
-            raise RulesError(f"{path}:{number}: not a decision of a game log")
-    return lines[0], entries, result
+        if not isinstance(entry, dict) or any(not isinstance(entry.get(k), t) or isinstance(entry.get(k), bool)
+                                              for k, t in _ENTRY.items()):
+            raise RulesError(f"{path}:{number}: not a decision of a game log "
+                             f"(each needs {', '.join(f'{k} ({t.__name__})' for k, t in _ENTRY.items())})")
+    return header, entries, last["result"]
 
 
 def replay_log(game, header, entries, result, path: str, on_step=None):
-    """Apply every logged action; each must be legal and by the logged player."""
-    if not isinstance(header["seed"], int) or not isinstance(header["players"], int):
-        raise RulesError(f"{path}:1: the seed and the number of players must be numbers")
+    """Apply every logged action; every recorded field must be what the rules give."""
+    if header["fingerprint"] != game.program.fingerprint:
+        raise RulesError(f"{path}: the log was written with other rules, cards or parameters "
+                         f"(fingerprint {header['fingerprint'][:40]}; these rules: {game.program.fingerprint})")
     st = game.new_initial_state(header["players"], header["seed"])
     for number, entry in enumerate(entries, 2):
         if st.is_terminal():
             raise RulesError(f"{path}:{number}: the game is already over, but the log goes on")
         decision = st.decision()
         ids = [o.id for o in decision.options]
-        if entry["action"] not in ids or entry.get("player", decision.player) != decision.player:
+        if entry["action"] not in ids or entry["player"] != decision.player:
             raise RulesError(
-                f"{path}:{number}: the log does not match these rules: player {entry.get('player', 0) + 1} "
-                f"plays '{entry['action']}', but here player {decision.player + 1} chooses among {', '.join(ids)}")
+                f"{path}:{number}: the log does not match these rules: player {entry['player'] + 1} "
+                f"plays '{entry['action'][:80]}', but here player {decision.player + 1} chooses among {', '.join(ids)}")
+        label = next(o.label for o in decision.options if o.id == entry["action"])
+        expected = {"n": number - 1, "round": st.round, "turn": st.turns, "label": label}
+        wrong = [k for k, v in expected.items() if entry[k] != v]
+        if wrong:
+            raise RulesError(f"{path}:{number}: the log does not match these rules: its {', '.join(wrong)} "
+                             f"should be {', '.join(f'{expected[k]!r}' for k in wrong)}")
         if on_step:
-            on_step(st, decision, next(o.label for o in decision.options if o.id == entry["action"]))
+            on_step(st, decision, label)
         st.apply_action(entry["action"])
     if not st.is_terminal():
         raise RulesError(f"{path}: the log ends before the game does")
-    if result is not None and result.get("scores") != st.scores():
-        raise RulesError(f"{path}: the replayed scores {st.scores()} differ from the logged {result.get('scores')}")
+    replayed = st.result()
+    wrong = [k for k, v in replayed.items() if result.get(k) != v]
+    if wrong:
+        raise RulesError(f"{path}: the logged result differs from the replayed game in {', '.join(wrong)} "
+                         f"(replayed: {', '.join(f'{k} {replayed[k]!r}' for k in wrong)})")
     return st

@@ -19,6 +19,7 @@ from .visibility import counter_visible, unseen_places
 def determinize(st, player: int, seed_state: int):
     """A clone of `st` with the unseen cards redistributed; returns (clone, rng)."""
     world = st.clone()
+    world.forget_history()  # the sample is no position the true actions lead to
     kinds = world.program.card_kinds
     on_card = [world.ctr[c.index] for c in world.program.counter_list if c.scope == "card"]
     by_kind: dict = {}

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from click.testing import CliRunner
@@ -52,7 +53,10 @@ def test_run_log_writes_every_decision(runner, tmp_path):
     result = runner.invoke(cli, ["run", str(CATALYST), "--players", "3", "--seed", "5", "--quiet", "--bots", "random", "--log", str(log)])
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in log.read_text().splitlines()]
-    assert lines[0] == {"rules": str(CATALYST), "seed": 5, "players": 3, "bots": ["random"] * 3}
+    header = lines[0]
+    assert header == {"format": "rules-game-log/2", "rules": os.path.relpath(CATALYST, tmp_path),
+                      "fingerprint": header["fingerprint"], "seed": 5, "players": 3, "bots": ["random"] * 3, "sets": {}}
+    assert (tmp_path / header["rules"]).resolve() == CATALYST.resolve()
     assert [e["n"] for e in lines[1:-1]] == list(range(1, len(lines) - 1))
     assert "result" in lines[-1]
 

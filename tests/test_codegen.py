@@ -145,7 +145,7 @@ def test_generated_code_matches_its_golden_fixture(monkeypatch, game, rules, rul
     monkeypatch.chdir(ROOT)
     result = CliRunner().invoke(cli, ["compile", rules, "--rule", rule])
     assert result.exit_code == 0, result.output
-    path = ROOT / "tests" / "golden" / "generated" / f"{game}_{rule.replace(' ', '_')}.py"
+    path = ROOT / "tests" / "golden" / "generated" / f"{game}_{rule.replace(' ', '_')}.txt"
     if os.environ.get("UPDATE_GOLDEN"):
         path.parent.mkdir(exist_ok=True)
         path.write_text(result.output)
@@ -190,7 +190,6 @@ def test_debug_shows_the_rules_line_and_the_generated_line(tmp_path):
 def test_a_fault_of_the_interpreter_is_an_internal_error(tmp_path, monkeypatch):
     """A bug inside the engine is not blamed on the rules: it is an internal
     error naming the rule, asking for a report."""
-    from interpreter.compiler import ops
     from interpreter.errors import InternalError
 
     game = tiny(tmp_path)

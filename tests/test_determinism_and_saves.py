@@ -67,8 +67,19 @@ def test_damaged_save_is_refused(catalyst, text, message):
 
 
 def test_tampered_save_is_refused(catalyst):
+    """A played position is rebuilt from its history: a changed field shows."""
     st = catalyst.new_initial_state(2, 5)
     data = json.loads(st.to_json())
     data["state"]["loc"] = data["state"]["loc"][:-1]
-    with pytest.raises(SaveFileError, match="damaged"):
+    with pytest.raises(SaveFileError, match="does not follow from its own history.*: loc"):
+        catalyst.state_from_json(json.dumps(data))
+
+
+def test_tampered_arranged_position_is_refused(catalyst):
+    """A position arranged by hand has no history: its fields are checked."""
+    st = catalyst.new_initial_state(2, 5)
+    st.forget_history()
+    data = json.loads(st.to_json())
+    data["state"]["loc"] = data["state"]["loc"][:-1]
+    with pytest.raises(SaveFileError, match="damaged: the card locations do not match the cards"):
         catalyst.state_from_json(json.dumps(data))

@@ -195,11 +195,13 @@ def saved(tiny):
     (lambda text: "[1, 2, 3]", "not a saved game of this tool"),
     (lambda text: json.dumps({**json.loads(text), "format": "other/9"}), "not a saved game of this tool"),
     (lambda text: json.dumps({**json.loads(text), "seed": "seven"}), "the saved game is damaged (field 'seed')"),
-    (lambda text: json.dumps({**json.loads(text), "rules": "gone.rules"}), "no such file: gone.rules"),
+    (lambda text: json.dumps({**json.loads(text), "rules": "gone.rules"}), "gone.rules"),
+    (lambda text: json.dumps({**json.loads(text), "fingerprint": "00"}), "changed since"),
     (lambda text: json.dumps({**json.loads(text), "game": {**json.loads(text)["game"], "fingerprint": "00"}}), "the save was made with different rules"),
-    (lambda text: json.dumps({**json.loads(text), "game": {**json.loads(text)["game"], "state": {}}}), "the save file is damaged"),
-    (lambda text: json.dumps({**json.loads(text), "sets": {"difficulty": "impossible"}}), "the save was made with different rules"),
-], ids=["truncated", "empty", "a-list", "other-format", "bad-seed", "rules-gone", "other-rules", "no-state", "bad-parameter"])
+    (lambda text: json.dumps({**json.loads(text), "game": {**json.loads(text)["game"], "state": {}}}), "the save is damaged: 'n' is missing"),
+    (lambda text: json.dumps({**json.loads(text), "sets": {"difficulty": "impossible"}}), "changed since"),
+], ids=["truncated", "empty", "a-list", "other-format", "bad-seed", "rules-gone", "rules-changed", "other-rules",
+        "no-state", "bad-parameter"])
 def test_damaged_saves(saved, damage, message):
     saved.write_text(damage(saved.read_text()))
     result = invoke("run", "--load", saved, "--bots", "random")
@@ -213,7 +215,7 @@ def test_tampered_save_that_loses_a_card(saved):
     victim = next(zone for zone in zones if zone and zone[0] is not None)
     victim.pop(0)
     saved.write_text(json.dumps(data))
-    expect(invoke("run", "--load", saved, "--bots", "random"), 1, "the save file is damaged")
+    expect(invoke("run", "--load", saved, "--bots", "random"), 1, "does not follow from its own history")
 
 
 def test_log_into_a_missing_folder(tiny):
@@ -244,6 +246,20 @@ def log(tmp_path):
     return path
 
 
+def test_a_log_replays_from_any_folder(log, tmp_path, monkeypatch):
+    """The log names its rules relative to itself: moved together, they still replay."""
+    moved = tmp_path / "elsewhere"
+    shutil.copytree(RULES, moved / "rules")
+    shutil.copytree(RULES.parent / "schemas", moved / "schemas")
+    (moved / "logs").mkdir()
+    header = json.loads(log.read_text().splitlines()[0])
+    new = moved / "logs" / "game.jsonl"
+    new.write_text(log.read_text().replace(json.dumps(header["rules"]),
+                                           json.dumps(os.path.relpath(moved / "rules" / "catalyst.rules", moved / "logs"))))
+    monkeypatch.chdir(tmp_path)
+    expect(invoke("replay", new, "--quiet"), 0, "player 1:")
+
+
 def test_replay_of_a_log_reproduces_the_game(log):
     result = invoke("replay", log, "--quiet")
     expect(result, 0, "player 1:")
@@ -251,15 +267,42 @@ def test_replay_of_a_log_reproduces_the_game(log):
     assert [float(line.split(": ")[1].rstrip(" *")) for line in result.output.strip().splitlines()] == recorded
 
 
+def edit_line(lines, number, **changes):
+    """The log with the JSON line `number` (0-based) changed."""
+    data = json.loads(lines[number])
+    data.update(changes)
+    return lines[:number] + [json.dumps(data)] + lines[number + 1:]
+
+
+def edit_result(lines, **changes):
+    data = json.loads(lines[-1])
+    data["result"].update(changes)
+    return lines[:-1] + [json.dumps(data)]
+
+
 @pytest.mark.parametrize("damage, message", [
     (lambda lines: lines[:1] + lines[2:], "the log does not match these rules"),
     (lambda lines: lines[:-10] + lines[-1:], "the log ends before the game does"),
     (lambda lines: ["not json"] + lines[1:], "not a game log (a line is not JSON"),
-    (lambda lines: ['{"hello": 1}'] + lines[1:], "not a game log (it must start with a line naming rules, seed and players)"),
-    (lambda lines: [lines[0].replace('"coin_limit": "9"', '"coin_limit": "8"')] + lines[1:], "the log does not match these rules"),
+    (lambda lines: ['{"hello": 1}'] + lines[1:], "not a game log of this tool"),
+    (lambda lines: [lines[0].replace('"coin_limit": "9"', '"coin_limit": "8"')] + lines[1:],
+     "the log was written with other rules, cards or parameters"),
     (lambda lines: lines[:-1] + lines[-2:], "the game is already over, but the log goes on"),
     (lambda lines: [lines[0]] + ['{"action": 7}'] + lines[1:], "not a decision of a game log"),
-], ids=["missing-step", "cut-short", "not-json", "no-header", "other-parameters", "extra-step", "bad-entry"])
+    (lambda lines: edit_line(lines, 3, label="take everything"), "the log does not match these rules: its label"),
+    (lambda lines: edit_line(lines, 3, round=9), "the log does not match these rules: its round"),
+    (lambda lines: edit_line(lines, 3, turn=1000), "the log does not match these rules: its turn"),
+    (lambda lines: edit_line(lines, 3, n=77), "the log does not match these rules: its n"),
+    (lambda lines: edit_line(lines, 3, player=2), "the log does not match these rules: player 3"),
+    (lambda lines: edit_result(lines, scores=[99, 0, 0]), "the logged result differs from the replayed game in scores"),
+    (lambda lines: edit_result(lines, winners=[2]), "the logged result differs from the replayed game in winners"),
+    (lambda lines: edit_result(lines, turns=1), "the logged result differs from the replayed game in turns"),
+    (lambda lines: edit_line(lines, 0, fingerprint="0000"), "the log was written with other rules"),
+    (lambda lines: edit_line(lines, 0, seed="four"), "the log's header is damaged (field 'seed')"),
+    (lambda lines: lines[:-1], "the log ends without the game's result"),
+], ids=["missing-step", "cut-short", "not-json", "no-header", "other-parameters", "extra-step", "bad-entry",
+        "other-label", "other-round", "other-turn", "other-number", "other-player", "other-scores", "other-winners",
+        "other-turns", "other-fingerprint", "bad-seed", "no-result"])
 def test_a_log_that_does_not_match_its_rules(log, damage, message):
     lines = log.read_text().splitlines()
     log.write_text("\n".join(damage(lines)) + "\n")

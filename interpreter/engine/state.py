@@ -32,10 +32,14 @@ class StateField:
     doc: str
     saved: bool = True  # part of the position (saves, fingerprints); else reset by clone and load
     default: object = None  # the value of a field that is not saved
+    derived: bool = False  # saved in snapshots, but recomputed by the engine when a save is loaded
 
 
 FIELDS = (
     StateField("n", "value", "number of players"),
+    StateField("seed", "value", "the seed the game started from (None for a position arranged by hand)"),
+    StateField("history", "value", "the actions taken since the start, as nested pairs (earlier, action id), "
+                                   "newest outermost; None at the start and for a position arranged by hand"),
     StateField("ctr", "rows", "counter values: one row per counter, one entry per owner"),
     StateField("z", "rows", "zone instances: the cards in each, bottom first (None: an empty slot)"),
     StateField("loc", "list", "the zone instance holding each card"),
@@ -50,10 +54,11 @@ FIELDS = (
     StateField("turns", "value", "turns begun so far"),
     StateField("end_round", "value", "the last round, once a rule has said when the game ends"),
     StateField("over", "value", "whether the game has ended"),
-    StateField("decider", "value", "the player who must decide (None when no decision is pending)"),
+    StateField("decider", "value", "the player who must decide (None when no decision is pending)", derived=True),
     StateField("point", "value", "the decision point of the rules that is pending"),
-    StateField("option_ids", "value", "the ids of the legal options (never changed in place)"),
-    StateField("option_values", "value", "the values of the legal options, in the order of their ids"),
+    StateField("option_ids", "value", "the ids of the legal options (never changed in place)", derived=True),
+    StateField("option_values", "value", "the values of the legal options, in the order of their ids",
+               derived=True),
     StateField("decisions", "value", "decisions taken so far"),
     StateField("cov", "list", "how often each rule ran, when coverage is counted (else None)"),
     StateField("lost", "value", "whether the rules ended the game lost for everyone"),
@@ -62,6 +67,7 @@ FIELDS = (
     StateField("nesting", "value", "triggers running inside triggers", saved=False, default=0),
 )
 SAVED = tuple(f.name for f in FIELDS if f.saved)
+DERIVED = tuple(f.name for f in FIELDS if f.derived)
 
 
 class Pending(NamedTuple):
@@ -122,16 +128,42 @@ class State:
         return [Frame(codes[f[FRAME_CODE]].name, f[FRAME_CODE], f[FRAME_BLOCK], tuple(f[FRAME_LOCALS]))
                 for f in self.frames]
 
+    # -- the actions that led here
+    def actions(self) -> list:
+        """The action ids taken since the start, oldest first (None for a
+        position arranged by hand, which no sequence of actions leads to)."""
+        if self.seed is None:
+            return None
+        out = []
+        node = self.history
+        while node is not None:
+            node, action = node
+            out.append(action)
+        out.reverse()
+        return out
+
+    def forget_history(self) -> None:
+        """Mark the position as arranged: no sequence of actions leads to it."""
+        self.seed = None
+        self.history = None
+
     # -- plain-data round trip
     def to_data(self) -> dict:
-        return {name: _plain(getattr(self, name)) for name in SAVED}
+        data = {name: plain(getattr(self, name)) for name in SAVED}
+        data["history"] = self.actions()
+        return data
 
     @classmethod
     def from_data(cls, program, data: dict) -> "State":
+        """A state holding exactly `data`'s fields (unchecked: see saves.py)."""
         st = cls.__new__(cls)
         st.program = program
         for f in FIELDS:
-            setattr(st, f.name, _from_plain(data.get(f.name)) if f.saved else f.default)
+            setattr(st, f.name, from_plain(data.get(f.name)) if f.saved else f.default)
+        history = None
+        for action in data.get("history") or ():
+            history = (history, action)
+        st.history = history
         return st
 
     def fingerprint(self) -> str:
@@ -140,17 +172,19 @@ class State:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _plain(value):
+def plain(value):
+    """A field's value as JSON-able data (a tuple becomes {"t": [...]})."""
     if isinstance(value, tuple):
-        return {"t": [_plain(v) for v in value]}
+        return {"t": [plain(v) for v in value]}
     if isinstance(value, list):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     return value
 
 
-def _from_plain(value):
+def from_plain(value):
+    """The inverse of `plain`."""
     if isinstance(value, dict) and set(value) == {"t"}:
-        return tuple(_from_plain(v) for v in value["t"])
+        return tuple(from_plain(v) for v in value["t"])
     if isinstance(value, list):
-        return [_from_plain(v) for v in value]
+        return [from_plain(v) for v in value]
     return value

@@ -12,7 +12,7 @@ so this module imports nothing below the language.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Optional
 
 from .value_types import BOOL, CARD, CARDS, LIST, MAP, NUMBER, PLAYER, PLAYERS, TEXT

@@ -1,0 +1,311 @@
+"""Saved positions: written as plain JSON, rebuilt and checked when read.
+
+A save names the rules by their fingerprint and holds the state's fields
+(engine/state.py `FIELDS`). Nothing read from a save is trusted:
+
+- a position reached by playing (it has a seed and a history of actions) is
+  rebuilt by replaying those actions from that seed, each of which must be
+  legal where it is taken, and the result must equal every saved field: a
+  save changed after it was written is refused;
+- a position arranged by hand (no history) is checked field by field: types
+  and sizes, the rules' layout of zones and counters, every card in exactly
+  one place, counters within their bounds, frames of rules that can wait for
+  a decision; then the engine asks the saved decision again, so the options
+  offered come from the rules, never from the file.
+
+The pending decision's player and options are never read from a save.
+"""
+from __future__ import annotations
+
+import json
+
+from .compiler.program import FRAME_BLOCK, FRAME_CODE, FRAME_LOCALS
+from .engine import invariants
+from .engine.run import run
+from .engine.state import DERIVED, FIELDS, SAVED, from_plain, plain
+from .errors import RulesError, SaveFileError
+
+FORMAT = 4  # 4: a history of actions; pending options are not saved
+LARGEST_NUMBER = 10 ** 18
+MOST_ITEMS = 100_000  # values in one rule's locals, all nesting included
+MOST_TEXT = 10_000  # characters of one text in a rule's locals
+MOST_ACTIONS = 1_000_000
+
+
+def dump(st) -> str:
+    """The position as JSON text (its pending decision's options left out)."""
+    data = st.to_data()
+    for name in DERIVED:
+        data.pop(name, None)
+    return json.dumps({"format": FORMAT, "rules": st.program.title, "fingerprint": st.program.fingerprint,
+                       "state": data}, separators=(",", ":"))
+
+
+def load(game, text: str, state_class):
+    """The position saved in `text`, rebuilt and checked (see the module)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as err:
+        raise SaveFileError(f"the save file is not valid JSON ({str(err)[:200]})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("state"), dict):
+        raise SaveFileError("this is not a saved game of this tool (missing format or state, or an older format)")
+    program = game.program
+    if data.get("fingerprint") != program.fingerprint:
+        raise SaveFileError(
+            f"the save was made with different rules, cards or parameters "
+            f"(saved {str(data.get('rules', '?'))[:200]}, fingerprint {str(data.get('fingerprint'))[:40]}; "
+            f"now {program.fingerprint})")
+    fields = data["state"]
+    unknown = set(fields) - set(SAVED) - {"history"}
+    if unknown:
+        raise SaveFileError(f"the save has fields no state has: {', '.join(sorted(map(str, unknown)))[:200]}")
+    try:
+        if fields.get("history") is not None or fields.get("seed") is not None:
+            return _replayed(game, fields)
+        return _checked(game, {name: from_plain(value) for name, value in fields.items()}, state_class)
+    except RecursionError:
+        raise SaveFileError("the save is damaged: its values are nested too deeply") from None
+
+
+# ---------------------------------------------------------------- a position reached by playing
+def _replayed(game, fields):
+    seed, history, n = fields.get("seed"), fields.get("history"), fields.get("n")
+    if not _is_int(seed) or abs(seed) >= 1 << 63:
+        raise SaveFileError("the save is damaged: its seed is not a whole number")
+    if not isinstance(history, list) or len(history) > MOST_ACTIONS or not all(isinstance(a, str) for a in history):
+        raise SaveFileError("the save is damaged: its history is not a list of action ids")
+    if not _is_int(n):
+        raise SaveFileError("the save is damaged: the number of players is not a whole number")
+    try:
+        st = game.new_initial_state(n, seed)
+        for number, action in enumerate(history, 1):
+            if st.over:
+                raise SaveFileError(f"the save's history goes on after the game ended (action {number})")
+            if action not in st.option_ids:
+                raise SaveFileError(f"the save's history is not a game of these rules: action {number} "
+                                    f"('{action[:80]}') is not legal there")
+            st.apply_action(action)
+    except SaveFileError:
+        raise
+    except RulesError as err:
+        raise SaveFileError(f"the save's history cannot be replayed: {err.diagnostics[0].message}") from None
+    replayed = st.to_data()
+    differ = [name for name in SAVED if name not in DERIVED and name != "cov" and name in fields
+              and fields[name] != replayed[name]]
+    missing = [name for name in SAVED if name not in DERIVED and name != "cov" and name not in fields]
+    if differ or missing:
+        raise SaveFileError("the saved position does not follow from its own history (the save was changed "
+                            "after it was written): " + ", ".join(differ + missing))
+    if fields.get("cov") is not None:
+        st.cov = _coverage(fields["cov"], game.program)
+    return st
+
+
+# ---------------------------------------------------------------- a position arranged by hand
+def _checked(game, fields, state_class):
+    program = game.program
+    problems = []
+    for f in FIELDS:
+        if not f.saved or f.derived or f.name in ("seed", "history"):
+            continue
+        if f.name not in fields:
+            problems.append(f"'{f.name}' is missing")
+    if problems:
+        raise SaveFileError("the save is damaged: " + "; ".join(problems))
+    n = fields["n"]
+    if not _is_int(n) or not program.min_players <= n <= program.max_players:
+        raise SaveFileError(f"the save is damaged: {_show(n)} is not a number of players of these rules")
+    try:
+        _check_layout(program, fields, n)
+        _check_frames(program, fields)
+        _check_turn(fields, n)
+    except SaveFileError as err:
+        raise SaveFileError("the save is damaged: " + err.diagnostics[0].message) from None
+    st = state_class.from_data(program, {name: plain(value) for name, value in fields.items()
+                                         if name not in ("seed", "history")})
+    st.cov = _coverage(fields.get("cov"), program)
+    st.clear_pending()
+    if not st.over:
+        saved_point = fields["point"]
+        st.frames[-1][FRAME_BLOCK] = program.decisions[saved_point].ask
+        try:
+            run(st)
+        except RulesError as err:
+            raise SaveFileError(f"the saved position cannot go on under these rules: {err.diagnostics[0].message}") from None
+        if not st.over and st.point != saved_point:
+            raise SaveFileError("the saved decision is not one the rules ask in this position")
+    problems = invariants.violations(st)
+    if problems:
+        raise SaveFileError("the saved position breaks the rules' invariants: " + "; ".join(problems[:5]))
+    return st
+
+
+def _check_layout(program, fields, n):
+    counters, zones, loc = fields["ctr"], fields["z"], fields["loc"]
+    ncards = len(program.card_ids)
+    if not isinstance(counters, list) or len(counters) != len(program.counter_list):
+        raise SaveFileError("the counters do not match the rules")
+    for info, row in zip(program.counter_list, counters):
+        size = {"player": n, "shared": 1, "card": ncards}[info.scope]
+        if not isinstance(row, list) or len(row) != size or not all(_is_int(v) for v in row):
+            raise SaveFileError(f"counter '{info.name}' does not hold {size} whole numbers")
+        for v in row:
+            low = info.minimum if info.minimum is not None else -LARGEST_NUMBER
+            high = info.maximum if info.maximum is not None else LARGEST_NUMBER
+            if not low <= v <= high:
+                raise SaveFileError(f"counter '{info.name}' is {v}, outside {low}..{high}")
+    if not isinstance(zones, list) or len(zones) != len(program.zone_of_instance):
+        raise SaveFileError("the zones do not match the rules")
+    if not isinstance(loc, list) or len(loc) != ncards or not all(_is_int(z) for z in loc):
+        raise SaveFileError("the card locations do not match the cards")
+    seen = [None] * ncards
+    for zi, (info, zone) in enumerate(zip(program.zone_of_instance, zones)):
+        if not isinstance(zone, list) or (info.slots and len(zone) != info.slots):
+            raise SaveFileError(f"zone '{info.name}' does not have the shape the rules give it")
+        if info.scope == "player" and zi - info.base >= n and any(c is not None for c in zone):
+            raise SaveFileError(f"zone '{info.name}' of a seat no player sits at holds cards")
+        for card in zone:
+            if card is None and info.slots:
+                continue
+            if not _is_int(card) or not 0 <= card < ncards:
+                raise SaveFileError(f"zone '{info.name}' holds {_show(card)}, which is no card")
+            if seen[card] is not None:
+                raise SaveFileError(f"card '{program.card_ids[card]}' is in two places")
+            seen[card] = zi
+    for card, zi in enumerate(seen):
+        if zi is None:
+            raise SaveFileError(f"card '{program.card_ids[card]}' is in no place")
+        if loc[card] != zi:
+            raise SaveFileError(f"card '{program.card_ids[card]}' is recorded in another place than it is")
+
+
+def _check_frames(program, fields):
+    frames, over, point = fields["frames"], fields["over"], fields["point"]
+    if not isinstance(over, bool):
+        raise SaveFileError("whether the game is over is not yes or no")
+    if not isinstance(frames, list) or (not over and not frames) or (over and frames):
+        raise SaveFileError("where rule execution stands does not match whether the game is over")
+    for depth, frame in enumerate(frames):
+        if not isinstance(frame, list) or len(frame) != 3:
+            raise SaveFileError("a frame of rule execution is not [rule, block, locals]")
+        code, block, local_values = frame[FRAME_CODE], frame[FRAME_BLOCK], frame[FRAME_LOCALS]
+        if not _is_int(code) or not 0 <= code < len(program.codes) or (code == program.main) != (depth == 0):
+            raise SaveFileError("a frame names no rule that can wait for a decision there")
+        rule = program.codes[code]
+        if rule.light or not _is_int(block) or not 0 <= block < rule.nblocks:
+            raise SaveFileError(f"rule '{rule.name}' has no place {_show(block)} to stand at")
+        if not isinstance(local_values, list) or len(local_values) != rule.nlocals:
+            raise SaveFileError(f"rule '{rule.name}' does not have {rule.nlocals} local values")
+        budget = [MOST_ITEMS]
+        for value in local_values:
+            _check_plain(value, budget, 0)
+    if over:
+        if point is not None:
+            raise SaveFileError("a game that is over has no pending decision")
+        return
+    if not _is_int(point) or not 0 <= point < len(program.decisions):
+        raise SaveFileError("the pending decision names no decision of the rules")
+    if program.decisions[point].code != frames[-1][FRAME_CODE]:
+        raise SaveFileError("the pending decision is not asked by the rule that is waiting")
+
+
+def _check_turn(fields, n):
+    for name in ("me", "cur", "first"):
+        if not _is_int(fields[name]) or not 0 <= fields[name] < n:
+            raise SaveFileError(f"'{name}' is not a seat")
+    order = fields["order"]
+    if not isinstance(order, tuple) or not order or not all(_is_int(p) and 0 <= p < n for p in order):
+        raise SaveFileError("the turn order is not a list of seats")
+    if not _is_int(fields["pos"]) or not 0 <= fields["pos"] < len(order):
+        raise SaveFileError("the place in the turn order is outside it")
+    for name in ("round", "turns", "decisions"):
+        if not _is_int(fields[name]) or not 0 <= fields[name] <= LARGEST_NUMBER:
+            raise SaveFileError(f"'{name}' is not a count")
+    if fields["end_round"] is not None and (not _is_int(fields["end_round"]) or fields["end_round"] < 0):
+        raise SaveFileError("the last round is not a count")
+    if not _is_int(fields["rng"]) or not 0 <= fields["rng"] < 1 << 64:
+        raise SaveFileError("the random generator's state is not a 64-bit number")
+    for name in ("lost", "won"):
+        if not isinstance(fields[name], bool):
+            raise SaveFileError(f"'{name}' is not yes or no")
+    if fields["lost"] and fields["won"]:
+        raise SaveFileError("a game cannot be both lost and won")
+
+
+def _check_plain(value, budget, depth):
+    """A value a rule may hold: numbers, texts, yes/no, none, and lists of them."""
+    budget[0] -= 1
+    if budget[0] < 0 or depth > 8:
+        raise SaveFileError("a rule's local values are too large or too deeply nested")
+    if value is None or isinstance(value, bool):
+        return
+    if _is_int(value):
+        if abs(value) > LARGEST_NUMBER:
+            raise SaveFileError("a rule's local value is a number too large")
+        return
+    if isinstance(value, str):
+        if len(value) > MOST_TEXT:
+            raise SaveFileError("a rule's local value is a text too long")
+        return
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            _check_plain(item, budget, depth + 1)
+        return
+    raise SaveFileError("a rule's local value is not plain data")
+
+
+def _coverage(cov, program):
+    if cov is None:
+        return None
+    if not isinstance(cov, list) or len(cov) != len(program.codes) or not all(_is_int(k) and k >= 0 for k in cov):
+        raise SaveFileError("the save is damaged: its rule counts do not match the rules")
+    return cov
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _show(value) -> str:
+    text = json.dumps(value) if not isinstance(value, tuple) else str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# ---------------------------------------------------------------- games saved at the table
+SESSION_FORMAT = "rules-game-save/2"
+
+
+def session_text(save_path: str, rules: str, game, state, meta: dict) -> str:
+    """A game saved at the table: the rules (their path relative to the save's
+    folder, and their fingerprint), how the game was set up (`meta`: sets,
+    seed, players, the seats people play, the bots) and the position."""
+    from .replay import path_from
+
+    data = {"format": SESSION_FORMAT, "rules": path_from(save_path, rules), "fingerprint": game.program.fingerprint,
+            **meta, "game": json.loads(dump(state))}
+    return json.dumps(data) + "\n"
+
+
+def read_session(path: str) -> dict:
+    """A save written by `session_text`, checked for shape, its rules path made absolute."""
+    from .replay import path_in
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
+        raise SaveFileError(f"{path}: not a readable saved game ({str(err)[:200]})") from None
+    if not isinstance(data, dict) or data.get("format") != SESSION_FORMAT:
+        raise SaveFileError(f"{path}: not a saved game of this tool (or of an older format)")
+    for key, kind in (("rules", str), ("fingerprint", str), ("sets", dict), ("seed", int), ("players", int),
+                      ("human", list), ("game", dict)):
+        if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
+            raise SaveFileError(f"{path}: the saved game is damaged (field '{key}')")
+    if data.get("bots") is not None and not isinstance(data["bots"], str):
+        raise SaveFileError(f"{path}: the saved game is damaged (field 'bots')")
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in data["sets"].items()):
+        raise SaveFileError(f"{path}: the saved game is damaged (field 'sets')")
+    if not all(isinstance(s, int) and not isinstance(s, bool) for s in data["human"]):
+        raise SaveFileError(f"{path}: the saved game is damaged (field 'human')")
+    data["rules"] = path_in(path, data["rules"])
+    return data
