@@ -1,4 +1,6 @@
-"""Helpers for scenario tests of the Catalyst rules (base game and solo mode).
+"""Arranging and playing positions of the real Catalyst rules for the scenario
+suites of the base game (test_rules_catalyst.py) and the solo mode
+(test_rules_solo.py).
 
 Cards are always selected by predicate from the card database, never by name,
 so the scenarios hold for any card set in the format of rules/cards.yaml.
@@ -70,16 +72,6 @@ def item_id(game, card_id, effect) -> str:
     return f"{effects(card_of(game, card_id)).index(effect) + 1}:{effect}"
 
 
-def has_slash(c) -> bool:
-    return "/" in c.data["effects"]
-
-
-def catalyst_with(game, *items, exclude=(), **fields) -> str:
-    """A catalyst whose effects are exactly `items` (any effects if none given)."""
-    where = effects_are(*items) if items else (lambda c: True)
-    return one(game, "catalyst", where, exclude=exclude, **fields)
-
-
 def building(game, name, level=1) -> str:
     return one(game, "building", name=name, level=level)
 
@@ -129,6 +121,14 @@ def set_goal(st, goal_id):
     st.place(goal_id, "goals")
 
 
+def host_for(st, cid, player, name="Barracks"):
+    """Put catalyst `cid` in a building of `player`: activating it then ends
+    with the building's yes/no question, so the turn stays open to look at."""
+    b = building(st, name)
+    give_building(st, b, player, cid)
+    return b
+
+
 def clear_scoring(st):
     """No coins, military, buildings or scoring pile for anybody."""
     for p in range(st.n):
@@ -146,8 +146,9 @@ def keep_deck(st, n):
 
 
 # ------------------------------------------------------------------ playing
-def prompt(st) -> str:
-    return st.decision().prompt
+def counters(st, player) -> dict:
+    """The counters the simple effects add to: coins, chain tokens, military."""
+    return {name: st.counter(name, player) for name in COUNTER.values()}
 
 
 def is_action_choice(st) -> bool:
@@ -165,6 +166,15 @@ def finish_turn(st):
         else:
             st.apply_action(legal[0])
     return st
+
+
+def resolve_only(st, game, card_id, *wanted):
+    """Resolve the `wanted` plain effects of the card being activated, in
+    order, and skip the rest."""
+    for effect in wanted:
+        play(st, item_id(game, card_id, effect))
+    if "done" in st.legal_actions():
+        play(st, "done")
 
 
 def collect_until_over(st, limit=500) -> list[int]:

@@ -1,5 +1,8 @@
-"""One scenario per rule of the solo mode, through the decision API on the
-real rules/solo.rules. Seat 0 is the player, seat 1 the automaton (AI)."""
+"""Scenario tests for rules/solo.rules, the official solo mode (seed 001), which
+extends rules/catalyst.rules; one or more per rule, in the order of the solo
+rules. Seat 0 is you, seat 1 the automaton (the "AI"). Every docstring quotes
+the solo rules; every test drives the game through the decision API; cards are
+picked by predicate, never by name (see tests/scenario.py)."""
 from __future__ import annotations
 
 import pytest
@@ -7,180 +10,298 @@ import pytest
 from interpreter.loader import load_game
 
 from .conftest import RULES, random_game
-from .positions import card, card_ids, data, play, set_market
+from .scenario import (
+    Picker, building, clear_scoring, data, ended, fresh, give, give_building, ids, is_action_choice, keep_deck, labels,
+    play,
+)
 
+SOLO = RULES / "solo.rules"
 YOU, AI = 0, 1
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def solo():
-    game = load_game(RULES / "solo.rules")
+    """The solo mode from the real rules/solo.rules, checking invariants after every action."""
+    game = load_game(SOLO)
     game.set_limits(check_invariants=True)
     return game
 
 
-def start(solo, seed=1):
-    st = solo.new_initial_state(2, seed)
-    assert st.current_player() == YOU
-    return st
+# ================================================================== PREPARATION
+def test_deck_is_the_two_player_deck(solo):
+    """"Follow the instructions for preparing a 2-player game": only the cards
+    marked 2, of which 10 set aside and 5 on the board."""
+    st = solo.new_initial_state(players=2, seed=3)
+    in_play = st.zone("deck") + st.zone("final_stack") + st.zone("market")
+    assert sorted(in_play) == sorted(ids(solo, "catalyst", lambda c: c.data["players"] <= 2))
+    assert len(in_play) == 40  # the 2-player deck rules/cards.yaml is built for
+    assert len(st.zone("final_stack")) == 10 and None not in st.zone("market")
 
 
-def ready(st, effects, exclude=()):
-    cid = card(st, "catalyst", exclude=exclude, effects=effects)
-    st.place(cid, "playing_area", owner=YOU)
-    return cid
+def test_you_are_the_first_player(solo):
+    """"Follow the instructions for preparing a 2-player game. You are the first
+    player." (Starting coins as the first player: 4; the AI keeps no coins.)"""
+    for seed in range(10):
+        st = solo.new_initial_state(players=2, seed=seed)
+        assert st.first == YOU and st.current_player() == YOU
+        assert st.counter("coins", YOU) == 4 and st.counter("coins", AI) == 0
 
 
-def test_you_are_first_and_play_turns_in_a_row(solo):
-    """You are the first player. Play multiple turns in a row until the game ends."""
-    deciders = set()
-    final = random_game(solo, 2, seed=4, on_decision=lambda st, d, c: deciders.add(d.player))
-    assert final.first == YOU and deciders == {YOU}
-    assert final.turns == final.round  # one turn per round: only you play
+def test_four_buildings_of_costs_1_to_4_in_four_colours(solo):
+    """"Return all building cards to the box with the exception of a building
+    costing 1, one that costs 2, one that costs 3 and one that costs 4. They
+    must all be of a different color and randomly selected.\""""
+    layouts = set()
+    for seed in range(20):
+        st = solo.new_initial_state(players=2, seed=seed)
+        supply = [(data(solo, b)["level"], data(solo, b)["colour"]) for b in st.zone("building_supply")]
+        assert sorted(level for level, _ in supply) == [1, 2, 3, 4]
+        assert len({colour for _, colour in supply}) == 4
+        layouts.add(tuple(sorted(supply)))
+    assert len(layouts) > 3, "the buildings do not vary with the seed"
 
 
-def test_two_player_preparation(solo):
-    """Follow the instructions for preparing a 2-player game."""
-    st = start(solo)
-    in_play = [c for z in ("deck", "final_stack", "market") for c in st.zone(z) if c]
-    assert len(in_play) == 40 and all(data(solo, c)["players"] == 2 for c in in_play)
-    assert len(st.zone("final_stack")) == 10
-    assert st.counter("coins", YOU) == 4
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_four_buildings_costs_1_to_4_in_different_colours(solo, seed):
-    """One building costing 1, 2, 3 and 4, all of different colours, chosen at random."""
-    supply = start(solo, seed).zone("building_supply")
-    assert sorted(data(solo, b)["level"] for b in supply) == [1, 2, 3, 4]
-    assert len({data(solo, b)["colour"] for b in supply}) == 4
-
-
-def test_building_choice_varies_with_the_seed(solo):
-    choices = {tuple(sorted(start(solo, seed).zone("building_supply"))) for seed in range(8)}
-    assert len(choices) > 1
-
-
-def test_building_price_is_its_printed_cost_plus_owned(solo):
-    st = start(solo)
-    ready(st, "build")
-    st.set_counter("coins", 10, YOU)
+@pytest.mark.parametrize("level, owned", [(1, 0), (2, 0), (3, 0), (4, 0), (3, 1)],
+                         ids=["cost-1", "cost-2", "cost-3", "cost-4", "cost-3-owning-one"])
+def test_building_price_is_printed_cost_plus_buildings_owned(solo, level, owned):
+    """With one Building per colour, each costs the number printed on it; "you
+    must also pay 1 additional coin for each Building you already own.\""""
+    pick = Picker(solo)
+    st = fresh(solo, seed=5)
+    by_level = {data(solo, b)["level"]: b for b in st.zone("building_supply")}
+    target = by_level[level]
+    if owned:
+        other = by_level[1]  # owning the "1" building's colour
+        give_building(st, other, YOU)
+    give(st, pick.effects("build"), YOU)
+    st.set_counter("coins", 8, YOU)
     st.refresh()
     play(st, "activate_one", "1:build")
-    for b, label in ((o.id, o.label) for o in st.legal_options()):
-        assert label.endswith(f"for {data(solo, b)['level']} coins")
+    assert labels(st)[target].endswith(f"for {level + owned} coins")
+    play(st, target)
+    assert st.where(target) == ("buildings", YOU)
+    assert st.counter("coins", YOU) == 8 - (level + owned)
 
 
-def test_collect_gives_the_ai_a_military_token(solo):
-    """Collect Contributions: you get coins as usual, and the AI gets a military power token."""
-    st = start(solo)
-    st.set_counter("coins", 2, YOU)
-    set_market(st, card_ids(solo, "catalyst", cost=3)[:5])
+# ================================================================== YOUR TURNS
+def test_only_you_take_turns(solo):
+    """"Play multiple turns in a row until the game ends." The AI never decides."""
+    pick = Picker(solo)
+    st = fresh(solo, market=pick.cost(2, 5))
+    st.refresh()
+    for turn in range(3):
+        assert is_action_choice(st) and st.current_player() == YOU and st.turns == turn + 1
+        play(st, "collect")
+
+    deciders = set()
+    for seed in range(4):
+        final = random_game(solo, 2, seed, on_decision=lambda s, d, choice: deciders.add(d.player))
+        assert final.is_terminal()
+        assert final.turns == final.round  # one turn per round: only you play
+    assert deciders == {YOU}
+
+
+def test_collect_gives_the_ai_one_military(solo):
+    """"Collect Contributions: you get coins as usual, and the AI gets a military
+    power token.\""""
+    pick = Picker(solo)
+    st = fresh(solo, market=pick.cost(1, 4) + pick.cost(4, 1))
+    st.set_counter("coins", 0, YOU)
     st.refresh()
     play(st, "collect")
-    assert st.counter("coins", YOU) == 5 and st.counter("military", AI) == 1
+    assert st.counter("coins", YOU) == 4
+    assert st.counter("military", AI) == 1 and st.counter("military", YOU) == 0
+    assert st.counter("coins", AI) == 0
 
 
-def test_recruit_gives_the_ai_the_card_toward_the_deck(solo):
-    """Then take the first card to the left of the one you recruited and place
-    it in the AI's scoring pile."""
-    st = start(solo)
-    st.set_counter("coins", 10, YOU)
-    market = st.zone("market")
-    play(st, "recruit", market[3])
-    assert st.where(market[2]) == ("scoring_pile", AI)
-    assert st.zone("scoring_pile", AI) == [market[2]]
+@pytest.mark.parametrize("space", range(1, 5), ids=[f"space{i}" for i in range(2, 6)])
+def test_recruit_gives_the_ai_the_card_toward_the_deck(solo, space):
+    """"Recruit a Catalyst: You recruit a Catalyst as usual, then take the first
+    card to the left of the one you recruited and place it ... in the deck of
+    AI's scoring pile.\""""
+    pick = Picker(solo)
+    market = pick.cost(1, 5)
+    st = fresh(solo, market=market)
+    st.set_counter("coins", 8, YOU)
+    st.refresh()
+    play(st, "recruit", market[space])
+    assert st.where(market[space]) == ("playing_area", YOU)
+    assert st.zone("scoring_pile", AI) == [market[space - 1]]
+    assert None not in st.zone("market")  # the board is refilled as usual
 
 
 def test_recruit_from_the_plus_one_space_gives_the_ai_the_deck_top(solo):
-    """If you recruit from the space marked +1, the top card of the draw pile goes to the AI."""
-    st = start(solo)
-    st.set_counter("coins", 10, YOU)
-    market, top = st.zone("market"), st.zone("deck")[-1]
-    play(st, "recruit", market[0])
-    assert st.zone("scoring_pile", AI) == [top]
-    assert all(st.where(c)[0] == "market" for c in market[1:])
-
-
-def test_activate_gives_the_ai_the_deck_top(solo):
-    """Activate a Catalyst: then place the card on top of the deck in the AI's scoring pile."""
-    st = start(solo)
-    ready(st, "coin coin")
+    """"If you recruit the first Catalyst to the right of the deck (the one on
+    the space marked with "+1"), then place the top card of the draw pile ...
+    in the scoring pile of the AI.\""""
+    pick = Picker(solo)
+    market = pick.cost(1, 5)
+    st = fresh(solo, market=market)
+    st.set_counter("coins", 8, YOU)
     st.refresh()
     top = st.zone("deck")[-1]
-    play(st, "activate_one", "1:coin", "2:coin")
+    play(st, "recruit", market[0])
     assert st.zone("scoring_pile", AI) == [top]
-    assert st.counter("military", AI) == 0  # a coin effect is not a Collect action
+    assert set(market[1:]) <= set(st.zone("market"))
 
 
-def test_effects_and_chain_activations_give_the_ai_nothing(solo):
-    """When you get coins or recruit through an effect, or spend chain tokens,
-    the additions do not apply."""
-    st = start(solo)
-    x = ready(st, "chain")
-    y = ready(st, "recruit", exclude=[x])
-    st.set_counter("coins", 10, YOU)
+def test_activate_gives_the_ai_the_deck_top_and_effects_give_nothing(solo):
+    """"Activate a Catalyst: activate a Catalyst as usual, then place the card on
+    top of the drawing deck ... in the AI's scoring pile." and "When you get
+    coins or actions to recruit a Catalyst through a Catalyst or a building's
+    effects, and when you spend Chain activation tokens to activate Catalysts,
+    the additions to the normal rules do not apply.\""""
+    pick = Picker(solo)
+    market = pick.cost(1, 5)
+    recruiter, coiner = pick.effects("recruit"), pick.effects("coin")
+    st = fresh(solo, market=market)
+    give(st, recruiter, YOU)
+    give(st, coiner, YOU)
+    st.set_counter("chain_tokens", 1, YOU)
+    st.set_counter("coins", 5, YOU)
     st.refresh()
-    market = st.zone("market")
-    play(st, "activate_one", x, "1:chain")  # the action: the AI takes the deck's top
-    assert len(st.zone("scoring_pile", AI)) == 1
-    play(st, y, "1:recruit", market[3])  # chain activation + a recruit effect
-    assert len(st.zone("scoring_pile", AI)) == 1 and st.counter("military", AI) == 0
+    top = st.zone("deck")[-1]
+    play(st, "activate_one", recruiter, "1:recruit", market[2])  # recruit through an effect
+    play(st, coiner, "1:coin")                                   # a chain activation, coins through an effect
+    assert is_action_choice(st)
+    assert st.zone("scoring_pile", AI) == [top]
+    assert st.counter("military", AI) == 0
+    assert sorted(st.zone("scoring_pile", YOU)) == sorted([recruiter, coiner])
 
 
-def test_game_ends_immediately_when_the_reserve_runs_out(solo):
-    """When the last card of the reserve deck is discarded or put on the board,
-    the game ends immediately."""
-    st = start(solo)
-    for cid in st.zone("final_stack") + st.zone("deck")[:-1]:
+# ================================================================== THE END
+def drop_final_stack(st):
+    for cid in st.zone("final_stack"):
         st.place(cid, "box")
-    x = ready(st, "coin coin")
+
+
+@pytest.mark.parametrize("action", ["recruit", "activate"])
+def test_deck_runs_out_then_the_set_aside_stack_is_used(solo, action):
+    """The 10 cards set aside in the 2-player preparation are part of the
+    reserve (reading): when the deck runs out, whether its last card is put on
+    the board or discarded to the AI, play goes on with them."""
+    pick = Picker(solo)
+    st = fresh(solo, market=pick.cost(1, 5))
+    keep_deck(st, 1)
+    stack = st.zone("final_stack")
+    st.set_counter("coins", 8, YOU)
+    if action == "activate":
+        give(st, pick.effects("coin"), YOU)
     st.refresh()
-    play(st, "activate_one", "done")  # the AI takes the reserve's last card
+    if action == "recruit":
+        play(st, "recruit", st.zone("market")[2])  # two gaps: the deck's last card and one from the stack
+    else:
+        play(st, "activate_one", "1:coin")  # the AI takes the deck's last card; no gap on the board
+    drawn = 1 if action == "recruit" else 0
+    assert not st.is_terminal() and is_action_choice(st)
+    assert st.zone("final_stack") == [] and len(st.zone("deck")) == len(stack) - drawn
+    assert set(st.zone("deck")) <= set(stack)
+    assert None not in st.zone("market")
+
+
+def test_game_ends_when_the_last_card_is_put_on_the_board(solo):
+    """"When the last card of the reserve deck is discarded or put on the board,
+    the game ends immediately" (no final round).\""""
+    pick = Picker(solo)
+    st = fresh(solo, market=pick.cost(1, 5))
+    keep_deck(st, 1)
+    drop_final_stack(st)
+    last = st.zone("deck")[0]
+    st.set_counter("coins", 8, YOU)
+    st.refresh()
+    play(st, "recruit", st.zone("market")[2])
     assert st.is_terminal()
-    assert st.where(x) == ("playing_area", YOU)  # the end of the turn never came
+    assert last in st.zone("market")
 
 
-def test_the_ten_card_stack_is_part_of_the_reserve(solo):
-    """Reading: the 2-player setup's 10-card stack joins the deck when it runs out."""
-    st = start(solo)
-    for cid in st.zone("deck")[:-1]:
-        st.place(cid, "box")
-    ready(st, "coin coin")
+def test_game_ends_when_the_last_card_goes_to_the_ai_from_the_plus_one_space(solo):
+    """Recruiting from the "+1" space discards the reserve's last card to the AI:
+    the game ends immediately."""
+    pick = Picker(solo)
+    st = fresh(solo, market=pick.cost(1, 5))
+    keep_deck(st, 1)
+    drop_final_stack(st)
+    last = st.zone("deck")[0]
+    st.set_counter("coins", 8, YOU)
     st.refresh()
-    play(st, "activate_one", "done")
-    assert not st.is_terminal()
-    assert len(st.zone("deck")) == 10 and st.zone("final_stack") == []
+    play(st, "recruit", st.zone("market")[0])
+    assert st.is_terminal() and st.zone("scoring_pile", AI) == [last]
 
 
-@pytest.mark.parametrize("difficulty, bonus", [("easy", 10), ("standard", 20), ("advanced", 30)])
-def test_ai_score_with_difficulty(difficulty, bonus):
-    """The AI scores its pile, each pair of military tokens and the majority,
-    plus 10/20/30 VP by difficulty; it has no buildings and no coins."""
-    game = load_game(RULES / "solo.rules", {"difficulty": f'"{difficulty}"'})
-    st = game.new_initial_state(2, 1)
-    for cid in card_ids(game, "catalyst", cost=4)[:2]:
-        st.place(cid, "scoring_pile", owner=AI)
+def test_game_ends_immediately_after_an_activation_takes_the_last_card(solo):
+    """"The game ends immediately": after the Activate action takes the last
+    card, no Chain Activation token can be spent any more."""
+    pick = Picker(solo)
+    st = fresh(solo, market=pick.cost(1, 5))
+    keep_deck(st, 1)
+    drop_final_stack(st)
+    first, second = pick.effects("coin"), pick.effects("military")
+    give(st, first, YOU)
+    give(st, second, YOU)
+    st.set_counter("chain_tokens", 1, YOU)
+    st.refresh()
+    play(st, "activate_one", first, "1:coin")
+    assert st.is_terminal()
+    assert st.counter("activated", second) == 0
+    assert st.where(first) == ("playing_area", YOU)  # the end of the turn never comes
+
+
+# ================================================================== SCORING
+def test_you_count_your_vp_as_usual(solo):
+    """"Count your VPs as usual, including the goal card's points.\""""
+    pick = Picker(solo)
+    st = fresh(solo)
+    clear_scoring(st)
+    give(st, pick.cost(3, 1)[0], YOU, "scoring_pile")
+    goal = st.zone("goals")[0]
+    flat = [name for name, entry in data(solo, goal)["score"].items() if entry == "4"]
+    if flat:
+        give_building(st, building(solo, flat[0]), YOU)
+    st.set_counter("coins", 7, YOU)
+    st.set_counter("military", 3, YOU)
+    assert st.score_breakdown(YOU) == {
+        "Catalysts": 3, "Buildings": 4 if flat else 0, "Military": 1, "Majority": 6, "Coins": 2, "Difficulty": 0}
+
+
+@pytest.mark.parametrize("difficulty, bonus", [(None, 20), ("easy", 10), ("standard", 20), ("advanced", 30)],
+                         ids=["default-standard", "easy", "standard", "advanced"])
+def test_ai_score(solo, difficulty, bonus):
+    """"The AI instead obtains the VPs written on the cards in its scoring pile,
+    the VPs provided by each pair of its military power tokens (and for the
+    majority), and additional VPs depending on the difficulty level chosen:
+    easy (+10 PV), standard (+20 PV), advanced (+30 PV).\""""
+    game = solo if difficulty is None else load_game(SOLO, {"difficulty": f'"{difficulty}"'})
+    pick = Picker(game)
+    st = fresh(game)
+    clear_scoring(st)
+    for cid in pick.cost(2, 1) + pick.cost(5, 1):
+        give(st, cid, AI, "scoring_pile")
     st.set_counter("military", 5, AI)
-    assert st.score_breakdown(AI) == {"Catalysts": 8, "Buildings": 0, "Military": 2, "Majority": 6,
-                                      "Coins": 0, "Difficulty": bonus}
+    st.set_counter("military", 1, YOU)
+    assert st.score_breakdown(AI) == {
+        "Catalysts": 7, "Buildings": 0, "Military": 2, "Majority": 6, "Coins": 0, "Difficulty": bonus}
+    assert st.score_breakdown(YOU)["Difficulty"] == 0 and st.score_breakdown(YOU)["Majority"] == 3
+    assert st.scores()[AI] == 7 + 2 + 6 + bonus
 
 
-def test_standard_difficulty_is_the_default(solo):
-    assert start(solo).score_breakdown(AI)["Difficulty"] == 20
+def test_ai_never_scores_buildings_or_coins(solo):
+    """The AI has no Buildings and no coins: those terms give it nothing."""
+    for seed in range(4):
+        st = random_game(solo, 2, seed)
+        assert st.zone("buildings", AI) == [] and st.counter("coins", AI) == 0
+        assert st.score_breakdown(AI)["Buildings"] == 0 and st.score_breakdown(AI)["Coins"] == 0
 
 
-def test_you_win_only_with_at_least_one_vp_more(solo):
-    """If you scored at least 1 VP more than the AI, you won."""
-    st = start(solo)
-    st.set_counter("coins", 0, YOU)
-    fives = card_ids(solo, "catalyst", cost=5)
-    for cid in fives[:5]:
-        st.place(cid, "scoring_pile", owner=YOU)  # 25 VP
-    st.set_counter("military", 1, YOU)  # + 6 for the majority = 31
-    for cid in (card(solo, "catalyst", cost=4), card(solo, "catalyst", cost=2), fives[5]):
-        st.place(cid, "scoring_pile", owner=AI)  # 11 VP + 20 for standard difficulty = 31
-    assert st.scores() == [31, 31]
-    assert st.winners() == [AI]  # a tie is not enough
-    st.set_counter("coins", 3, YOU)  # +1 VP
-    assert st.winners() == [YOU]
+@pytest.mark.parametrize("extra, winners", [(0, [AI]), (1, [YOU])], ids=["tie-goes-to-the-ai", "one-more-wins"])
+def test_you_win_only_with_at_least_one_vp_more(solo, extra, winners):
+    """"If you scored at least 1 VP more than the AI, you won – otherwise, try
+    harder!" A tie goes to the AI, even with more VP in your scoring pile."""
+    pick = Picker(solo)
+    st = ended(solo, final_stack=False)
+    assert st.is_terminal()
+    for cid in pick.cost(5, 4):  # 20 VP, all in your scoring pile
+        give(st, cid, YOU, "scoring_pile")
+    st.set_counter("coins", 3 * extra, YOU)
+    assert st.scores() == [20 + extra, 20]  # the AI: the standard difficulty bonus only
+    assert st.winners() == winners
+    assert st.returns() == [1.0 if p in winners else 0.0 for p in (YOU, AI)]
