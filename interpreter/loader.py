@@ -173,32 +173,50 @@ def load_game(path: str | Path, overrides: dict | None = None):
 
 
 def _load_game(path, overrides):
-    from .checker import check
     from .game import Game
 
     model, problems = load_model(path)
     if problems:
         raise CheckError(problems)
+    db = load_cards(*card_files(model, path))
+    params, problems = evaluate_params(model, dict(overrides or {}))
+    raw_fields, field_problems = load_card_fields(model, db)
+    diagnostics = check_loaded(model, db, params, raw_fields, problems + field_problems)
+    errors = [d for d in diagnostics if d.severity == "error"]
+    if errors:
+        raise CheckError(errors)
+    program = compile_program(model, db, params, raw_fields)
+    return Game(program, str(path), model, own_warnings(diagnostics, path, db))
+
+
+def card_files(model: RulesModel, path, texts: Mapping[Path, str] | None = None) -> tuple[Path, Path | None]:
+    """The card file and its schema that the rules load. Rules without a
+    `cards` declaration raise a CheckError that also names the other
+    declarations every game needs and the rules lack."""
     if model.cards is None:
-        top = Span(Source(str(path), read_text(Path(path))), 1, 1, 1, 2)
+        top = Span(Source(str(path), source_text(Path(path), texts)), 1, 1, 1, 2)
         missing = [Diagnostic("error", f"the rules have no '{what}' declaration", top)
                    for what in ("game", "players", "setup", "turn") if getattr(model, what) is None]
         missing.append(Diagnostic("error", "the rules declare no card file (`cards \"cards.yaml\" into box`)", top))
         raise CheckError(missing)
     base = Path(model.cards_dir or Path(path).parent)
-    db = load_cards(base / model.cards.path, base / model.cards.schema if model.cards.schema else None)
-    params, problems = evaluate_params(model, dict(overrides or {}))
-    raw_fields, field_problems = load_card_fields(model, db)
-    problems += field_problems
+    return base / model.cards.path, (base / model.cards.schema if model.cards.schema else None)
+
+
+def check_loaded(model: RulesModel, db, params: dict, raw_fields: dict, problems: list) -> list:
+    """The problems found while loading, then the checker's, then the types'
+    (only once every name is known): errors and warnings."""
+    from .checker import check
+    from .typecheck import type_problems
+
     diagnostics = problems + check(model, db, params, raw_fields)
     if not any(d.severity == "error" for d in diagnostics):
-        from .typecheck import type_problems
+        diagnostics += type_problems(model, db, params)
+    return diagnostics
 
-        diagnostics += type_problems(model, db, params)  # types only once every name is known
-    errors = [d for d in diagnostics if d.severity == "error"]
-    if errors:
-        raise CheckError(errors)
-    program = compile_program(model, db, params, raw_fields)
-    # Warnings about a base file belong to checking that file, not its extensions.
-    warnings = [d for d in diagnostics if not d.span.source or d.span.filename in (str(path), db.source.name)]
-    return Game(program, str(path), model, warnings)
+
+def own_warnings(diagnostics: list, path, db) -> list:
+    """The warnings about the rules file itself and its card data: warnings
+    about a base file belong to checking that file, not its extensions."""
+    return [d for d in diagnostics if d.severity == "warning"
+            and (not d.span.source or d.span.filename in (str(path), db.source.name))]
