@@ -6,6 +6,7 @@ The grammar is loaded once per process. Syntax errors become
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from lark import Token, Transformer, v_args
 from lark.exceptions import UnexpectedInput, VisitError
@@ -439,8 +440,15 @@ def parse_rules(text: str, filename: str = "<rules>") -> n.RulesFile:
     """
     if not text.endswith("\n"):
         text += "\n"
-    source = Source(filename, text)
-    return _flatten_items(_parse(text, source, "start"))
+    return _parse_file(text, filename)
+
+
+# An editor re-checks a game on every change, and the files not being edited
+# (the base of a variant) come back with the same text; trees are immutable,
+# so each distinct text is parsed once.
+@lru_cache(maxsize=32)
+def _parse_file(text: str, filename: str) -> n.RulesFile:
+    return _flatten_items(_parse(text, Source(filename, text), "start"))
 
 
 def parse_expression(text: str, source: Source, offset: tuple[int, int] = (1, 1)) -> n.Expr:
