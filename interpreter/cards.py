@@ -26,7 +26,7 @@ class Card:
     id: str
     name: str
     data: dict
-    spans: dict = field(default_factory=dict)  # field name -> Span of its value
+    spans: dict = field(default_factory=dict)  # field name (`field.key` in a map) -> Span of its value
 
 
 @dataclass
@@ -139,6 +139,9 @@ def load_cards(path: Path, schema_path: Path | None, texts: Mapping[Path, str] |
                 continue
             names.setdefault(_slug(item["name"]), []).append(len(cards))
             spans = {k: span_for((kind, i, k)) for k in item}
+            for k, value in item.items():  # each entry of a map field (expressions by name) has its own place
+                if isinstance(value, dict):
+                    spans.update({f"{k}.{sub}": span_for((kind, i, k, str(sub))) for sub in value})
             cards.append(Card(len(cards), kind, "", item["name"], dict(item), spans))
     if problems:
         raise CardDataError(problems)

@@ -147,7 +147,8 @@ def load_card_fields(model: RulesModel, db) -> tuple[dict, list]:
                 else:
                     if not isinstance(raw, dict):
                         raise RulesError(f"card '{card.name}', field '{fname}': expected a map of expressions", span)
-                    values[card.index] = {k: _parse_card_text(str(v), card.spans.get(fname), db, parse_expression, card, f"{fname}.{k}") for k, v in raw.items()}
+                    values[card.index] = {k: _parse_card_text(str(v), card.spans.get(f"{fname}.{k}", span), db, parse_expression, card, f"{fname}.{k}")
+                                          for k, v in raw.items()}
             except RulesError as err:
                 problems.extend(err.diagnostics)
     return out, problems
