@@ -162,6 +162,15 @@ def replay(log_path, quiet):
     render.final_table(final, quiet)
 
 
+@cli.command()
+@click.option("--stdio", is_flag=True, help="Speak over standard input and output (the default and only way).")
+def lsp(stdio):
+    """Run the language server for editors (Language Server Protocol over stdio)."""
+    from interpreter.lsp.server import serve_stdio
+
+    serve_stdio()
+
+
 cli.add_command(simulate_command)
 cli.add_command(compare_command)
 
