@@ -29,27 +29,28 @@ _COMPLETION_KIND = {PARAM: lsp.CompletionItemKind.Constant, COUNTER: lsp.Complet
                     KEYWORD: lsp.CompletionItemKind.Keyword}
 
 
-def analyse_stale(ws, encoding: str) -> list:
-    """Analyse the open files whose texts changed; (uri, version,
-    diagnostics) for every file whose diagnostics they give."""
-    out = []
+def analyse_next(ws, encoding: str) -> tuple[list, bool]:
+    """Analyse the open file that most needs it (the one edited last first),
+    and say whether more wait: (uri, version, diagnostics) for every file
+    whose diagnostics it gives, and True if other files are still stale."""
     lines = Lines(ws.text, encoding)
-    analysed = []
-    for root in sorted(r for r in ws.stale if r in ws.documents):
-        analysis = ws.analyse(root)
-        analysed.append(analysis)
-        for path, placed in ws.placed(analysis).items():
-            out.append((uri_of(path), ws.version(path), [diagnostic(p, lines) for p in placed]))
+    roots = sorted((r for r in ws.stale if r in ws.documents), key=lambda r: (r != ws.last_changed, r))
+    if roots:
+        placed = ws.placed(ws.analyse(roots[0]))
+        return [_published(ws, path, found, lines) for path, found in placed.items()], bool(ws.stale or ws.stale_cards)
     ws.stale.clear()
+    out = []
     for cards in sorted(ws.stale_cards):
-        if any(a.depends_on(cards) for a in analysed):
-            continue
         readers = ws.card_readers(cards)
-        if readers:  # no open rules file loads it: check it with one that does, show only its problems
-            placed = ws.placed(ws.analyse(readers[0])).get(cards, [])
-            out.append((uri_of(cards), ws.version(cards), [diagnostic(p, lines) for p in placed]))
+        if readers and readers[0] not in ws.documents:  # no open rules file loads it: check it with one that does
+            found = ws.placed(ws.analyse(readers[0])).get(cards, [])
+            out.append(_published(ws, cards, found, lines))
     ws.stale_cards.clear()
-    return out
+    return out, False
+
+
+def _published(ws, path, placed, lines) -> tuple:
+    return uri_of(path), ws.version(path), [diagnostic(p, lines) for p in placed]
 
 
 def _at(ws, encoding, path, position):

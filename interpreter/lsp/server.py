@@ -71,10 +71,12 @@ class RulesLanguageServer(LanguageServer):
         # while an analysis runs makes this loop analyse once more.
         while self.wanted:
             self.wanted = False
-            batches = await self.call(features.analyse_stale, self.rules, self.encoding()) or []
-            for uri, version, diagnostics in batches:
-                self.text_document_publish_diagnostics(
-                    lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version))
+            more = True
+            while more:  # one file at a time, so the edited file's diagnostics go out first
+                batches, more = await self.call(features.analyse_next, self.rules, self.encoding()) or ([], False)
+                for uri, version, diagnostics in batches:
+                    self.text_document_publish_diagnostics(
+                        lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version))
 
     async def settled(self):
         """Wait until the diagnostics of every edit so far are out."""

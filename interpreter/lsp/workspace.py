@@ -55,10 +55,12 @@ class Workspace:
         self.loaded: dict[str, Analysis] = {}  # root -> its latest analysis that loaded a model
         self.stale: set[str] = set()  # open rules files whose analysis is older than their texts
         self.stale_cards: set[str] = set()  # open card files changed since their last check
+        self.last_changed: str | None = None
 
     # -- documents
     def open(self, path: str, text: str, version: int | None = None):
         self.documents[path] = Document(text, version)
+        self.last_changed = path
         if path.endswith(RULES_SUFFIX):
             self.known.add(path)
         self.touch(path)
