@@ -92,13 +92,17 @@ def test_hover_shows_a_builtins_documentation(client):
     assert hover["range"]["start"] == {"line": line, "character": character - 1}
 
 
-def test_hover_shows_a_parameters_text_and_value(client):
+def test_hover_shows_a_parameters_value_and_a_card_fields_values(client):
     path = RULES / "catalyst.rules"
     uri = client.open(path)
     client.diagnostics(uri, 1)
     line, character = position_of(path, r"\bcoins > coin_limit", len("coins > "))
     value = client.request("textDocument/hover", client.at(uri, line, character))["contents"]["value"]
     assert "param coin_limit = 8" in value and "value: `8`" in value
+    assert "the coin limit" in value  # the comment above the declaration
+    line, character = position_of(path, r"c\.cost", 3)
+    value = client.request("textDocument/hover", client.at(uri, line, character))["contents"]["value"]
+    assert "on 60 cards" in value and "`1` ×12" in value  # 60 catalysts, costs 1 to 5, 12 of each
 
 
 def test_go_to_definition_in_the_base_file_from_a_variant(client):
@@ -261,6 +265,32 @@ def test_document_symbols_outline_the_file(client):
     assert {"coin_limit", "coins", "market", "price", "recruit_one", "turn", "score"} <= set(names)
     score = next(s for s in symbols if s["name"] == "score")
     assert '"Coins"' in [child["name"] for child in score["children"]]
+
+
+@pytest.mark.parametrize("before, place", [
+    ("    gain 1 ", "counter"), ("    pay price(c) ", "counter"), ('effect x "y": lose 2 ', "counter"),
+    ("    set ", "counter"), ("    gain 1 + ", "expression"), ("    gain 2 coins of ", "expression"),
+    ("    move c to ", "zone"), ("    deal 1 from ", "zone"), ("when ", "zone"), ("    x = c.", "field"),
+    ("define f(c) = c is ", "kind"), ("", "declaration"), ("override ", "declaration"), ("    ", "statement"),
+    ("    if coins > ", "expression"), ("    # gain 1 ", "nothing"), ('    may "take ', "nothing"),
+    ('    choose c in row as "take {', "expression"),
+], ids=lambda value: repr(value))
+def test_completion_reads_the_place_from_the_line(before, place):
+    from interpreter.lsp.completion import place_of
+
+    assert place_of(before) == place
+
+
+def test_completion_keywords_come_from_the_grammar():
+    from interpreter.lsp.completion import keywords
+
+    from .test_editor_grammar import lark_keywords
+
+    words = keywords()
+    assert words["all"] <= lark_keywords()
+    assert {"param", "counter", "zone", "define", "effect", "procedure", "action", "override"} <= words["declaration"]
+    assert {"gain", "pay", "move", "choose", "if", "for", "repeat"} <= words["statement"]
+    assert {"sum", "count", "not", "and", "true"} <= words["expression"]
 
 
 CASES = sorted(p.stem for p in CORPUS.glob("[0-9][0-9]_*.rules"))
