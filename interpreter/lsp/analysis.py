@@ -65,7 +65,7 @@ class Analyser:
     card work of earlier analyses whose inputs are unchanged."""
 
     def __init__(self):
-        self._cards = _Recent(8)  # (card path, text, schema path, text) -> CardDB or CardDataError
+        self._cards = _Recent(8)  # (card path, text, schema path, text) -> CardDB, or its problems
         self._fields = _Recent(8)  # (id of a CardDB, kinds' fields) -> (card fields, problems)
 
     def analyse(self, path: str, texts: dict, check: bool = True) -> Analysis:
@@ -117,10 +117,10 @@ class Analyser:
             try:
                 found = load_cards(card_path, schema_path, texts)
             except CardDataError as err:
-                found = err
+                found = list(err.diagnostics)
             self._cards.remember(key, found)
-        if isinstance(found, CardDataError):
-            raise found
+        if isinstance(found, list):
+            raise CardDataError(found)
         return found
 
     def fields(self, model, db):

@@ -61,7 +61,7 @@ class Workspace:
     def open(self, path: str, text: str, version: int | None = None):
         self.documents[path] = Document(text, version)
         self.last_changed = path
-        if path.endswith(RULES_SUFFIX):
+        if self.is_rules(path):
             self.known.add(path)
         self.touch(path)
 
@@ -151,7 +151,7 @@ class Workspace:
     def card_readers(self, path: str) -> list:
         """Rules files that load the card file (or schema) `path`: open ones
         first, then the known files that declare it."""
-        readers = [root for root in self.affected(path)]
+        readers = list(self.affected(path))
         for rules in sorted(self.known):
             match = _CARDS.search(self.text(rules) or "")
             if match and normal_path(os.path.join(os.path.dirname(rules), match.group(1))) == path:
