@@ -317,3 +317,36 @@ def test_diagnostics_say_what_check_says(workspace, name):
                 shown.add((p.severity, f"{Path(path).relative_to(CORPUS)}:{p.line}:{p.column}: {p.severity}: {p.message}"))
     assert expected <= {text for _, text in shown}
     assert {text for severity, text in shown if severity == "error"} <= expected
+
+
+def test_an_edit_that_moves_every_declaration_moves_every_name(workspace):
+    """After a line is added on top, each name is found one line lower (the
+    parser reuses no declaration then, but the text read must be the new one)."""
+    from interpreter.lsp.index import normal_path
+
+    path = normal_path(str(RULES / "catalyst.rules"))
+    text = (RULES / "catalyst.rules").read_text()
+    workspace.open(path, text.replace("param coin_limit = 8", "param coin_limit = 9"), 1)
+    before = workspace.analyse(path).index.occurrences
+    workspace.change(path, "# a new first line\n" + text, 2)
+    after = workspace.analyse(path).index.occurrences
+    workspace.close(path)
+    moved = [(o.path, o.line + (o.path == path), o.column, o.symbol) for o in before]
+    assert sorted(moved) == sorted((o.path, o.line, o.column, o.symbol) for o in after)
+
+
+def test_names_are_found_in_declarations_parsed_at_different_edits(workspace):
+    from interpreter.lsp.index import COUNTER, normal_path
+
+    path = normal_path(str(RULES / "catalyst.rules"))
+    text = (RULES / "catalyst.rules").read_text()
+    workspace.open(path, text, 1)
+    workspace.analyse(path)
+    first = text.replace("param coin_limit = 8", "param coin_limit = 9")
+    workspace.change(path, first, 2)
+    workspace.analyse(path)
+    workspace.change(path, first.replace("if coins > coin_limit:", "if chain_tokens > coin_limit:"), 3)
+    index = workspace.analyse(path).index
+    workspace.close(path)
+    line = text[:text.index("if coins > coin_limit:")].count("\n") + 1
+    assert [o.line for o in index.of((COUNTER, "chain_tokens")) if o.line == line] == [line]

@@ -82,7 +82,7 @@ class Analyser:
                                              "(an expression or block hundreds of levels deep)")]
         if result.model is not None:
             result.trees = {normal_path(f): parse_rules(result.texts[normal_path(f)], f) for f in result.model.files}
-            result.index = index_game(result.model, result.trees, result.db, result.card_fields)
+            result.index = index_game(result.model, result.trees, result.texts, result.db, result.card_fields)
         return result
 
     def _load(self, result: Analysis, path: str, texts: dict, check: bool):

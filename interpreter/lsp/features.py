@@ -149,7 +149,7 @@ def document_symbols(ws, encoding, path):
     if tree is None:
         return None
     lines = Lines(ws.text, encoding)
-    return [_symbol(entry, lines, path) for entry in outline(tree, analysis.index, path)]
+    return [_symbol(entry, lines, path) for entry in outline(tree, analysis.index, path, analysis.texts.get(path, ""))]
 
 
 def _symbol(entry, lines: Lines, path: str) -> lsp.DocumentSymbol:

@@ -8,7 +8,7 @@ from collections import Counter
 
 from .frontend import allowed_values, builtin_help
 from .index import (ACTION, COUNTER, DEFINE, EFFECT, FIELD, FILE, FUNCTION, KIND, LOCAL, PARAM, PROCEDURE, VALUE,
-                    ZONE, Occurrence, last_line)
+                    ZONE, Occurrence, last_line, normal_path)
 from .navigate import declaration_node
 
 _MOST_LINES = 8  # a declaration longer than this shows its first line only
@@ -31,7 +31,7 @@ def hover_text(analysis, occurrence: Occurrence) -> str | None:
     decl = declaration_node(analysis, occurrence.symbol)
     parts = [f"**{name}** — {_WHAT[namespace]}"]
     if decl is not None:
-        parts.append(_declaration_text(decl))
+        parts.append(_declaration_text(decl, analysis.texts.get(normal_path(decl.span.filename), "")))
     if namespace == PARAM and name in analysis.params:
         parts.append(f"value: `{rules_value(analysis.params[name])}`")
         allowed = allowed_values(decl)
@@ -56,9 +56,12 @@ def _builtin(name: str) -> str | None:
     return "\n\n".join(parts)
 
 
-def _declaration_text(decl) -> str:
-    """The declaration as written, with the comment lines just above it."""
-    lines = decl.span.source.text.splitlines()
+def _declaration_text(decl, text: str) -> str:
+    """The declaration as written, with the comment lines just above it
+    (`text`: of its file)."""
+    lines = text.splitlines()
+    if not 0 < decl.span.line <= len(lines):
+        return ""
     first, last = decl.span.line, last_line(decl.span, lines)
     body = lines[first - 1:last] if last - first < _MOST_LINES else [lines[first - 1], "    …"]
     above = first - 1

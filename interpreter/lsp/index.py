@@ -28,10 +28,10 @@ def normal_path(name: str) -> str:
     return os.path.normpath(os.path.abspath(name))
 
 
-def last_line(span, lines: list | None = None) -> int:
-    """The last line a declaration's text is on. Its span ends after the
-    line break, which takes the comment and blank lines that follow."""
-    lines = span.source.text.splitlines() if lines is None else lines
+def last_line(span, lines: list) -> int:
+    """The last line a declaration's text is on (`lines`: of its file). Its
+    span ends after the line break, which takes the comment and blank lines
+    that follow."""
     last = span.end_line if span.end_column > 1 else span.end_line - 1
     last = min(last, len(lines))
     while last > span.line and (not lines[last - 1].strip() or lines[last - 1].lstrip().startswith("#")):
@@ -94,10 +94,12 @@ class SymbolIndex:
         return {name for s in self.scopes if s.path == path and s.first_line <= line <= s.last_line for name in s.names}
 
 
-def index_game(model, trees: dict, db=None, card_fields: dict | None = None) -> SymbolIndex:
-    """Index the files of one game (`trees`: path -> parsed file, base first)
-    against its merged model, and the card data's effects and expressions."""
-    indexer = _Indexer(model)
+def index_game(model, trees: dict, texts: dict, db=None, card_fields: dict | None = None) -> SymbolIndex:
+    """Index the files of one game (`trees`: path -> parsed file, base first;
+    `texts`: path -> text of each file, card data too) against its merged
+    model, and the card data's effects and expressions. Lines are read from
+    `texts`: a node reused from an earlier parse keeps an earlier Source."""
+    indexer = _Indexer(model, texts)
     for path, tree in trees.items():
         for item in tree.items:
             indexer.top(item, path)
@@ -105,9 +107,8 @@ def index_game(model, trees: dict, db=None, card_fields: dict | None = None) -> 
         indexer.card_data(db, card_fields)
     # A place computed from a span can miss its name (an escaped quote before it in
     # a label, a card text over several lines): keep only places that show the name.
-    lines = {normal_path(source.name): text for source, text in indexer._lines.values()}
     indexer.index.occurrences = [o for o in indexer.index.occurrences
-                                 if o.symbol[0] == FILE or _shows(lines.get(o.path), o)]
+                                 if o.symbol[0] == FILE or _shows(indexer.lines(o.path), o)]
     return indexer.index
 
 
@@ -116,19 +117,19 @@ def _shows(lines, o: Occurrence) -> bool:
 
 
 class _Indexer:
-    def __init__(self, model):
+    def __init__(self, model, texts: dict):
         self.m = model
+        self.texts = texts
         self.index = SymbolIndex()
         self.path = ""
         self.bound: set = set()
         self._lines: dict = {}
 
     # -- recording
-    def lines(self, source) -> list:
-        key = id(source)
-        if key not in self._lines:
-            self._lines[key] = (source, source.text.splitlines())
-        return self._lines[key][1]
+    def lines(self, path: str) -> list:
+        if path not in self._lines:
+            self._lines[path] = (self.texts.get(path) or "").splitlines()
+        return self._lines[path]
 
     def add(self, place, name: str, namespace: str, declaration=False, override=False, node=None, length=None):
         if place is None or namespace is None:
@@ -141,14 +142,12 @@ class _Indexer:
         """The place of a name at the start of a span (a reference, a call)."""
         if not span.source or not span.line:
             return None
-        self.lines(span.source)
         return normal_path(span.filename), span.line, span.column
 
     def end(self, span, name: str):
         """The place of a name at the end of a span (`c.cost`, `c is kind`)."""
         if not span.source or not span.end_line:
             return None
-        self.lines(span.source)
         return normal_path(span.filename), span.end_line, span.end_column - len(name)
 
     def after(self, span, pattern: str, line_offset: int = 0):
@@ -156,7 +155,7 @@ class _Indexer:
         (a declared name after its keyword, a quoted path)."""
         if not span.source or not span.line:
             return None
-        lines = self.lines(span.source)
+        lines = self.lines(normal_path(span.filename))
         number = span.line + line_offset
         if not 0 < number <= len(lines):
             return None
@@ -172,7 +171,7 @@ class _Indexer:
         self.bound = set()
         self.decl(item, False)
         if self.bound and item.span.source:
-            self.index.scopes.append(LocalScope(path, item.span.line, last_line(item.span, self.lines(item.span.source)), self.bound))
+            self.index.scopes.append(LocalScope(path, item.span.line, last_line(item.span, self.lines(path)), self.bound))
 
     @singledispatchmethod
     def decl(self, d, override):
@@ -202,7 +201,7 @@ class _Indexer:
         for offset in range(1, d.span.end_line - d.span.line + 1):
             place = self.after(d.span, r"^\s*(\w+)\s*:", offset)
             if place is not None:
-                name = self.lines(d.span.source)[place[1] - 1][place[2] - 1:].split(":")[0].strip()
+                name = self.lines(place[0])[place[1] - 1][place[2] - 1:].split(":")[0].strip()
                 if name in declared:
                     self.add(place, name, FIELD, True, node=d)
 
@@ -487,7 +486,7 @@ class _Indexer:
         span = item.span
         if not span.source or span.line != span.end_line:
             return
-        text = self.lines(span.source)[span.line - 1][span.column - 1:span.end_column - 1]
+        text = self.lines(normal_path(span.filename))[span.line - 1][span.column - 1:span.end_column - 1]
         path = normal_path(span.filename)
         for match in _WORD.finditer(text):
             if match.group() in self.m.effects:

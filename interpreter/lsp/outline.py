@@ -21,9 +21,10 @@ class Entry:
     children: list = field(default_factory=list)
 
 
-def outline(tree: n.RulesFile, index, path: str) -> list[Entry]:
+def outline(tree: n.RulesFile, index, path: str, text: str) -> list[Entry]:
+    """The outline of one file (`text`: the file's text)."""
     declared = {(o.line, o.name): o for o in index.in_file(path) if o.declaration}
-    lines = tree.span.source.text.splitlines() if tree.span.source else []
+    lines = text.splitlines()
     entries = []
     for item in tree.items:
         decl = item.decl if isinstance(item, n.Override) else item
@@ -138,7 +139,7 @@ def _(d: n.EmptyHookDecl):
 
 @describe.register
 def _(d: n.ScoreDecl):
-    terms = [Entry(f'"{t.label}"', "Property", t.span.line, last_line(t.span)) for t in d.terms]
+    terms = [Entry(f'"{t.label}"', "Property", t.span.line, t.span.line) for t in d.terms]  # one line each
     return _entry("score", "Object", "", terms)
 
 
