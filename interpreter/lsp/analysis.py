@@ -1,5 +1,5 @@
 """Loading and checking one rules file as `check` does, with the work that
-did not change kept: parsed trees (by text, in the parser), the card
+did not change kept: parsed declarations (by text, in the parser), the card
 database (by card text and schema) and the card fields parsed from it.
 
 An Analysis holds what the editor features read: the diagnostics, the
