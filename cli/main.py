@@ -184,6 +184,15 @@ def compile_command(rules, rule, sets):
     click.echo(render.generated_code(game, rule), nl=False)
 
 
+@cli.command()
+@click.option("--stdio", is_flag=True, help="Speak over standard input and output (the default and only way).")
+def lsp(stdio):
+    """Run the language server for editors (Language Server Protocol over stdio)."""
+    from interpreter.lsp.server import serve_stdio
+
+    serve_stdio()
+
+
 cli.add_command(games_command)
 cli.add_command(simulate_command)
 cli.add_command(compare_command)

@@ -129,6 +129,16 @@ def test_card_with_unknown_effect_points_into_the_card_file(tmp_path):
             hint: did you mean 'draw'?""")
 
 
+def test_an_expression_in_a_card_map_is_placed_on_its_own_line(tmp_path):
+    rules = BASE.replace("    effects: effects\n", "    effects: effects\n    worth: expression map\n").replace(
+        '"Gold": gold', '"Gold": gold\n    "Worth": sum 0 for c in hand')
+    cards = CARDS.replace('"gain"}', '"gain", worth: {first: "1",\n      second: "gold + bonsu"}}')
+    text = problems(tmp_path, rules, cards)
+    assert text.splitlines()[:2] == [
+        "cards.yaml:3:23: error: unknown name 'bonsu'",
+        '          second: "gold + bonsu"}}']
+
+
 def test_malformed_yaml(tmp_path):
     text = problems(tmp_path, BASE, CARDS.replace("{name: Beta", "{name: [Beta"))
     assert text.startswith("cards.yaml:3:")

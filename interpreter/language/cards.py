@@ -13,6 +13,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Mapping
 
 import yaml
 
@@ -27,7 +28,7 @@ class Card:
     id: str
     name: str
     data: dict
-    spans: dict = field(default_factory=dict)  # field name -> Span of its value
+    spans: dict = field(default_factory=dict)  # field name (`field.key` in a map) -> Span of its value
 
 
 @dataclass
@@ -94,15 +95,12 @@ def _compose(text: str, loader_class):
         loader.dispose()
 
 
-def load_cards(path: Path, schema_path: Path | None) -> CardDB:
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise CardDataError(f"cannot read card file {path}: {err.strerror or err}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise CardDataError(f"{path}: not UTF-8 text (byte {err.start})") from None
+def load_cards(path: Path, schema_path: Path | None, texts: Mapping[Path, str] | None = None) -> CardDB:
+    """Load and validate a card file. `texts` holds, by resolved path, the
+    text of files an editor has open (unsaved), read in place of the disk's."""
+    text = texts.get(Path(path).resolve()) if texts else None
+    if text is None:
+        text = _read_card_file(path)
     source = Source(str(path), text)
     try:
         node, data = _compose(text, getattr(yaml, "CSafeLoader", yaml.SafeLoader))
@@ -124,7 +122,8 @@ def load_cards(path: Path, schema_path: Path | None) -> CardDB:
 
     problems = []
     if schema_path is not None:
-        problems += _schema_problems(data, text, schema_path, span_for)
+        schema_text = texts.get(Path(schema_path).resolve()) if texts else None
+        problems += _schema_problems(data, text, schema_path, span_for, schema_text)
     if not problems and not isinstance(data, dict):
         problems.append(Diagnostic("error", "the card file must be a mapping of card kinds to lists of cards", span_for(())))
     if problems:
@@ -142,6 +141,9 @@ def load_cards(path: Path, schema_path: Path | None) -> CardDB:
                 continue
             names.setdefault(_slug(item["name"]), []).append(len(cards))
             spans = {k: span_for((kind, i, k)) for k in item}
+            for k, value in item.items():  # each entry of a map field (expressions by name) has its own place
+                if isinstance(value, dict):
+                    spans.update({f"{k}.{sub}": span_for((kind, i, k, str(sub))) for sub in value})
             cards.append(Card(len(cards), kind, "", item["name"], dict(item), spans))
     if problems:
         raise CardDataError(problems)
@@ -151,9 +153,21 @@ def load_cards(path: Path, schema_path: Path | None) -> CardDB:
     return CardDB(source, cards, list(data))
 
 
-def _schema_problems(data, text: str, schema_path: Path, span_for) -> list:
+def _read_card_file(path: Path) -> str:
     try:
-        schema_text = schema_path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
+    except OSError as err:
+        raise CardDataError(f"cannot read card file {path}: {err.strerror or err}") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise CardDataError(f"{path}: not UTF-8 text (byte {err.start})") from None
+
+
+def _schema_problems(data, text: str, schema_path: Path, span_for, schema_text: str | None = None) -> list:
+    try:
+        if schema_text is None:
+            schema_text = schema_path.read_text(encoding="utf-8")
         schema = json.loads(schema_text)
     except (OSError, ValueError) as err:
         raise CardDataError(f"cannot read card schema {schema_path}: {err}") from None
@@ -225,7 +239,9 @@ def load_card_fields(model, db) -> tuple[dict, list]:
                 else:
                     if not isinstance(raw, dict):
                         raise RulesError(f"card '{card.name}', field '{fname}': expected a map of expressions", span)
-                    values[card.index] = {k: _parse_card_text(str(v), card.spans.get(fname), db, parse_expression, card, f"{fname}.{k}") for k, v in raw.items()}
+                    values[card.index] = {k: _parse_card_text(str(v), card.spans.get(f"{fname}.{k}", span), db, parse_expression,
+                                                              card, f"{fname}.{k}")
+                                          for k, v in raw.items()}
             except RulesError as err:
                 problems.extend(err.diagnostics)
     return out, problems

@@ -1,18 +1,24 @@
-"""The front end as one step: read a rules file and the files it extends,
-load its cards, evaluate its parameters, parse typed card fields and check
-everything. Nothing is compiled; `loader.load_game` compiles what passes.
+"""The front end: read a rules file and the files it extends, load its cards,
+evaluate its parameters, parse typed card fields and check everything.
+Nothing is compiled; `loader.load_game` compiles what passes.
+
+`check_rules` is the whole step; the language server runs its parts
+(`card_files`, `check_loaded`) itself, to keep the work that did not change.
+`texts` maps resolved paths to texts that stand for the files on disk (an
+editor's unsaved buffers).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Mapping
 
 from ..errors import CheckError, Diagnostic, Source, Span
 from .cards import CardDB, load_card_fields, load_cards
 from .checker import check
 from .model import RulesModel
 from .params import evaluate_params
-from .sources import load_model, read_text
+from .sources import load_model, source_text
 from .typecheck import type_problems
 
 
@@ -33,31 +39,48 @@ class CheckedRules:
 
     @property
     def warnings(self) -> list:
-        """Warnings about this file and its cards (a base file's own warnings
-        belong to checking that file, not the files extending it)."""
-        own = (self.path, self.db.source.name)
-        return [d for d in self.diagnostics
-                if d.severity == "warning" and (not d.span.source or d.span.filename in own)]
+        return own_warnings(self.diagnostics, self.path, self.db)
 
 
-def check_rules(path: str | Path, overrides: dict | None = None) -> CheckedRules:
+def check_rules(path: str | Path, overrides: dict | None = None, texts: Mapping[Path, str] | None = None) -> CheckedRules:
     """Check a rules file. Problems that stop checking early (syntax, a file
     that cannot be read, a card file that breaks its schema) raise a
     RulesError; every other problem is in the result's diagnostics."""
-    model, problems = load_model(path)
+    model, problems = load_model(path, texts)
     if problems:
         raise CheckError(problems)
+    db = load_cards(*card_files(model, path, texts), texts)
+    params, problems = evaluate_params(model, dict(overrides or {}))
+    card_fields, field_problems = load_card_fields(model, db)
+    diagnostics = check_loaded(model, db, params, card_fields, problems + field_problems)
+    return CheckedRules(str(path), model, db, params, card_fields, diagnostics)
+
+
+def card_files(model: RulesModel, path, texts: Mapping[Path, str] | None = None) -> tuple[Path, Path | None]:
+    """The card file and its schema that the rules load. Rules without a
+    `cards` declaration raise a CheckError that also names the other
+    declarations every game needs and the rules lack."""
     if model.cards is None:
-        top = Span(Source(str(path), read_text(Path(path))), 1, 1, 1, 2)
+        top = Span(Source(str(path), source_text(Path(path), texts)), 1, 1, 1, 2)
         missing = [Diagnostic("error", f"the rules have no '{what}' declaration", top)
                    for what in ("game", "players", "setup", "turn") if getattr(model, what) is None]
         missing.append(Diagnostic("error", "the rules declare no card file (`cards \"cards.yaml\" into box`)", top))
         raise CheckError(missing)
     base = Path(model.cards_dir or Path(path).parent)
-    db = load_cards(base / model.cards.path, base / model.cards.schema if model.cards.schema else None)
-    params, problems = evaluate_params(model, dict(overrides or {}))
-    card_fields, field_problems = load_card_fields(model, db)
-    diagnostics = problems + field_problems + check(model, db, params, card_fields)
+    return base / model.cards.path, (base / model.cards.schema if model.cards.schema else None)
+
+
+def check_loaded(model: RulesModel, db, params: dict, card_fields: dict, problems: list) -> list:
+    """The problems found while loading, then the checker's, then the types'
+    (only once every name is known): errors and warnings."""
+    diagnostics = problems + check(model, db, params, card_fields)
     if not any(d.severity == "error" for d in diagnostics):
-        diagnostics += type_problems(model, db, params)  # types only once every name is known
-    return CheckedRules(str(path), model, db, params, card_fields, diagnostics)
+        diagnostics += type_problems(model, db, params)
+    return diagnostics
+
+
+def own_warnings(diagnostics: list, path, db) -> list:
+    """The warnings about the rules file itself and its card data: warnings
+    about a base file belong to checking that file, not its extensions."""
+    return [d for d in diagnostics if d.severity == "warning"
+            and (not d.span.source or d.span.filename in (str(path), db.source.name))]

@@ -6,6 +6,7 @@ The grammar is loaded once per process. Syntax errors become
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput
@@ -14,6 +15,7 @@ from lark.indenter import DedentError
 from ..errors import NO_SPAN, RulesSyntaxError, Source, Span
 from . import nodes as n
 from .grammar import lark_parser
+from .incremental import DeclarationCache, declaration_chunks
 from .syntax_errors import dedent_error, shift, syntax_error
 
 
@@ -300,8 +302,43 @@ def parse_rules(text: str, filename: str = "<rules>") -> n.RulesFile:
     """
     if not text.endswith("\n"):
         text += "\n"
+    return _parse_file(text, filename)
+
+
+# An editor re-checks a game on every change, and the files not being edited
+# (the base of a variant) come back with the same text; trees are immutable,
+# so each distinct text is parsed once, and an edited text only where its
+# declarations changed (incremental.py).
+_DECLARATIONS = DeclarationCache(1024)
+
+
+@lru_cache(maxsize=32)
+def _parse_file(text: str, filename: str) -> n.RulesFile:
     source = Source(filename, text)
-    return _flatten_items(_parse(text, source, "start"))
+    chunks = declaration_chunks(text)
+    if _DECLARATIONS.knows_any(filename, chunks):
+        items = _parse_changed_declarations(chunks, source)
+        if items is not None:
+            return n.RulesFile(items, span=Span(source, 1, 1, text.count("\n") + 1, 1))
+    tree = _flatten_items(_parse(text, source, "start"))
+    _DECLARATIONS.remember(filename, chunks, tree.items)
+    return tree
+
+
+def _parse_changed_declarations(chunks, source: Source) -> tuple | None:
+    """The declarations of a text, parsing only the chunks not seen before;
+    None when one does not parse (the whole text then says what is wrong)."""
+    items: list = []
+    for line, text in chunks:
+        found = _DECLARATIONS.get(source.name, line, text)
+        if found is None:
+            try:
+                found = _flatten_items(_parse(text, source, "start", (line, 1))).items
+            except RulesSyntaxError:
+                return None
+            _DECLARATIONS.put(source.name, line, text, found)
+        items.extend(found)
+    return tuple(items)
 
 
 def parse_expression(text: str, source: Source, offset: tuple[int, int] = (1, 1)) -> n.Expr:

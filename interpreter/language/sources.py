@@ -3,6 +3,7 @@ extend, merged into one model (base first)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Mapping
 
 from ..errors import Diagnostic, RulesError, Source, Span
 from . import nodes as n
@@ -28,8 +29,16 @@ def read_text(path: Path) -> str:
         raise RulesError(f"not UTF-8 text (byte {err.start}); save the file as UTF-8", Span(source, line, column, line, column + 1)) from None
 
 
-def load_model(path: str | Path) -> tuple[RulesModel, list]:
-    """Parse a rules file and the files it extends, base first."""
+def source_text(path: Path, texts: Mapping[Path, str] | None = None) -> str:
+    """The text of a file: from `texts` (by resolved path) when it holds the
+    file, as an editor holds the unsaved text of open files, else from disk."""
+    text = texts.get(Path(path).resolve()) if texts else None
+    return text if text is not None else read_text(path)
+
+
+def load_model(path: str | Path, texts: Mapping[Path, str] | None = None) -> tuple[RulesModel, list]:
+    """Parse a rules file and the files it extends, base first (`texts`: see
+    `source_text`)."""
     model = RulesModel()
     problems: list = []
     chain: list = []
@@ -39,11 +48,11 @@ def load_model(path: str | Path) -> tuple[RulesModel, list]:
         if resolved in chain:
             raise RulesError("a rules file extends itself (through " + " -> ".join(str(c.name) for c in chain + [resolved]) + ")", span or Span(None))
         chain.append(resolved)
-        tree = parse_rules(read_text(p), str(p))
+        tree = parse_rules(source_text(p, texts), str(p))
         extends = [i for i in tree.items if isinstance(i, n.ExtendsDecl)]
         for ext in extends[:1]:
             base = p.parent / ext.path
-            if not base.exists():
+            if not base.exists() and not (texts and base.resolve() in texts):
                 raise RulesError(f"extended rules file not found: {ext.path}", ext.span)
             visit(base, ext.span)
         for ext in extends[1:]:

@@ -1,0 +1,493 @@
+"""The symbols of a loaded game: every declaration and every use of a name in
+its rules files and card data, with its place, resolved the way the checker
+resolves names (local names first, then parameters, built-in values,
+effects, counters, zones and definitions).
+
+Places are 1-based lines and columns counted in characters, the end column
+exclusive, as in the front end's spans.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from functools import singledispatchmethod
+
+from .frontend import BUILTIN_NAMES, FUNCTIONS
+from .frontend import nodes as n
+
+PARAM, COUNTER, ZONE, KIND, DEFINE = "params", "counters", "zones", "kinds", "defines"
+EFFECT, PROCEDURE, ACTION, FIELD = "effects", "procedures", "actions", "fields"
+FUNCTION, VALUE, LOCAL, FILE = "functions", "values", "locals", "files"
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def normal_path(name: str) -> str:
+    """One spelling per file: absolute, with `..` resolved."""
+    return os.path.normpath(os.path.abspath(name))
+
+
+def last_line(span, lines: list) -> int:
+    """The last line a declaration's text is on (`lines`: of its file). Its
+    span ends after the line break, which takes the comment and blank lines
+    that follow."""
+    last = span.end_line if span.end_column > 1 else span.end_line - 1
+    last = min(last, len(lines))
+    while last > span.line and (not lines[last - 1].strip() or lines[last - 1].lstrip().startswith("#")):
+        last -= 1
+    return max(last, span.line)
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """A name at a place: declared there, or used."""
+
+    path: str
+    line: int
+    column: int
+    end_column: int
+    symbol: tuple  # (namespace, name)
+    declaration: bool = False
+    override: bool = False  # declared with `override` in a file that extends another
+    node: object = field(default=None, compare=False, repr=False)
+
+    @property
+    def name(self) -> str:
+        return self.symbol[1]
+
+    def contains(self, line: int, column: int) -> bool:
+        return self.line == line and self.column <= column <= self.end_column
+
+
+@dataclass
+class LocalScope:
+    """The local names (arguments, loop and `let` names) bound inside one
+    top-level declaration."""
+
+    path: str
+    first_line: int
+    last_line: int
+    names: set
+
+
+class SymbolIndex:
+    def __init__(self):
+        self.occurrences: list[Occurrence] = []
+        self.scopes: list[LocalScope] = []
+
+    def at(self, path: str, line: int, column: int) -> Occurrence | None:
+        """The occurrence under a place (a cursor just after a name counts)."""
+        found = [o for o in self.occurrences if o.path == path and o.contains(line, column)]
+        if not found:
+            return None
+        inside = [o for o in found if o.column <= column < o.end_column]
+        return (inside or found)[0]
+
+    def of(self, symbol: tuple) -> list[Occurrence]:
+        return [o for o in self.occurrences if o.symbol == symbol]
+
+    def in_file(self, path: str) -> list[Occurrence]:
+        return [o for o in self.occurrences if o.path == path]
+
+    def locals_at(self, path: str, line: int) -> set:
+        return {name for s in self.scopes if s.path == path and s.first_line <= line <= s.last_line for name in s.names}
+
+
+def index_game(model, trees: dict, texts: dict, db=None, card_fields: dict | None = None) -> SymbolIndex:
+    """Index the files of one game (`trees`: path -> parsed file, base first;
+    `texts`: path -> text of each file, card data too) against its merged
+    model, and the card data's effects and expressions. Lines are read from
+    `texts`: a node reused from an earlier parse keeps an earlier Source."""
+    indexer = _Indexer(model, texts)
+    for path, tree in trees.items():
+        for item in tree.items:
+            indexer.top(item, path)
+    if db is not None and card_fields:
+        indexer.card_data(db, card_fields)
+    # A place computed from a span can miss its name (an escaped quote before it in
+    # a label, a card text over several lines): keep only places that show the name.
+    indexer.index.occurrences = [o for o in indexer.index.occurrences
+                                 if o.symbol[0] == FILE or _shows(indexer.lines(o.path), o)]
+    return indexer.index
+
+
+def _shows(lines, o: Occurrence) -> bool:
+    return lines is not None and 0 < o.line <= len(lines) and lines[o.line - 1][o.column - 1:o.end_column - 1] == o.name
+
+
+class _Indexer:
+    def __init__(self, model, texts: dict):
+        self.m = model
+        self.texts = texts
+        self.index = SymbolIndex()
+        self.path = ""
+        self.bound: set = set()
+        self._lines: dict = {}
+
+    # -- recording
+    def lines(self, path: str) -> list:
+        if path not in self._lines:
+            self._lines[path] = (self.texts.get(path) or "").splitlines()
+        return self._lines[path]
+
+    def add(self, place, name: str, namespace: str, declaration=False, override=False, node=None, length=None):
+        if place is None or namespace is None:
+            return
+        path, line, column = place
+        self.index.occurrences.append(Occurrence(path, line, column, column + (len(name) if length is None else length),
+                                                 (namespace, name), declaration, override, node))
+
+    def start(self, span):
+        """The place of a name at the start of a span (a reference, a call)."""
+        if not span.source or not span.line:
+            return None
+        return normal_path(span.filename), span.line, span.column
+
+    def end(self, span, name: str):
+        """The place of a name at the end of a span (`c.cost`, `c is kind`)."""
+        if not span.source or not span.end_line:
+            return None
+        return normal_path(span.filename), span.end_line, span.end_column - len(name)
+
+    def after(self, span, pattern: str, line_offset: int = 0):
+        """The place of the first group of `pattern` on the span's first line
+        (a declared name after its keyword, a quoted path)."""
+        if not span.source or not span.line:
+            return None
+        lines = self.lines(normal_path(span.filename))
+        number = span.line + line_offset
+        if not 0 < number <= len(lines):
+            return None
+        text = lines[number - 1]
+        match = re.compile(pattern).search(text, span.column - 1 if not line_offset else 0)
+        if match is None:
+            return None
+        return normal_path(span.filename), number, match.start(1) + 1
+
+    # -- declarations
+    def top(self, item, path: str):
+        self.path = path
+        self.bound = set()
+        self.decl(item, False)
+        if self.bound and item.span.source:
+            self.index.scopes.append(LocalScope(path, item.span.line, last_line(item.span, self.lines(path)), self.bound))
+
+    @singledispatchmethod
+    def decl(self, d, override):
+        pass  # game, players: no names
+
+    @decl.register(n.Override)
+    def _(self, d, override):
+        self.decl(d.decl, True)
+
+    @decl.register(n.ParamDecl)
+    def _(self, d, override):
+        self.add(self.after(d.span, r"\bparam\s+(\w+)"), d.name, PARAM, True, override, d)
+        self.expr(d.value, set())
+
+    @decl.register(n.CounterDecl)
+    def _(self, d, override):
+        self.add(self.start(d.span), d.name, COUNTER, True, override, d)
+
+    @decl.register(n.ZoneDecl)
+    def _(self, d, override):
+        self.add(self.start(d.span), d.name, ZONE, True, override, d)
+
+    @decl.register(n.KindDecl)
+    def _(self, d, override):
+        self.add(self.after(d.span, r"\bkind\s+(\w+)"), d.name, KIND, True, override, d)
+        declared = {fname for fname, _type in d.fields}
+        for offset in range(1, d.span.end_line - d.span.line + 1):
+            place = self.after(d.span, r"^\s*(\w+)\s*:", offset)
+            if place is not None:
+                name = self.lines(place[0])[place[1] - 1][place[2] - 1:].split(":")[0].strip()
+                if name in declared:
+                    self.add(place, name, FIELD, True, node=d)
+
+    @decl.register(n.DefineDecl)
+    def _(self, d, override):
+        self.add(self.after(d.span, r"\bdefine\s+(\w+)"), d.name, DEFINE, True, override, d)
+        self.expr(d.expr, self.bind(d.params))
+
+    @decl.register(n.EffectDecl)
+    def _(self, d, override):
+        self.add(self.after(d.span, r"\beffect\s+(\w+)"), d.name, EFFECT, True, override, d)
+        self.body(d.body, set())
+
+    @decl.register(n.ProcedureDecl)
+    def _(self, d, override):
+        self.add(self.after(d.span, r"\bprocedure\s+(\w+)"), d.name, PROCEDURE, True, override, d)
+        self.body(d.body, self.bind(d.params))
+
+    @decl.register(n.ActionDecl)
+    def _(self, d, override):
+        self.add(self.after(d.span, r"\baction\s+(\w+)"), d.name, ACTION, True, override, d)
+        self.expr(d.label, set())
+        self.expr(d.when, set())
+        self.body(d.body, set())
+
+    @decl.register(n.SetupDecl)
+    @decl.register(n.TurnDecl)
+    @decl.register(n.HookDecl)
+    def _(self, d, override):
+        self.body(d.body, set())
+
+    @decl.register(n.EmptyHookDecl)
+    def _(self, d, override):
+        self.add(self.after(d.span, r"\bwhen\s+(\w+)"), d.zone, ZONE)
+        self.body(d.body, set())
+
+    @decl.register(n.ScoreDecl)
+    def _(self, d, override):
+        for term in d.terms:
+            self.expr(term.expr, set())
+
+    @decl.register(n.TiebreakDecl)
+    def _(self, d, override):
+        for e in d.exprs:
+            self.expr(e, set())
+
+    @decl.register(n.TurnOrderDecl)
+    def _(self, d, override):
+        self.expr(d.seats, set())
+
+    @decl.register(n.ShowDecl)
+    def _(self, d, override):
+        if d.name != "cards":
+            self.add(self.after(d.span, r"\bshow\s+(\w+)"), d.name, ZONE)
+        self.expr(d.template, self.bind(("card",)))
+
+    @decl.register(n.BoardDecl)
+    def _(self, d, override):
+        self.add(self.start(d.span), d.name, KIND)
+        self.expr(d.adjacent, self.bind((d.a, d.b)))
+
+    @decl.register(n.CardsDecl)
+    def _(self, d, override):
+        self.add(self.after(d.span, r"\binto\s+(\w+)"), d.zone, ZONE)
+        self.file_link(d.span, r'\bcards\s+"([^"]*)"', d.path)
+        if d.schema:
+            self.file_link(d.span, r'\bschema\s+"([^"]*)"', d.schema)
+
+    @decl.register(n.ExtendsDecl)
+    def _(self, d, override):
+        self.file_link(d.span, r'\bextends\s+"([^"]*)"', d.path)
+
+    def file_link(self, span, pattern, relative):
+        place = self.after(span, pattern)
+        if place is not None:
+            target = normal_path(os.path.join(os.path.dirname(place[0]), relative))
+            self.add(place, target, FILE, length=len(relative))
+
+    def bind(self, names) -> set:
+        self.bound.update(names)
+        return set(names)
+
+    # -- statements
+    def body(self, stmts, scope: set):
+        scope = set(scope)
+        for s in stmts:
+            self.stmt(s, scope)
+
+    @singledispatchmethod
+    def stmt(self, s, scope):
+        for child in n.children(s):
+            self.expr(child, scope)
+
+    @stmt.register(n.Gain)
+    @stmt.register(n.Pay)
+    @stmt.register(n.Lose)
+    def _(self, s, scope):
+        self.expr(s.amount, scope)
+        self.ref(s.target, COUNTER, scope)
+
+    @stmt.register(n.SetCounter)
+    def _(self, s, scope):
+        self.expr(s.value, scope)
+        builtin = s.target.name in BUILTIN_NAMES and s.target.name not in self.m.counters
+        self.ref(s.target, VALUE if builtin else COUNTER, scope)
+
+    @stmt.register(n.Move)
+    def _(self, s, scope):
+        self.expr(s.cards, scope)
+        self.ref(s.dest, ZONE, scope)
+
+    @stmt.register(n.Deal)
+    def _(self, s, scope):
+        self.expr(s.count, scope)
+        self.ref(s.source, ZONE, scope)
+        self.ref(s.dest, ZONE, scope)
+
+    @stmt.register(n.Shuffle)
+    @stmt.register(n.Slide)
+    def _(self, s, scope):
+        self.ref(s.zone, ZONE, scope)
+
+    @stmt.register(n.Refill)
+    def _(self, s, scope):
+        self.ref(s.zone, ZONE, scope)
+        self.ref(s.source, ZONE, scope)
+
+    @stmt.register(n.CallStmt)
+    def _(self, s, scope):
+        namespace = EFFECT if s.name in self.m.effects else PROCEDURE if s.name in self.m.procedures else None
+        self.add(self.start(s.span), s.name, namespace)
+        for a in s.args:
+            self.expr(a, scope)
+
+    @stmt.register(n.Let)
+    def _(self, s, scope):
+        self.expr(s.value, scope)
+        scope.add(s.name)
+        self.bound.add(s.name)
+
+    @stmt.register(n.If)
+    def _(self, s, scope):
+        for cond, body in s.branches:
+            self.expr(cond, scope)
+            self.body(body, scope)
+        self.body(s.else_body, scope)
+
+    @stmt.register(n.ForEach)
+    @stmt.register(n.PickRandom)
+    def _(self, s, scope):
+        self.expr(s.iterable, scope)
+        inner = scope | self.bind((s.var,))
+        self.expr(s.cond, inner)
+        self.body(s.body, inner)
+
+    @stmt.register(n.Choose)
+    def _(self, s, scope):
+        self.expr(s.iterable, scope)
+        inner = scope | self.bind((s.var,))
+        self.expr(s.cond, inner)
+        self.expr(s.label, inner)
+        self.body(s.body, inner)
+        self.body(s.else_body, scope)
+
+    @stmt.register(n.RepeatWhile)
+    def _(self, s, scope):
+        self.expr(s.cond, scope)
+        self.body(s.body, scope)
+
+    @stmt.register(n.RepeatTimes)
+    def _(self, s, scope):
+        self.expr(s.count, scope)
+        self.body(s.body, scope)
+
+    @stmt.register(n.May)
+    def _(self, s, scope):
+        self.expr(s.label, scope)
+        self.body(s.body, scope)
+        self.body(s.else_body, scope)
+
+    @stmt.register(n.ActAs)
+    def _(self, s, scope):
+        self.expr(s.player, scope)
+        self.body(s.body, scope)
+
+    def ref(self, ref: n.Ref, namespace: str, scope):
+        self.add(self.start(ref.span), ref.name, namespace)
+        self.expr(ref.owner, scope)
+
+    # -- expressions
+    def expr(self, e, scope):
+        if e is not None:
+            self.visit(e, scope)
+
+    @singledispatchmethod
+    def visit(self, e, scope):
+        for child in n.children(e):
+            self.expr(child, scope)
+
+    @visit.register(n.Name)
+    def _(self, e, scope):
+        self.add(self.start(e.span), e.name, self.resolve(e.name, scope))
+
+    def resolve(self, name: str, scope) -> str | None:
+        """The namespace of a plain name, in the checker's order."""
+        m = self.m
+        if name in scope:
+            return LOCAL
+        for namespace, names in ((PARAM, m.params), (VALUE, BUILTIN_NAMES), (EFFECT, m.effects),
+                                 (COUNTER, m.counters), (ZONE, m.zones), (DEFINE, m.defines)):
+            if name in names:
+                return namespace
+        return None
+
+    @visit.register(n.NameOf)
+    def _(self, e, scope):
+        namespace = COUNTER if e.name in self.m.counters else ZONE if e.name in self.m.zones else None
+        self.add(self.start(e.span), e.name, namespace)
+        self.expr(e.owner, scope)
+
+    @visit.register(n.Call)
+    def _(self, e, scope):
+        m = self.m
+        namespace = (DEFINE if e.name in m.defines else FUNCTION if e.name in FUNCTIONS
+                     else EFFECT if e.name in m.effects else PROCEDURE if e.name in m.procedures else None)
+        self.add(self.start(e.span), e.name, namespace)
+        for a in e.args:
+            self.expr(a, scope)
+        if e.name == "has" and len(e.args) == 2 and isinstance(e.args[1], n.Literal) and isinstance(e.args[1].value, str):
+            quoted = self.start(e.args[1].span)
+            if quoted is not None:
+                self.add((quoted[0], quoted[1], quoted[2] + 1), e.args[1].value, FIELD)
+
+    @visit.register(n.Field)
+    def _(self, e, scope):
+        self.expr(e.obj, scope)
+        self.add(self.end(e.span, e.name), e.name, FIELD)
+
+    @visit.register(n.IsKind)
+    def _(self, e, scope):
+        self.expr(e.operand, scope)
+        self.add(self.end(e.span, e.kind), e.kind, KIND)
+
+    @visit.register(n.Aggregate)
+    def _(self, e, scope):
+        self.expr(e.iterable, scope)
+        inner = scope | self.bind((e.var,))
+        self.expr(e.expr, inner)
+        self.expr(e.cond, inner)
+
+    @visit.register(n.Comprehension)
+    def _(self, e, scope):
+        inner = set(scope)
+        for var, iterable in e.loops:
+            self.expr(iterable, inner)
+            inner |= self.bind((var,))
+        self.expr(e.expr, inner)
+        self.expr(e.cond, inner)
+
+    @visit.register(n.Template)
+    def _(self, e, scope):
+        for part in e.parts:
+            if not isinstance(part, str):
+                self.expr(part, scope)
+
+    # -- card data
+    def card_data(self, db, card_fields: dict):
+        """Effects named by cards, and names read by card expressions."""
+        self.bound = set()
+        for values in card_fields.values():
+            for value in values:
+                if isinstance(value, n.EffectList):
+                    for item in value.items:
+                        self.effect_item(item)
+                elif isinstance(value, dict):
+                    for expr in value.values():
+                        self.expr(expr, set())
+                elif isinstance(value, n.Node):
+                    self.expr(value, set())
+
+    def effect_item(self, item: n.EffectItem):
+        span = item.span
+        if not span.source or span.line != span.end_line:
+            return
+        text = self.lines(normal_path(span.filename))[span.line - 1][span.column - 1:span.end_column - 1]
+        path = normal_path(span.filename)
+        for match in _WORD.finditer(text):
+            if match.group() in self.m.effects:
+                self.add((path, span.line, span.column + match.start()), match.group(), EFFECT)
