@@ -109,8 +109,7 @@ def generated_code(game, rule: str | None) -> str:
     if rule is not None:
         only = set(module.functions_of(rule))
         if not only and rule in game.model.defines:
-            raise RulesError(f"the definition '{rule}' has no function of its own: it is written out (inlined) "
-                             "where it is used", hint="ask for a rule that uses it")
+            raise RulesError(f"the definition '{rule}' is used nowhere, so no code is made for it")
         if not only:
             names = {r.split(" ", 1)[-1] for r in module.rules()}
             hint = did_you_mean(rule, names) or "rules: " + ", ".join(sorted(names))

@@ -17,7 +17,7 @@ from .engine.run import run
 from .compiler import ops
 from .compiler.program import FRAME_BLOCK
 from .engine.state import State
-from .errors import InvalidActionError, RulesError
+from .errors import InvalidActionError, RulesError, RulesRuntimeError
 from .traits import Traits, traits_of
 
 TERMINAL = -4  # current_player() once the game is over (OpenSpiel's value)
@@ -45,13 +45,16 @@ class Game:
         self.model = model
         self.diagnostics = list(diagnostics)
 
-    def set_limits(self, steps: int | None = None, turns: int | None = None, check_invariants: bool | None = None) -> None:
-        """Step budget per decision (runaway rules), turn budget per game, and
-        whether every action is followed by an invariant check."""
+    def set_limits(self, steps: int | None = None, turns: int | None = None, check_invariants: bool | None = None,
+                   decisions: int | None = None) -> None:
+        """Step budget per decision (runaway rules), turn and decision budgets
+        per game, and whether every action is followed by an invariant check."""
         if steps is not None:
             self.program.set_step_budget(steps)
         if turns is not None:
             self.program.turn_budget = turns
+        if decisions is not None:
+            self.program.decision_budget = decisions
         if check_invariants is not None:
             self.program.check_invariants = check_invariants
 
@@ -151,6 +154,14 @@ class GameState(State):
         point, fr = self._decision_point()
         return point.prompt(self, fr)
 
+    def _too_many_decisions(self, point) -> None:
+        budget = self.program.decision_budget
+        rule = self.program.codes[self.program.decisions[point].code].name
+        raise RulesRuntimeError(
+            f"the game did not end after {budget} decisions: rule '{rule}' is asking again (active rules: "
+            f"{', '.join(f.rule for f in self.execution())})", self.program.decisions[point].span,
+            "a loop of decisions must end: check its condition, or raise the decision budget if the game is that long")
+
     def decision_point(self) -> int | None:
         """The id of the decision point of the rules now asking (None once the
         game is over): two decisions of the same point ask the same question."""
@@ -169,6 +180,8 @@ class GameState(State):
         except ValueError:
             raise InvalidActionError(f"'{action_id}' is not a legal action here; legal: {', '.join(ids)}") from None
         point, value = self.point, self.option_values[i]
+        if self.decisions >= self.program.decision_budget:
+            self._too_many_decisions(point)
         self.clear_pending()
         self.decisions += 1
         if self.seed is not None:

@@ -71,7 +71,7 @@ def build_boards(program, model, adjacency: dict) -> Boards:
     (`adjacency`: kind -> function) evaluated once for each ordered pair of
     distinct space cards."""
     links: dict = {}
-    fixed = SimpleNamespace(program=program)  # the condition reads no state
+    fixed = SimpleNamespace(program=program, steps=0)  # the condition reads no state
     for kind, decl in model.boards.items():
         adjacent = adjacency[kind]
         spaces = [i for i, k in enumerate(program.card_kinds) if k == kind]

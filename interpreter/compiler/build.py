@@ -149,8 +149,8 @@ def _register_runtime(module, program) -> None:
     ops_helpers = {"move": ops.move, "deal": ops.deal, "shuffle": ops.shuffle, "slide": ops.slide, "refill": ops.refill}
     for name, fn in ops_helpers.items():
         module.helper(f"R_{name}", fn)
-    for name in ("move_all", "cannot_pay", "seat", "no_action", "end_now", "end_after", "pick",
-                 "option_ids", "unique", "resolve_options"):
+    for name in ("move_all", "cannot_pay", "negative", "too_large", "seat", "no_action", "end_now", "end_after",
+                 "pick", "option_ids", "unique", "resolve_options"):
         module.helper(f"R_{name}", getattr(rt, name))
     module.helper("R_runaway", calls.runaway)
     effects = program.effect_codes

@@ -23,7 +23,7 @@ def call(st, code: int, args=()):
     c = st.program.codes[code]
     if c.light:
         return c.fn(st, *args)
-    fr = [code, 0, list(args) + [None] * (c.nlocals - len(args))]
+    fr = [code, 0, list(args)]  # the rule's first block makes room for its other locals
     st.frames.append(fr)
     return c.fn(st, fr)
 
@@ -52,8 +52,12 @@ def run_nested(st, code: int) -> None:
 
 # ---------------------------------------------------------------- runaway rules
 def runaway(st, span):
-    """Raised by a loop that ran past the step budget without a decision."""
-    rule = rule_of(sys._getframe(1).f_code, st.program)
+    """Raised by a loop (or the calls of definitions) that ran past the step
+    budget without a decision."""
+    frame = sys._getframe(1)
+    while frame is not None and rule_of(frame.f_code, st.program) is None:
+        frame = frame.f_back
+    rule = rule_of(frame.f_code, st.program) if frame is not None else "?"
     budget = st.program.step_budget
     raise RulesRuntimeError([Diagnostic(
         "error", f"rule '{rule}' ran {budget} steps without a decision: it never ends (active rules: {active_rules(st)})",

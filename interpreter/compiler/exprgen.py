@@ -20,6 +20,7 @@ from .failures import blame
 
 _SIMPLE = re.compile(r"^(L\[\d+\]|[vtsp]\d+|-?\d+|st\.me|K\d+|None|True|False)$")
 _ELEMENT_KIND = {CARD: "card", PLAYER: "player"}
+INLINE_LIMIT = 400  # characters of generated code up to which a definition is copied where it is used
 
 
 @dataclass(frozen=True)
@@ -44,9 +45,11 @@ class ExprGen(Visitor):
         self._fields: dict = {}  # field name -> namespace name of its per-card list
         self._kind_sets: dict = {}
         self._defines: dict = {}  # define name -> generated function name
+        self._define_sizes: dict = {}  # define name -> length of its generated code, once generated
+        self._depth = 0  # loops of the expression being generated that enclose the current point
         self._inlining: set = set()
         self._uses: dict = {}
-        for name in ("add", "highest", "lowest", "shows", "rank", "render"):
+        for name in ("add", "highest", "lowest", "shows", "rank", "render", "steps"):
             module.helper(f"R_{name}", getattr(rt, name))
         module.helper("R_fail", blame)  # the error to report, for an error computing an expression
         for name, b in [*FUNCTIONS.items(), *VALUES.items()]:
@@ -164,9 +167,18 @@ class ExprGen(Visitor):
         return value.source or f"B_{name}(st)"
 
     def iterate(self, expr, names: Names, var: str) -> str:
-        """`for VAR in ...` clause of a comprehension over the values of `expr`."""
+        """`for VAR in ...` clause of a comprehension over the values of `expr`.
+        Inside another loop of the expression, the values are counted against
+        the step budget, unless they are a zone's (a zone holds at most every card)."""
         source, guard = self.loop(expr, names, var)
+        if self._depth and not self._is_zone(expr, names):
+            source = f"R_steps(st, {source}, {self.m.const(expr.span)})"
         return f"for {var} in {source}" + (f" if {guard}" if guard else "")
+
+    def _is_zone(self, expr, names: Names) -> bool:
+        if isinstance(expr, n.Name):
+            return expr.name not in names.access and expr.name in self.p.zones
+        return isinstance(expr, n.NameOf) and expr.name in self.p.zones
 
     def loop(self, expr, names: Names, var: str):
         """(what to iterate, condition each value must meet or None) for the
@@ -281,10 +293,14 @@ class ExprGen(Visitor):
 
     def call_define(self, name, args, names: Names) -> str:
         """Inline a definition when every argument is a plain name or number
-        (its body sees only its parameters); else call its generated function."""
+        (its body sees only its parameters) and its code is short; else call
+        its generated function. Each definition's function is generated once
+        and only short ones are copied, so the code grows with the rules, not
+        with the ways definitions use one another."""
         decl = self.model.defines[name]
         texts = [self.visit(a, names) for a in args]
-        if name not in self._inlining and all(_SIMPLE.match(t) for t in texts):
+        if (name not in self._inlining and all(_SIMPLE.match(t) for t in texts)
+                and self._define_size(name) <= INLINE_LIMIT):
             inner = Names()
             for param, arg, text in zip(decl.params, args, texts):
                 inner = inner.bind(param, text, self.type_of(arg, names))
@@ -294,6 +310,11 @@ class ExprGen(Visitor):
             finally:
                 self._inlining.discard(name)
         return f"{self.define_function(name)}({', '.join(['st', *texts])})"
+
+    def _define_size(self, name: str) -> int:
+        if name not in self._define_sizes:
+            self.define_function(name)
+        return self._define_sizes.get(name, 0)  # 0 while it is being generated
 
     def define_function(self, name: str) -> str:
         if name not in self._defines:
@@ -308,7 +329,13 @@ class ExprGen(Visitor):
                 body = self.visit(decl.expr, inner)
             finally:
                 self._inlining.discard(name)
-            lines = [(0, f"def {fname}({', '.join(['st', *params])}):", None), *_hoist(body, 1), (1, f"return {body}", decl.span)]
+            self._define_sizes[name] = len(body)
+            # Each call counts as a step, so definitions that call one another
+            # without end, or twice over at every level, are stopped in time.
+            where = self.m.const(decl.span)
+            lines = [(0, f"def {fname}({', '.join(['st', *params])}):", None), *_hoist(body, 1),
+                     (1, "st.steps += 1", None), (1, f"if st.steps > BUDGET: R_runaway(st, {where})", None),
+                     (1, f"return {body}", decl.span)]
             self.m.add_function(fname, f"define {name}", lines, decl.span)
         return self._defines[name]
 
@@ -320,12 +347,17 @@ class ExprGen(Visitor):
 
     def visit_Comprehension(self, expr, names):
         loops = []
-        for var, iterable in expr.loops:
-            v = self.m.name("v")
-            loops.append(self.iterate(iterable, names, v))
-            names = names.bind(var, v, self.types.element(iterable, names.types))
-        body = self.visit(expr.expr, names)
-        cond = f" if {self.visit(expr.cond, names)}" if expr.cond is not None else ""
+        depth = self._depth
+        try:
+            for var, iterable in expr.loops:
+                v = self.m.name("v")
+                loops.append(self.iterate(iterable, names, v))
+                names = names.bind(var, v, self.types.element(iterable, names.types))
+                self._depth = depth + 1
+            body = self.visit(expr.expr, names)
+            cond = f" if {self.visit(expr.cond, names)}" if expr.cond is not None else ""
+        finally:
+            self._depth = depth
         return f"[{body} {' '.join(loops)}{cond}]"
 
     def visit_Arith(self, expr, names):
@@ -372,7 +404,12 @@ class ExprGen(Visitor):
         v = self.m.name("v")
         loop = self.iterate(expr.iterable, names, v)
         inner = names.bind(expr.var, v, self.types.element(expr.iterable, names.types))
-        cond = self.visit(expr.cond, inner) if expr.cond is not None else None
+        self._depth += 1
+        try:
+            cond = self.visit(expr.cond, inner) if expr.cond is not None else None
+            body = self.visit(expr.expr, inner) if expr.expr is not None else None
+        finally:
+            self._depth -= 1
         where = f" if {cond}" if cond is not None else ""
         op = expr.op
         if op == "count":
@@ -381,7 +418,6 @@ class ExprGen(Visitor):
             return f"any(True {loop}{where})" if cond is None else f"any({cond} {loop})"
         if op == "every":
             return "True" if cond is None else f"all({cond} {loop})"
-        body = self.visit(expr.expr, inner)
         values = f"[{body} {loop}{where}]"
         if op == "sum":
             return f"sum({values})"

@@ -75,6 +75,7 @@ class Program:
     fingerprint: str = ""
     step_budget: int = 1_000_000
     turn_budget: int = 10_000
+    decision_budget: int = 100_000
     check_invariants: bool = False
     card_views: dict = field(default_factory=dict)  # zone name or "cards" -> fn(st, card)
     zone_of_instance: list = field(default_factory=list)

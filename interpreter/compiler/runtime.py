@@ -10,8 +10,9 @@ from fractions import Fraction
 from .. import rng as _rng
 from ..errors import RulesRuntimeError
 from . import ops
-from .calls import GameOver
+from .calls import GameOver, runaway
 
+LARGEST = 10 ** 18  # the largest number a counter may hold (as large as a number written in the rules)
 PASS = "<pass>"  # the value of a "pass" option
 DONE = "<done>"  # the value of "done" when resolving effects in any order
 
@@ -152,6 +153,26 @@ def move_all(st, value, zi, bottom, span):
     else:
         for card in tuple(value):
             ops.move(st, card, zi, bottom)
+
+
+def negative(amount, verb, name, span):
+    raise RulesRuntimeError(f"cannot {verb} {render(amount)} {name}: the amount must be 0 or more", span,
+                            f"write `{'lose' if verb == 'gain' else 'gain'} {render(-amount)} {name}` for the other way")
+
+
+def too_large(value, name, span):
+    raise RulesRuntimeError(f"counter '{name}' would reach {render(value)}, beyond the largest number a counter "
+                            f"may hold (10^18 either way)", span, "give the counter a `min` and a `max`, or stop it growing")
+
+
+def steps(st, items, span):
+    """`items`, gone through inside another loop of an expression: counted
+    against the step budget, so nested loops cannot run without end."""
+    if st is not None:
+        st.steps += len(items)
+        if st.steps > st.program.step_budget:
+            runaway(st, span)
+    return items
 
 
 def cannot_pay(amount, have, name, span) -> RulesRuntimeError:

@@ -20,6 +20,7 @@ from ..language.value_types import CARD
 from ..language.visitor import Visitor
 from .exprgen import Names
 from .program import Code
+from .runtime import LARGEST
 
 _DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve)
 
@@ -147,27 +148,30 @@ class RuleGen(BlockWriter, Visitor):
             return f"{info.base} + st.me"
         return f"{info.base} + {self.x.gen(ref.owner, names)}"
 
-    def _clamp(self, t, info, span):
-        if info.maximum is not None:
-            self.emit(f"if {t} > {info.maximum}: {t} = {info.maximum}", span)
-        if info.minimum is not None:
-            self.emit(f"if {t} < {info.minimum}: {t} = {info.minimum}", span)
+    def _bound(self, t, info, span):
+        """Hold a counter's new value `t` within its bounds; past the largest
+        number any counter may hold, stop with an error."""
+        for side, bound, limit, op in (("max", info.maximum, LARGEST, ">"), ("min", info.minimum, -LARGEST, "<")):
+            if bound is not None:
+                self.emit(f"if {t} {op} {bound}: {t} = {bound}", span)
+            else:
+                self.emit(f"if {t} {op} {self.x.literal(limit)}: R_too_large({t}, {self.m.const(info.name)}, "
+                          f"{self.m.const(span)})", span)
 
     def visit_Gain(self, s, names):
-        self._change(s, names, "+", clamp_high=True)
+        self._change(s, names, "+", "gain")
 
     def visit_Lose(self, s, names):
-        self._change(s, names, "-", clamp_high=False)
+        self._change(s, names, "-", "lose")
 
-    def _change(self, s, names, op, clamp_high):
+    def _change(self, s, names, op, verb):
         info, cell = self.counter_cell(s.target, names)
-        row, i, v = self.temp(), self.temp(), self.temp()
-        self.emit(f"{row} = ctr[{info.index}]; {i} = {cell}", s.span)
-        self.emit(f"{v} = {row}[{i}] {op} {self.x.gen(s.amount, names)}", s.span)
-        if clamp_high and info.maximum is not None:
-            self.emit(f"if {v} > {info.maximum}: {v} = {info.maximum}", s.span)
-        if info.minimum is not None:
-            self.emit(f"if {v} < {info.minimum}: {v} = {info.minimum}", s.span)
+        row, i, a, v = self.temp(), self.temp(), self.temp(), self.temp()
+        self.emit(f"{row} = ctr[{info.index}]; {i} = {cell}; {a} = {self.x.gen(s.amount, names)}", s.span)
+        self.emit(f"if {a} < 0: R_negative({a}, {self.m.const(verb)}, {self.m.const(info.name)}, "
+                  f"{self.m.const(s.span)})", s.span)
+        self.emit(f"{v} = {row}[{i}] {op} {a}", s.span)
+        self._bound(v, info, s.span)
         self.emit(f"{row}[{i}] = {v}", s.span)
 
     def visit_Pay(self, s, names):
@@ -196,7 +200,7 @@ class RuleGen(BlockWriter, Visitor):
             return
         v = self.temp()
         self.emit(f"{v} = {value}", s.span)
-        self._clamp(v, info, s.span)
+        self._bound(v, info, s.span)
         self.emit(f"ctr[{info.index}][{cell}] = {v}", s.span)
 
     def visit_Move(self, s, names):

@@ -182,8 +182,8 @@ def plain(value):
 
 
 def from_plain(value):
-    """The inverse of `plain`."""
-    if isinstance(value, dict) and set(value) == {"t"}:
+    """The inverse of `plain` (anything else is left as it is, for the caller to refuse)."""
+    if isinstance(value, dict) and set(value) == {"t"} and isinstance(value["t"], list):
         return tuple(from_plain(v) for v in value["t"])
     if isinstance(value, list):
         return [from_plain(v) for v in value]

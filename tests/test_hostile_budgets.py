@@ -1,0 +1,128 @@
+"""Budgets: rules that would run without end, grow without limit or ask
+forever are stopped, each with a message naming the rule and the limit."""
+from __future__ import annotations
+
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from interpreter.agents import make_agents
+from interpreter.errors import RulesRuntimeError
+from interpreter.loader import load_game
+from interpreter.play import play_game
+
+from .test_hostile_saves import time_limit
+
+HEAD = '''game "Budgets"
+players 2
+cards "cards.yaml" into box
+param big = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]
+zone box: shared, visible
+counter gold: per player
+counter capped: per player, min 0, max 5
+'''
+TAIL = '''
+score:
+    "gold": gold
+'''
+
+
+def game_of(tmp_path, body: str, setup="end game after 2 more rounds", extra=""):
+    (tmp_path / "cards.yaml").write_text("thing:\n  - {name: A}\n  - {name: B}\n")
+    path = tmp_path / "game.rules"
+    path.write_text(HEAD + extra + f"setup:\n    {setup}\nturn:\n" + "".join(f"    {line}\n" for line in body.splitlines())
+                    + TAIL)
+    return load_game(path)
+
+
+def stopped(game, message, limits=None):
+    if limits:
+        game.set_limits(**limits)
+    with time_limit(30), pytest.raises(RulesRuntimeError) as info:
+        play_game(game, 2, 1, make_agents("random", 2, 1))
+    assert message in info.value.render(), info.value.render()
+    return info.value.render()
+
+
+# ------------------------------------------------------------------ decisions
+def test_a_loop_of_decisions_is_stopped_by_the_decision_budget(tmp_path):
+    game = game_of(tmp_path, 'repeat while true:\n    may "again":\n        gain 1 gold')
+    text = stopped(game, "the game did not end after 500 decisions: rule 'turn' is asking again", {"decisions": 500})
+    assert "game.rules:12:9" in text and "a loop of decisions must end" in text
+
+
+def test_the_default_decision_budget_stops_a_game_that_asks_forever(tmp_path):
+    game = game_of(tmp_path, 'repeat while true:\n    may "again":\n        pass')
+    stopped(game, "the game did not end after 100000 decisions")
+
+
+# ------------------------------------------------------------------ definitions
+CHAIN = "".join(f"define d{k} = d{k - 1} + d{k - 1}\n" for k in range(1, 31))
+
+
+def test_definitions_that_use_each_other_twice_compile_in_linear_time(tmp_path):
+    started = time.perf_counter()
+    game = game_of(tmp_path, "gain d30 gold", extra="define d0 = gold + 1\n" + CHAIN)
+    assert time.perf_counter() - started < 5
+    assert len(game.program.module.text) < 100_000  # each definition once, not 2^30 times
+
+
+def test_evaluating_them_is_stopped_by_the_step_budget(tmp_path):
+    game = game_of(tmp_path, "gain d30 gold", extra="define d0 = gold + 1\n" + CHAIN)
+    stopped(game, "ran 20000 steps without a decision", {"steps": 20_000})
+
+
+def test_a_definition_that_uses_itself_is_stopped(tmp_path):
+    game = game_of(tmp_path, "gain loop(1) gold", extra="define loop(x) = loop(x + 1) + 1\n")
+    text = stopped(game, "without")
+    assert "define loop" in text or "loop" in text
+
+
+# ------------------------------------------------------------------ values
+@pytest.mark.parametrize("body, message", [
+    ("gain -3 gold", "cannot gain -3 gold: the amount must be 0 or more"),
+    ("lose -3 gold", "cannot lose -3 gold: the amount must be 0 or more"),
+    ("lose -10 capped", "cannot lose -10 capped: the amount must be 0 or more"),
+    ("gain 0 - 1 gold", "cannot gain -1 gold"),
+    ("gain 999999999999999999 * 999999999999999999 gold", "counter 'gold' would reach"),
+    ("set gold to 999999999999999999 * 10", "counter 'gold' would reach 9999999999999999990"),
+    ("set gold to 0 - 999999999999999999 * 10", "counter 'gold' would reach -9999999999999999990"),
+    ("repeat 100 times:\n    gain gold + 1 gold", "counter 'gold' would reach"),
+], ids=["gain-negative", "lose-negative", "lose-negative-past-max", "gain-computed-negative", "gain-huge",
+        "set-huge", "set-huge-negative", "doubling"])
+def test_a_counter_keeps_its_bounds_or_the_rule_stops(tmp_path, body, message):
+    text = stopped(game_of(tmp_path, body), message)
+    assert "game.rules:" in text
+
+
+def test_a_bounded_counter_is_held_at_its_bounds(tmp_path):
+    game = game_of(tmp_path, "set capped to 99\ngain 9 capped\nlose 1 capped\ngain 1 gold")
+    final = play_game(game, 2, 1, make_agents("random", 2, 1))
+    assert final.counter("capped", 0) == 5 - 1 + 0 or final.counter("capped", 0) == 5
+    assert all(0 <= final.counter("capped", p) <= 5 for p in range(2))
+
+
+@pytest.mark.parametrize("expression", [
+    "count a in big where any b in big where any c in big where any d in big where any e in big where a + b + c + d + e < 0",
+    "size([a + b + c + d + e for a in big for b in big for c in big for d in big for e in big])",
+    "sum (sum (sum (sum 1 for d in big) for c in big) for b in big) for a in big",
+], ids=["nested-any", "nested-comprehension", "nested-sum"])
+def test_loops_nested_inside_an_expression_count_against_the_step_budget(tmp_path, expression):
+    game = game_of(tmp_path, f"gain {expression} gold")
+    stopped(game, "steps without a decision", {"steps": 50_000})
+
+
+def test_a_long_repeat_is_stopped(tmp_path):
+    stopped(game_of(tmp_path, "repeat 1000000000 times:\n    gain 1 capped"), "ran 1000 steps without a decision",
+            {"steps": 1000})
+
+
+def test_the_command_line_reports_a_budget_with_its_rule(tmp_path):
+    game_of(tmp_path, "gain -3 gold")
+    result = CliRunner().invoke(cli, ["run", str(tmp_path / "game.rules"), "--bots", "random"])
+    assert result.exit_code == 1
+    assert "game.rules:11:5: error: cannot gain -3 gold: the amount must be 0 or more" in result.output
+    assert "hint: write `lose 3 gold` for the other way" in result.output
+    assert "Traceback" not in result.output
