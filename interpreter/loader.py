@@ -155,15 +155,17 @@ def _parse_card_text(raw, span, db, parse, card, fname):
         raise RulesError(Diagnostic(d.severity, f"card '{card.name}', field '{fname}': {d.message}", d.span, d.hint)) from None
 
 
-def load_game(path: str | Path, overrides: dict | None = None):
-    """Load, check and compile a rules file into a Game."""
+def load_game(path: str | Path, overrides: dict | None = None, coverage: bool = False):
+    """Load, check and compile a rules file into a Game. With `coverage`, the
+    code also counts which cards' fields the rules read (a little slower;
+    see `GameState.card_reads`)."""
     try:
-        return _load_game(path, overrides)
+        return _load_game(path, overrides, coverage)
     except RecursionError:
         raise RulesError(f"{path}: the rules are nested too deeply to read (an expression or block hundreds of levels deep)") from None
 
 
-def _load_game(path, overrides):
+def _load_game(path, overrides, coverage=False):
     from .checker import check
     from .game import Game
 
@@ -189,7 +191,7 @@ def _load_game(path, overrides):
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors:
         raise CheckError(errors)
-    program = compile_program(model, db, params, raw_fields)
+    program = compile_program(model, db, params, raw_fields, count_reads=coverage)
     # Warnings about a base file belong to checking that file, not its extensions.
     warnings = [d for d in diagnostics if not d.span.source or d.span.filename in (str(path), db.source.name)]
     return Game(program, str(path), model, warnings)

@@ -97,3 +97,22 @@ def test_rules_without_decisions_are_plain_functions():
     assert kinds["effect coin"] and kinds["procedure prepare_deck"]
     assert not kinds["turn"] and not kinds["procedure recruit_one"] and not kinds["effect recruit"]
     assert all(code.fn is not None for code in program.codes)
+
+
+def test_a_coverage_compile_counts_the_cards_whose_fields_the_rules_read():
+    """Only a game loaded for coverage counts field reads; the one card of
+    the `goals` zone is used by a score term, never chosen by anyone."""
+    plain = load_game(CATALYST)
+    counted = load_game(CATALYST, coverage=True)
+    assert "R_read" not in plain.program.module.source() and "R_read" in counted.program.module.source()
+    st = counted.new_initial_state(2, 3, coverage=True)
+    final = play_game(counted, 2, 3, make_agents("random", 2, 3), state=st)
+    goal = final.zone("goals")[0]
+    assert goal not in final.card_reads()  # scored only when the result is asked for
+    scores = final.result()["scores"]
+    reads = final.card_reads()
+    assert goal in reads
+    box = set(final.zone("box"))
+    assert box and not box & set(reads)  # cards left in the starting zone are sorted, not used
+    again = play_game(plain, 2, 3, make_agents("random", 2, 3), state=plain.new_initial_state(2, 3, coverage=True))
+    assert again.result()["scores"] == scores and again.card_reads() == {}
