@@ -182,6 +182,7 @@ def summary_text(s: dict, cards_shown: int = 5) -> str:
         out.append("  games where a score term gave someone points: " + ", ".join(
             f"{t} {k / max(s['games'], 1):.1%}" for t, k in cov["terms"].items()))
         for key, title in (("rules_never_run", "rules never run"), ("cards_never_used", "cards never used"),
+                           ("cards_only_read", "cards only read by the rules, never chosen nor held"),
                            ("cards_never_in_play", "cards never in play"),
                            ("terms_never_scored", "score terms never scored")):
             items = cov[key]

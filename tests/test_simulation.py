@@ -204,8 +204,20 @@ def test_coverage_lists_rules_and_cards(summary_json):
     assert cov["rules_never_run"] == [name for name, e in cov["rules"].items() if e["runs"] == 0]
     # With 3 players the cards marked for 4 players and the level-4 buildings stay out of the game.
     assert "cathedral-4" in cov["cards_never_in_play"] and "cathedral-4" not in cov["cards_never_used"]
-    assert set(cov["cards_never_used"]) | set(cov["cards_never_in_play"]) == {c for c, k in cov["cards"].items() if k == 0}
+    unused = {c for c, k in cov["cards"].items() if k == 0}
+    assert set(cov["cards_never_used"]) | set(cov["cards_never_in_play"]) | set(cov["cards_only_read"]) == unused
     assert cov["terms_never_scored"] == []
+
+
+def test_coverage_counts_cards_the_rules_read(summary_json):
+    """The goal card in play is never chosen nor held, but the "Buildings"
+    score term reads it in every game where someone has a building: it is
+    used, by the rules."""
+    cov = summary_json["coverage"]
+    goals = ["the-pilgrims-road", "the-merchant-league", "the-iron-pact", "the-grand-design"]
+    assert 54 <= sum(cov["cards_read"][g] for g in goals) <= 60     # one goal card in play per game
+    assert not set(goals) & set(cov["cards_never_used"]) and set(goals) <= set(cov["cards_only_read"])
+    assert all(cov["cards_read"][c] == 0 for c in cov["cards_never_in_play"])
 
 
 def test_coverage_finds_a_dead_rule(tmp_path):

@@ -199,6 +199,7 @@ def _summary_html(name, s) -> str:
     if cov:
         parts.append("<h3>Coverage</h3>")
         for key, title in (("rules_never_run", "Rules never run"), ("cards_never_used", "Cards never used"),
+                           ("cards_only_read", "Cards only read by the rules"),
                            ("cards_never_in_play", "Cards never in play"), ("terms_never_scored", "Score terms never scored")):
             items = cov[key]
             parts.append(f"<p><b>{title}</b> ({len(items)}): {e(', '.join(items)) if items else 'none'}</p>")

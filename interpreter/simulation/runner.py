@@ -66,14 +66,14 @@ _GAMES: dict = {}
 
 def load(spec: SweepSpec):
     """The compiled game of a spec, cached per process."""
-    key = (spec.rules, spec.sets, spec.max_steps)
+    key = (spec.rules, spec.sets, spec.max_steps, spec.coverage)
     game = _GAMES.get(key)
     if game is None:
         from ..loader import load_game
 
         if not Path(spec.rules).exists():
             raise RulesError(f"no such file: {spec.rules} (on a cluster, every worker needs the rules files at the same path)")
-        game = load_game(spec.rules, dict(spec.sets))
+        game = load_game(spec.rules, dict(spec.sets), coverage=spec.coverage)
         if spec.max_steps is not None:
             game.set_limits(steps=spec.max_steps)
         _GAMES[key] = game
@@ -167,6 +167,7 @@ def play_one(game, spec: SweepSpec, index: int) -> dict:
         record["coverage"] = {name: n for name, n in final.rule_coverage().items() if n}
         home = final.z[game.program.zones[game.program.setup_zone].base]
         record["never_in_play"] = sorted(ids[c] for c in home if c is not None)
+        record["read"] = sorted(final.card_reads())  # after result(): scoring reads cards too
     return record
 
 

@@ -96,6 +96,7 @@ class Tally:
         # coverage
         self.rules = {name: [0, 0] for name in meta.get("rule_names", [])}
         self.unplayed = dict.fromkeys(self.card_ids, 0)
+        self.read_games = dict.fromkeys(self.card_ids, 0)
         self.term_games = dict.fromkeys(self.terms, 0)
 
     def add(self, r: dict) -> None:
@@ -154,6 +155,8 @@ class Tally:
             entry[1] += 1
         for c in r.get("never_in_play", ()):
             self.unplayed[c] += 1
+        for c in r.get("read", ()):
+            self.read_games[c] += 1
 
     # -------------------------------------------------------------- by seat
     def by_seat(self, matrix) -> list:
@@ -291,20 +294,24 @@ class Tally:
         """How often each rule ran and each card was used; what never was."""
         rules = {name: {"runs": runs, "games": games} for name, (runs, games) in self.rules.items()}
         cards = dict(self.games_with)
+        read = dict(self.read_games)
         # Cards still where the rules put every card before setup, in every game.
-        never_in_play = [c for c, k in self.unplayed.items() if k == self.n and cards[c] == 0]
+        never_in_play = [c for c, k in self.unplayed.items() if k == self.n and cards[c] == 0 and read[c] == 0]
         return {
             "rules": rules,
             "rules_never_run": [name for name, e in rules.items() if e["runs"] == 0],
             "cards": cards,
-            "cards_never_used": [c for c, k in cards.items() if k == 0 and c not in never_in_play],
+            "cards_read": read,
+            "cards_never_used": [c for c in self.card_ids if cards[c] == 0 and read[c] == 0 and c not in never_in_play],
+            "cards_only_read": [c for c in self.card_ids if cards[c] == 0 and read[c] > 0],
             "cards_never_in_play": never_in_play,
             "terms": dict(self.term_games),
             "terms_never_scored": [t for t, k in self.term_games.items() if k == 0],
-            "meaning": "a rule counts when it runs; a card counts when a player chose it at a decision "
-                       "or held it at the end; a card never in play stayed in the zone the rules "
-                       "start every card in (left out by setup) in every game; a score term counts "
-                       "when it gave anyone a non-zero score",
+            "meaning": "a rule counts when it runs; a card counts when a player chose it at a decision or held it "
+                       "at the end (cards), or when the rules read one of its fields while it was out of the zone "
+                       "every card starts in (cards_read: e.g. a card a score term reads); a card only read was "
+                       "never chosen nor held; a card never in play stayed in the starting zone (left out by "
+                       "setup) in every game; a score term counts when it gave anyone a non-zero score",
         }
 
 
