@@ -73,7 +73,9 @@ def write_atomic(path: str, text: str) -> None:
 
 
 def write_log(path, rules, seed, players, bots, log, result, sets=None) -> None:
-    header = {"rules": rules, "seed": seed, "players": players, "bots": bots}
+    from interpreter.replay import LOG_FORMAT
+
+    header = {"format": LOG_FORMAT, "rules": rules, "seed": seed, "players": players, "bots": bots}
     if sets:
         header["sets"] = sets
     lines = [json.dumps(header)]

@@ -296,12 +296,7 @@ def compare_command(files, games, players, bots, seed, jobs, scheduler, coverage
                             result.settings, title=f"Comparison with {result.base.summary['title']}")
         click.echo(f"report: {path}", err=True)
     if as_json:
-        click.echo(_dump({
-            "settings": result.settings,
-            "base": result.base.summary,
-            "variants": [{"rules": v.rules, "summary": v.summary, "differences": v.differences, "sprt": v.sprt}
-                         for v in result.variants],
-        }))
+        click.echo(_dump(result.to_json()))
     else:
         click.echo(comparison_text(result))
         if coverage:

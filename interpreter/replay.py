@@ -5,6 +5,8 @@ import json
 
 from .errors import RulesError
 
+LOG_FORMAT = "rules-game-log/1"  # the first line's "format"; schemas/game-log.schema.json
+
 
 def read_log(path: str):
     """(header, decision entries, recorded result) of a log file."""
@@ -17,6 +19,8 @@ def read_log(path: str):
         raise RulesError(f"{path}: not a game log (a line is not JSON: {err})") from None
     if len(lines) < 2 or not isinstance(lines[0], dict) or not {"rules", "seed", "players"} <= set(lines[0]):
         raise RulesError(f"{path}: not a game log (it must start with a line naming rules, seed and players)")
+    if lines[0].get("format", LOG_FORMAT) != LOG_FORMAT:  # logs from before the format was named have none
+        raise RulesError(f"{path}: a game log of format {lines[0]['format']!r}; this version reads {LOG_FORMAT!r}")
     result = lines[-1].get("result") if isinstance(lines[-1], dict) else None
     entries = lines[1:-1] if result is not None else lines[1:]
     for number, entry in enumerate(entries, 2):

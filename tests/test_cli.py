@@ -52,7 +52,7 @@ def test_run_log_writes_every_decision(runner, tmp_path):
     result = runner.invoke(cli, ["run", str(CATALYST), "--players", "3", "--seed", "5", "--quiet", "--bots", "random", "--log", str(log)])
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in log.read_text().splitlines()]
-    assert lines[0] == {"rules": str(CATALYST), "seed": 5, "players": 3, "bots": ["random"] * 3}
+    assert lines[0] == {"format": "rules-game-log/1", "rules": str(CATALYST), "seed": 5, "players": 3, "bots": ["random"] * 3}
     assert [e["n"] for e in lines[1:-1]] == list(range(1, len(lines) - 1))
     assert "result" in lines[-1]
 

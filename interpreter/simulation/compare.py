@@ -24,6 +24,7 @@ from .stats import MIN_PAIRS, Sprt, holm, paired
 from .summary import deciding_seats
 from .sweep import Sweep, play
 
+COMPARE_FORMAT = "rules-compare-summary/1"  # schemas/compare-summary.schema.json
 SPRT_STEP = 200  # games between two looks of the sequential test
 DEFAULT_METRIC = "first_player_advantage"
 DEFAULT_EFFECT = 0.05
@@ -94,6 +95,16 @@ class ComparisonResult:
     base: VariantResult
     variants: list = field(default_factory=list)
     settings: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        """The `compare --json` document (schemas/compare-summary.schema.json)."""
+        return {
+            "format": COMPARE_FORMAT,
+            "settings": self.settings,
+            "base": self.base.summary,
+            "variants": [{"rules": v.rules, "summary": v.summary, "differences": v.differences, "sprt": v.sprt}
+                         for v in self.variants],
+        }
 
 
 def compare(base: str, variants: list, games: int, players: Optional[int] = None, bots="random",

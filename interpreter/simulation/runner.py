@@ -14,6 +14,7 @@ from ..engine import rng
 from ..errors import RulesError
 
 MASK = (1 << 64) - 1
+RECORD_FORMAT = "rules-game-record/1"  # schemas/game-record.schema.json
 
 
 @dataclass(frozen=True)
@@ -150,6 +151,7 @@ def play_one(game, spec: SweepSpec, index: int) -> dict:
         if owner is not None and owner < spec.players:
             used[owner].add(card)
     record = {
+        "format": RECORD_FORMAT,
         "game": index,
         "seed": seed,
         "bots": names,

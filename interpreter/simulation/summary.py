@@ -16,6 +16,7 @@ TIES = ("a win shared by k players counts 1/k for each of them; "
 TEAM = ("the team wins every game the rules do not end as lost for everyone; "
         "a game the rules end as won together is a whole win for every seat; "
         "top score: the best score of the team (1/k for each of k tied)")
+SUMMARY_FORMAT = "rules-simulate-summary/1"  # schemas/simulate-summary.schema.json
 MIN_USES = 30  # cards used (or not used) fewer times are left out of printed impact lists
 
 
@@ -214,6 +215,7 @@ class Tally:
         deciding_share = sum(seat_shares[s] for s in deciding) / n if n else 0.0
         fair = 1.0 / players if not bystanders else deciding_share / len(deciding)
         out = {
+            "format": SUMMARY_FORMAT,
             "rules": meta["rules"], "title": meta["title"], "sets": meta["sets"],
             "games": n, "players": players, "bots": meta["bots"], "seed": meta["seed"],
             "ties": TIES,
