@@ -17,11 +17,10 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..errors import RulesError
-from .metrics import first_player_values, game_metrics, metric_id, metric_labels
+from .metrics import deciding, game_metrics, metric_id, metric_labels, metric_values
 from .parallel import make_runner
 from .runner import SweepSpec, load
 from .stats import MIN_PAIRS, Sprt, holm, paired
-from .summary import deciding_seats
 from .sweep import Sweep, play
 
 COMPARE_FORMAT = "rules-compare-summary/1"  # schemas/compare-summary.schema.json
@@ -43,19 +42,6 @@ def verdict(entry: dict, digits: int = 3) -> str:
     if not entry["p_holm"] < ALPHA:
         return "no detectable change"
     return f"changed by {entry['difference']:+.{digits}f} ± {entry['half_width']:.{digits}f}"
-
-
-def deciding(sweeps: list) -> list:
-    """The seats that decide in some game of any of the sweeps."""
-    decided = [sum(s.tally.decided[seat] for s in sweeps) for seat in range(sweeps[0].spec.players)]
-    return deciding_seats(decided)
-
-
-def metric_values(sweep: Sweep, metric: str, seats: list, start: int = 0, stop: Optional[int] = None) -> list:
-    """A metric's per-game values in games start..stop-1 of a sweep."""
-    if metric == "first_player_advantage":
-        return first_player_values(sweep.values, sweep.spec.players, seats, start, stop)
-    return list(sweep.values[metric][start:stop])
 
 
 def differences(base: Sweep, variant: Sweep, terms: list) -> list:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .summary import shares, turn_order
+from .summary import deciding_seats, shares, turn_order
 
 FIRST = "first_player"  # per-game value kept to derive the advantage; not a metric itself
 
@@ -73,6 +73,20 @@ def first_player_values(values: dict, players: int, deciding: list, start: int =
         fair = 1.0 / players if everyone else sum(columns[s][i] for s in deciding) / len(deciding)
         out.append(columns[seat][i] - fair)
     return out
+
+
+def deciding(sweeps: list) -> list:
+    """The seats that decide in some game of any of the sweeps."""
+    decided = [sum(s.tally.decided[seat] for s in sweeps) for seat in range(sweeps[0].spec.players)]
+    return deciding_seats(decided)
+
+
+def metric_values(sweep, metric: str, seats: list, start: int = 0, stop: int | None = None) -> list:
+    """A metric's per-game values in games start..stop-1 of a sweep (one
+    that keeps `game_metrics`), given the deciding seats."""
+    if metric == "first_player_advantage":
+        return first_player_values(sweep.values, sweep.spec.players, seats, start, stop)
+    return list(sweep.values[metric][start:stop])
 
 
 # Names of the simulate summary (its JSON keys) for the metrics above;

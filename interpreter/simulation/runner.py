@@ -63,6 +63,7 @@ def seat_bots(bots: tuple, players: int, index: int) -> list:
 
 
 _GAMES: dict = {}
+_KEPT = 16  # compiled games kept per process (a search compiles one per candidate)
 
 
 def load(spec: SweepSpec):
@@ -77,6 +78,8 @@ def load(spec: SweepSpec):
         game = load_game(spec.rules, dict(spec.sets), coverage=spec.coverage)
         if spec.max_steps is not None:
             game.set_limits(steps=spec.max_steps)
+        if len(_GAMES) >= _KEPT:
+            del _GAMES[next(iter(_GAMES))]
         _GAMES[key] = game
     return game
 
