@@ -11,6 +11,7 @@ from interpreter.errors import RulesError
 
 from .options import Context, parse_sets, reports_errors, set_option
 from .simulate import compare_command, simulate_command
+from .tune import tune_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -164,6 +165,7 @@ def replay(log_path, quiet):
 
 cli.add_command(simulate_command)
 cli.add_command(compare_command)
+cli.add_command(tune_command)
 
 
 def main():

@@ -17,7 +17,8 @@ referencing = pytest.importorskip("referencing")
 
 SCHEMAS = ROOT / "schemas"
 FORMATS = {"simulate-summary": "rules-simulate-summary/1", "compare-summary": "rules-compare-summary/1",
-           "game-record": "rules-game-record/1", "game-log": "rules-game-log/1"}
+           "game-record": "rules-game-record/1", "game-log": "rules-game-log/1",
+           "tune-result": "rules-tune-result/1"}
 SOLO = RULES / "solo.rules"
 COOPERATIVE = RULES / "catastropolis" / "catastropolis.rules"
 STRONG = ROOT / "tests" / "fixtures" / "strong_seat0.rules"
@@ -118,3 +119,12 @@ def test_a_log_of_another_format_is_refused(tmp_path):
                                                    *lines[1:]]) + "\n")
     result = CliRunner().invoke(cli, ["replay", str(tmp_path / "new.jsonl")])
     assert result.exit_code == 1 and "rules-game-log/9" in result.output
+
+
+def test_tune_result_validates(validators, tmp_path):
+    pytest.importorskip("optuna")
+    data = json.loads(invoke("tune", CATALYST, "--param", "starting_coins[0]=3..6", "--param", "coin_limit=6,8",
+                             "--target", "turns=60..70", "--target", "first_player_advantage=-0.05..0.05",
+                             "--players", 2, "--budget", 200, "--first-games", 20, "-j", 1, "--json").stdout)
+    assert data["format"] == FORMATS["tune-result"]
+    valid(validators["tune-result"], data)
