@@ -279,7 +279,8 @@ def simulate_command(rules, games, players, bots, seed, jobs, scheduler, coverag
 def compare_command(files, games, players, bots, seed, jobs, scheduler, coverage, as_json, report_dir, max_steps,
                     sets, sprt, metric, effect):
     """Compare variants with a base: every file plays the same seeds with the
-    same bots; paired differences of each metric with 95% intervals."""
+    same bots; paired differences of each metric with Student t 95%
+    intervals, and verdicts from p-values adjusted for all the metrics (Holm)."""
     from interpreter.simulation.compare import compare
 
     if len(files) < 2:

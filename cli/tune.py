@@ -14,7 +14,7 @@ from .simulate import _dump, _progress
 @click.command("tune")
 @click.argument("rules", type=click.Path(dir_okay=False))
 @click.option("--param", "params", multiple=True, required=True, metavar="NAME=LOW..HIGH",
-              help="A parameter to search: NAME=LOW..HIGH (whole numbers if both bounds are), NAME=a,b,c, "
+              help="A parameter to search: NAME=LOW..HIGH (whole numbers), NAME=a,b,c, "
                    "or an element of a list or map parameter: NAME[i]=LOW..HIGH (repeatable).")
 @click.option("--target", "targets", multiple=True, required=True, metavar="METRIC=LOW..HIGH",
               help="A metric of the simulate summary and the range to reach, e.g. "

@@ -36,8 +36,8 @@ from .parallel import make_runner
 from .runner import SweepSpec, load
 from .stats import mean_interval
 from .sweep import Sweep, play
-from .tune_space import (Param, Target, check_params, overrides, parse_param, parse_target, rounded, space_size,
-                         value_text, variant_text)
+from .tune_space import (Param, Target, check_params, overrides, parse_param, parse_target, space_size, value_text,
+                         variant_text)
 
 TUNE_FORMAT = "rules-tune-result/1"  # schemas/tune-result.schema.json
 ROUND_NEW = 4  # new candidates a round: fixed, so the search does not depend on the number of workers
@@ -234,7 +234,7 @@ class Search:
         while len(fresh) < ROUND_NEW and planned + first <= self.budget and repeats < MAX_REPEATS:
             if exploring and self.first_spent + first * (len(fresh) + 1) > EXPLORE * self.budget:
                 break
-            if self.size is not None and len(self.candidates) >= self.size:
+            if len(self.candidates) >= self.size:
                 break
             trial, values = self.optimiser.ask()
             key = tuple(repr(values[p.label]) for p in self.params)
@@ -271,10 +271,8 @@ class Optimiser:
         for p in params:
             if p.choices:
                 self.space[p.label] = dist.CategoricalDistribution(list(p.choices))
-            elif p.kind == "int":
-                self.space[p.label] = dist.IntDistribution(p.low, p.high)
             else:
-                self.space[p.label] = dist.FloatDistribution(float(p.low), float(p.high))
+                self.space[p.label] = dist.IntDistribution(p.low, p.high)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # Optuna marks some sampler options experimental
             sampler = optuna.samplers.TPESampler(seed=seed % 2**32, n_startup_trials=8)
@@ -286,7 +284,7 @@ class Optimiser:
     def ask(self):
         """(trial, values by parameter label) of the next proposal."""
         trial = self.study.ask(self.space)
-        return trial, {p.label: rounded(p, trial.params[p.label]) for p in self.params}
+        return trial, {p.label: trial.params[p.label] for p in self.params}
 
     def tell(self, trial, loss: float) -> None:
         self.study.tell(trial, loss)

@@ -3,9 +3,9 @@
 that records the best values.
 
 A parameter is a `param` of the rules, or one element of a list or map
-parameter: `NAME=LOW..HIGH` (whole numbers if both bounds are whole, else
-real numbers), `NAME=a,b,c` (one of these values), `NAME[i]=...` (element i
-of a list, or the value under key i of a map). Elements of one parameter are
+parameter: `NAME=LOW..HIGH` (whole numbers: the rules language has no
+others), `NAME=a,b,c` (one of these values), `NAME[i]=...` (element i of a
+list, or the value under key i of a map). Elements of one parameter are
 put back together into one `--set`, as if the whole list had been written.
 A target is `METRIC=LOW..HIGH`: a metric of the simulate summary by its JSON
 name (`first_player_advantage`, `turns`, `win_rate_by_seat[0]`, ...) or a
@@ -23,24 +23,27 @@ from pathlib import Path
 from ..errors import RulesError
 from .metrics import metric_id
 
-_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 _WHOLE = re.compile(r"^[+-]?\d+$")
 _TARGET_NAME = re.compile(r"^[A-Za-z_][\w:]*(\[[^\]]+\])?$")
 _PARAM_NAME = re.compile(r"^([A-Za-z_]\w*)(\[([^\]]+)\])?$")
 
 
-def _number(text: str, what: str):
+def _number(text: str, what: str, whole: bool = True):
     text = text.strip()
     if _WHOLE.match(text):
         return int(text)
-    if _NUMBER.match(text):
-        return float(text)
-    raise RulesError(f"{what}: '{text}' is not a number")
+    try:
+        value = float(text)
+    except ValueError:
+        raise RulesError(f"{what}: '{text}' is not a number") from None
+    if whole:
+        raise RulesError(f"{what}: '{text}' is not a whole number (the rules' numbers are whole)")
+    return value
 
 
-def _bounds(text: str, what: str):
+def _bounds(text: str, what: str, whole: bool = True):
     low_text, _, high_text = text.partition("..")
-    low, high = _number(low_text, what), _number(high_text, what)
+    low, high = _number(low_text, what, whole), _number(high_text, what, whole)
     if low > high:
         raise RulesError(f"{what}: the range {text} is empty (LOW must not exceed HIGH)")
     return low, high
@@ -52,8 +55,8 @@ class Param:
 
     name: str  # the parameter's name in the rules
     key: object  # None, or the list index / map key of the element
-    low: object = None  # a range: whole numbers if both are int
-    high: object = None
+    low: int = 0  # a range of whole numbers,
+    high: int = 0
     choices: tuple = ()  # or one of these values
 
     @property
@@ -62,14 +65,12 @@ class Param:
 
     @property
     def kind(self) -> str:
-        if self.choices:
-            return "choice"
-        return "int" if isinstance(self.low, int) and isinstance(self.high, int) else "float"
+        return "choice" if self.choices else "int"
 
     def contains(self, value) -> bool:
         if self.choices:
-            return value in self.choices
-        return isinstance(value, (int, float)) and not isinstance(value, bool) and self.low <= value <= self.high
+            return any(type(value) is type(c) and value == c for c in self.choices)
+        return type(value) is int and self.low <= value <= self.high
 
     def describe(self) -> str:
         if self.choices:
@@ -83,8 +84,6 @@ def _choice(text: str, what: str):
         raise RulesError(f"{what}: an empty value in the list")
     if _WHOLE.match(text):
         return int(text)
-    if _NUMBER.match(text):
-        return float(text)
     if text in ("true", "false"):
         return text == "true"
     if len(text) >= 2 and text[0] == text[-1] == '"':
@@ -137,7 +136,7 @@ def parse_target(text: str) -> Target:
     name = name.strip()
     if not eq or not _TARGET_NAME.match(name) or ".." not in bounds:
         raise RulesError(f"{what}: expected METRIC=LOW..HIGH, e.g. first_player_advantage=-0.02..0.02")
-    low, high = _bounds(bounds, what)
+    low, high = _bounds(bounds, what, whole=False)
     return Target(name, metric_id(name), float(low), float(high))
 
 
@@ -183,9 +182,8 @@ def _element(value, p: Param):
 def _check_type(p: Param, default) -> None:
     values = p.choices or (p.low, p.high)
     for v in values:
-        same = type(v) is type(default) or (isinstance(default, float) and type(v) is int)
-        if not same:
-            kind = {bool: "yes/no", int: "whole number", float: "number", str: "text"}.get(type(default), "value")
+        if type(v) is not type(default):
+            kind = {bool: "yes/no", int: "whole number", str: "text"}.get(type(default), "value")
             raise RulesError(f"--param {p.label}: expected a {kind} like the rules' {value_text(default)}, "
                              f"got {value_text(v)}")
 
@@ -199,13 +197,13 @@ def quoted(text: str) -> str:
 def value_text(value) -> str:
     """A value as the rules language writes a constant.
 
-    >>> value_text([4, 5.5, "x", True, {2: [1, 3]}])
-    '[4, 5.5, "x", true, {2: [1, 3]}]'
+    >>> value_text([4, -5, "x", True, {2: [1, 3]}])
+    '[4, -5, "x", true, {2: [1, 3]}]'
     """
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
+    if isinstance(value, int):
+        return str(value)
     if isinstance(value, str):
         return quoted(value)
     if isinstance(value, list):
@@ -229,21 +227,10 @@ def overrides(params: list, values: dict, defaults: dict) -> dict:
     return {name: value_text(v) for name, v in sorted(whole.items())}
 
 
-def rounded(p: Param, value):
-    """A candidate's value as it is tried: real numbers to 4 significant digits."""
-    if p.kind == "float":
-        return float(f"{value:.4g}")
-    if p.kind == "int":
-        return int(value)
-    return value
-
-
-def space_size(params: list):
-    """How many candidates there are, or None if a parameter is real-valued."""
+def space_size(params: list) -> int:
+    """How many different candidates there are."""
     total = 1
     for p in params:
-        if p.kind == "float":
-            return None
         total *= len(p.choices) if p.choices else p.high - p.low + 1
     return total
 
