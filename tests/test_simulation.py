@@ -44,6 +44,7 @@ def test_wilson_interval_known_values():
     low, high = stats.wilson(20, 20)
     assert high == 1.0 and 0.83 < low < 0.84
     assert stats.wilson(2.5, 10)[0] < 0.25 < stats.wilson(2.5, 10)[1]   # fractional wins (shared)
+    assert all(stats.wilson(n, n)[1] == 1.0 and stats.wilson(0, n)[0] == 0.0 for n in range(1, 300))
 
 
 def test_describe_mean_sd_quantiles():

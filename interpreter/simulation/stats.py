@@ -35,7 +35,8 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1.0 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # The interval always holds p; rounding could leave 1.0 just outside it.
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def proportion(successes: float, n: int) -> dict:
