@@ -186,7 +186,7 @@ def _summary_html(name, s) -> str:
                      f"the deciding seats win {w['rate']:.3f} ({w['low']:.3f} – {w['high']:.3f}) of the games "
                      f"against them.</p>")
     fpa = s["first_player_advantage"]
-    balance = ("no first-player advantage or balance (fewer than two seats decide)" if fpa is None else
+    balance = ("No first-player advantage or balance (fewer than two seats decide)" if fpa is None else
                f"First-player advantage {fpa['advantage']:+.3f} ({fpa['low']:+.3f} to {fpa['high']:+.3f}); "
                f"balance {s['balance']:.3f}")
     parts.append(f"<p>{balance}; decisiveness {s['decisiveness']:.3f}; {e(s['ties'])}.</p>")
