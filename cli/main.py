@@ -12,6 +12,7 @@ from interpreter.errors import RulesError
 from .games import games_command
 from .options import Context, parse_sets, reports_errors, set_option, show_traceback
 from .simulate import compare_command, simulate_command
+from .tune import tune_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -196,6 +197,7 @@ def lsp(stdio):
 cli.add_command(games_command)
 cli.add_command(simulate_command)
 cli.add_command(compare_command)
+cli.add_command(tune_command)
 
 
 def main():

@@ -96,6 +96,33 @@ def _team_lines(team) -> list:
     return out
 
 
+def _balance_lines(s: dict) -> list:
+    """Seats the rules play alone, the first-player advantage and balance
+    (among the seats that decide)."""
+    out = []
+    against = s.get("against_non_deciding")
+    of = s.get("balance_of", "win")
+    if against:
+        one, many = len(against["seats"]) == 1, len(against["deciding_seats"]) > 1
+        seats = ", ".join(str(x) for x in against["seats"])
+        deciders = ", ".join(str(x) for x in against["deciding_seats"])
+        out.append(f"{'seat' if one else 'seats'} {seats} never {'decides' if one else 'decide'} "
+                   f"(the rules play {'it' if one else 'them'} alone); the deciding "
+                   f"{'seats' if many else 'seat'} {deciders} {'win' if many else 'wins'} "
+                   f"{_interval(against['win_rate'])} of the games against {'it' if one else 'them'}")
+    fpa = s["first_player_advantage"]
+    if fpa is None:
+        out.append("first-player advantage and balance: none (fewer than two seats decide)")
+    else:
+        fair = "1/" + str(s["players"]) if not s.get("non_deciding_seats") else f"{fpa['fair_share']:.3f}"
+        out.append(f"first-player advantage  {fpa['advantage']:+.3f}  ({fpa['low']:+.3f} to {fpa['high']:+.3f}; "
+                   f"{of} rate of the first player - {fair})")
+        out.append(f"balance ({of}) {s['balance']:.3f} (by turn position), {s['seat_balance']:.3f} (by seat)")
+    out.append(f"decisiveness {s['decisiveness']:.3f}"
+               + (f"; lost by everyone {_interval(s['lost_by_all'])}" if s["lost_by_all"]["wins"] else ""))
+    return out
+
+
 def summary_text(s: dict, cards_shown: int = 5) -> str:
     out = []
     speed = f" in {s['seconds']:.1f} s ({s['games_per_second']:.1f} games/s)" if "seconds" in s else ""
@@ -107,19 +134,14 @@ def summary_text(s: dict, cards_shown: int = 5) -> str:
     out.append("")
     out.append("win rate (95% Wilson interval)")
     for row in s["win_rate_by_seat"]:
-        out.append(f"  seat {row['seat']:<17}{_interval(row)}")
+        mark = "" if row.get("decides", True) else "  (never decides)"
+        out.append(f"  seat {row['seat']:<17}{_interval(row)}{mark}")
     for row in s["win_rate_by_position"]:
         label = f"position {row['position']}" + (" (first)" if row["position"] == 0 else "")
         out.append(f"  {label:<22}{_interval(row)}")
     for bot, row in s["win_rate_by_bot"].items():
         out.append(f"  {'bot ' + bot:<22}{_interval(row)}")
-    fpa = s["first_player_advantage"]
-    of = s.get("balance_of", "win")
-    out.append(f"first-player advantage  {fpa['advantage']:+.3f}  ({fpa['low']:+.3f} to {fpa['high']:+.3f}; "
-               f"{of} rate of the first player - 1/{s['players']})")
-    out.append(f"balance ({of}) {s['balance']:.3f} (by turn position), {s['seat_balance']:.3f} (by seat); "
-               f"decisiveness {s['decisiveness']:.3f}"
-               + (f"; lost by everyone {_interval(s['lost_by_all'])}" if s["lost_by_all"]["wins"] else ""))
+    out += _balance_lines(s)
     out += _team_lines(s.get("team"))
     out.append("")
     out.append(f"  {'':<22}" + "".join(f"{h:>8}" for h in ("mean", "sd", "min", "5%", "25%", "median", "75%", "95%", "max")))
@@ -160,11 +182,18 @@ def summary_text(s: dict, cards_shown: int = 5) -> str:
         out.append("  games where a score term gave someone points: " + ", ".join(
             f"{t} {k / max(s['games'], 1):.1%}" for t, k in cov["terms"].items()))
         for key, title in (("rules_never_run", "rules never run"), ("cards_never_used", "cards never used"),
+                           ("cards_only_read", "cards only read by the rules, never chosen nor held"),
                            ("cards_never_in_play", "cards never in play"),
                            ("terms_never_scored", "score terms never scored")):
             items = cov[key]
             out.append(f"{title} ({len(items)}): " + (", ".join(items) if items else "none"))
     return "\n".join(out)
+
+
+def _p(value) -> str:
+    if value != value:  # NaN: no test
+        return "-"
+    return "<0.001" if value < 0.001 else f"{value:.3f}"
 
 
 def comparison_text(result) -> str:
@@ -173,18 +202,25 @@ def comparison_text(result) -> str:
     out.append(f"{len(result.variants)} variant(s) against {result.base.rules}: {result.base.summary['games']} games "
                f"each, {st['players']} players, bots {', '.join(st['bots'])}, seed {st['seed']}")
     out.append("common random numbers: the same seeds and bots for every file; differences are variant - base "
-               "with 95% paired intervals")
+               "with Student t 95% paired intervals")
+    out.append(f"verdicts from p_holm, the p-value adjusted (Holm) for all the metrics of a variant: changed when "
+               f"p_holm < {st['alpha']}")
     for v in result.variants:
         out.append("")
         n = v.summary["games"]
         out.append(f"{v.rules} ({v.summary['title']}, {n} games)")
+        if n < st["min_verdict_games"]:
+            out.append(f"  too few games for verdicts: a verdict needs {st['min_verdict_games']} games per file "
+                       f"(the intervals assume near-normal means, which win-or-lose outcomes reach only with more)")
         if v.sprt:
             t = v.sprt
             out.append(f"  sequential test on {t['metric']} (effect {t['effect']}, alpha = beta = 0.05): "
                        f"{t['decision']} after {t['games']} games")
-        out.append(f"  {'metric':<44}{'base':>9}{'variant':>9}  verdict")
+        out.append(f"  {'metric':<30}{'base':>9}{'variant':>9}{'difference':>11}  {'95% interval':<19}{'p_holm':>7}  verdict")
         for d in v.differences:
-            out.append(f"  {d['metric'][:44]:<44}{d['base']:9.3f}{d['variant']:9.3f}  {d['verdict']}")
+            interval = "-" if d["low"] != d["low"] else f"{d['low']:+.3f} to {d['high']:+.3f}"
+            out.append(f"  {d['metric'][:30]:<30}{d['base']:9.3f}{d['variant']:9.3f}{d['difference']:+11.3f}  "
+                       f"{interval:<19}{_p(d['p_holm']):>7}  {d['verdict']}")
     return "\n".join(out)
 
 
@@ -243,7 +279,8 @@ def simulate_command(rules, games, players, bots, seed, jobs, scheduler, coverag
 def compare_command(files, games, players, bots, seed, jobs, scheduler, coverage, as_json, report_dir, max_steps,
                     sets, sprt, metric, effect):
     """Compare variants with a base: every file plays the same seeds with the
-    same bots; paired differences of each metric with 95% intervals."""
+    same bots; paired differences of each metric with Student t 95%
+    intervals, and verdicts from p-values adjusted for all the metrics (Holm)."""
     from interpreter.simulation.compare import compare
 
     if len(files) < 2:
@@ -260,12 +297,7 @@ def compare_command(files, games, players, bots, seed, jobs, scheduler, coverage
                             result.settings, title=f"Comparison with {result.base.summary['title']}")
         click.echo(f"report: {path}", err=True)
     if as_json:
-        click.echo(_dump({
-            "settings": result.settings,
-            "base": result.base.summary,
-            "variants": [{"rules": v.rules, "summary": v.summary, "differences": v.differences, "sprt": v.sprt}
-                         for v in result.variants],
-        }))
+        click.echo(_dump(result.to_json()))
     else:
         click.echo(comparison_text(result))
         if coverage:

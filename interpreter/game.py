@@ -104,7 +104,7 @@ class Game:
         st.over = False
         st.clear_pending()
         st.decisions = 0
-        st.cov = [0] * len(p.codes) if coverage else None
+        st.cov = [0] * (len(p.codes) + ncards) if coverage else None  # rule runs, then card reads
         st.lost = False
         st.won = False
         st.steps = 0
@@ -268,6 +268,15 @@ class GameState(State):
         if self.cov is None:
             return {}
         return {code.name: self.cov[i] for i, code in enumerate(self.program.codes) if i != self.program.main}
+
+    def card_reads(self) -> dict:
+        """How often the rules read a field of each card while it was out of
+        the zone every card starts in: {"card-id": 3, ...}, non-zero only.
+        Counted only by a game loaded with coverage, in a state started with it."""
+        if self.cov is None or not self.program.counts_reads:
+            return {}
+        base, ids = len(self.program.codes), self.program.card_ids
+        return {ids[c]: k for c, k in enumerate(self.cov[base:base + len(ids)]) if k}
 
     # -- what a player may see
     def observation(self, player: int) -> dict:

@@ -9,15 +9,18 @@ from .errors import CheckError, RulesError
 from .language.frontend import check_rules
 
 
-def load_game(path: str | Path, overrides: dict | None = None):
-    """Load, check and compile a rules file into a Game."""
+def load_game(path: str | Path, overrides: dict | None = None, coverage: bool = False):
+    """Load, check and compile a rules file into a Game. With `coverage`, the
+    code also counts which cards' fields the rules read (a little slower;
+    see `GameState.card_reads`)."""
     from .game import Game
 
     try:
         checked = check_rules(path, overrides)
         if checked.errors:
             raise CheckError(checked.errors)
-        program = compile_program(checked.model, checked.db, checked.params, checked.card_fields)
+        program = compile_program(checked.model, checked.db, checked.params, checked.card_fields,
+                                  count_reads=coverage)
     except RecursionError:
         raise RulesError(f"{path}: the rules are nested too deeply to read (an expression or block hundreds of levels deep)") from None
     return Game(program, str(path), checked.model, checked.warnings)

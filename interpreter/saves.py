@@ -257,7 +257,8 @@ def _check_plain(value, budget, depth):
 def _coverage(cov, program):
     if cov is None:
         return None
-    if not isinstance(cov, list) or len(cov) != len(program.codes) or not all(_is_int(k) and k >= 0 for k in cov):
+    size = len(program.codes) + len(program.card_ids)  # runs of each rule, then reads of each card
+    if not isinstance(cov, list) or len(cov) != size or not all(_is_int(k) and k >= 0 for k in cov):
         raise SaveFileError("the save is damaged: its rule counts do not match the rules")
     return cov
 

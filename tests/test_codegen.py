@@ -219,3 +219,20 @@ def test_evaluation_does_not_swallow_an_internal_error(monkeypatch):
     monkeypatch.setitem(game.program.module.ns, "R_rank", lambda *args: (_ for _ in ()).throw(IndexError("bug")))
     with pytest.raises(InternalError):
         ev.value(st, 0)
+def test_a_coverage_compile_counts_the_cards_whose_fields_the_rules_read():
+    """Only a game loaded for coverage counts field reads; the one card of
+    the `goals` zone is used by a score term, never chosen by anyone."""
+    plain = load_game(CATALYST)
+    counted = load_game(CATALYST, coverage=True)
+    assert "R_read" not in plain.program.module.source() and "R_read" in counted.program.module.source()
+    st = counted.new_initial_state(2, 3, coverage=True)
+    final = play_game(counted, 2, 3, make_agents("random", 2, 3), state=st)
+    goal = final.zone("goals")[0]
+    assert goal not in final.card_reads()  # scored only when the result is asked for
+    scores = final.result()["scores"]
+    reads = final.card_reads()
+    assert goal in reads
+    box = set(final.zone("box"))
+    assert box and not box & set(reads)  # cards left in the starting zone are sorted, not used
+    again = play_game(plain, 2, 3, make_agents("random", 2, 3), state=plain.new_initial_state(2, 3, coverage=True))
+    assert again.result()["scores"] == scores and again.card_reads() == {}

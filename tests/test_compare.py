@@ -59,12 +59,65 @@ def test_metrics_cover_seats_first_player_length_and_categories():
         assert e["verdict"] == "no detectable change" or e["verdict"].startswith("changed by ")
 
 
-def test_text_output_shows_verdicts():
-    result = run([CATALYST, VARIANT, "-n", 20, "--players", 2, "-j", 1])
+def test_text_output_shows_verdicts_and_corrected_p_values():
+    result = run([CATALYST, VARIANT, "-n", 40, "--players", 2, "-j", 1])
     assert result.exit_code == 0, result.output
-    assert "common random numbers" in result.output
+    assert "common random numbers" in result.output and "Student t" in result.output
+    assert "p_holm" in result.output
     assert "win_rate_seat_0" in result.output and "turns" in result.output
     assert "no detectable change" in result.output or "changed by" in result.output
+
+
+def test_verdicts_come_from_the_corrected_p_value():
+    from interpreter.simulation.compare import verdict
+
+    raw_only = {"n": 200, "difference": 0.1, "half_width": 0.08, "low": 0.02, "high": 0.18, "p": 0.01, "p_holm": 0.2}
+    assert verdict(raw_only) == "no detectable change"
+    assert verdict({**raw_only, "p_holm": 0.01}) == "changed by +0.100 ± 0.080"
+    assert verdict({**raw_only, "n": 20, "p_holm": 0.0}).startswith("no verdict")
+
+
+def test_terminal_json_and_html_give_the_same_verdicts(tmp_path):
+    pytest.importorskip("matplotlib")
+    args = [CATALYST, STRONG, "-n", 120, "--players", 2, "-j", 1]
+    data = json.loads(run([*args, "--json", "--report", tmp_path]).stdout)
+    text = run(args).output
+    page = (tmp_path / "report.html").read_text()
+    diffs = data["variants"][0]["differences"]
+    assert any(d["verdict"].startswith("changed") for d in diffs)
+    for d in diffs:
+        assert d["verdict"].startswith("changed") == (d["p_holm"] < 0.05), d
+        line = next(line for line in text.splitlines() if line.split()[:1] == [d["metric"]])
+        assert line.endswith(d["verdict"]), (line, d)
+        shown = "<0.001" if d["p_holm"] < 0.001 else f"{d['p_holm']:.3f}"
+        assert f" {shown}  {d['verdict']}" in line
+        assert d["verdict"] in page
+    assert page.count("class='changed'") == sum(d["verdict"].startswith("changed") for d in diffs)
+
+
+def test_one_game_gets_no_verdict():
+    result = run([CATALYST, VARIANT, "-n", 1, "-j", 1])
+    assert result.exit_code == 1 and "at least 2 games per file" in result.output
+    assert "changed" not in result.output and "no detectable change" not in result.output
+
+
+def test_a_few_games_get_intervals_but_no_verdict():
+    result = run([CATALYST, STRONG, "-n", 10, "--players", 2, "-j", 1, "--json"])
+    assert result.exit_code == 0, result.output
+    diffs = json.loads(result.output)["variants"][0]["differences"]
+    assert {d["verdict"] for d in diffs} == {"no verdict (fewer than 30 games)"}
+    seat0 = by_metric(diffs)["win_rate_seat_0"]
+    assert seat0["low"] < seat0["difference"] < seat0["high"]
+    text = run([CATALYST, STRONG, "-n", 10, "--players", 2, "-j", 1]).output
+    assert "too few games for verdicts" in text
+
+
+def test_no_first_player_advantage_where_one_seat_decides():
+    solo = ROOT / "rules" / "solo.rules"
+    result = run([solo, solo, "-n", 30, "-j", 1, "--json"])
+    assert result.exit_code == 0, result.output
+    metrics = by_metric(json.loads(result.output)["variants"][0]["differences"])
+    assert "first_player_advantage" not in metrics and "win_rate_seat_1" in metrics
 
 
 def test_sprt_stops_early_both_ways():

@@ -44,6 +44,7 @@ def test_wilson_interval_known_values():
     low, high = stats.wilson(20, 20)
     assert high == 1.0 and 0.83 < low < 0.84
     assert stats.wilson(2.5, 10)[0] < 0.25 < stats.wilson(2.5, 10)[1]   # fractional wins (shared)
+    assert all(stats.wilson(n, n)[1] == 1.0 and stats.wilson(0, n)[0] == 0.0 for n in range(1, 300))
 
 
 def test_describe_mean_sd_quantiles():
@@ -57,13 +58,43 @@ def test_newcombe_difference_interval():
     assert round(d, 4) == 0.2 and (round(low, 4), round(high, 4)) == (0.0524, 0.3339)
 
 
-def test_paired_interval_and_holm():
+def test_paired_interval_is_student_t_and_holm_adjusts():
     e = stats.paired([1.0, 2.0, 3.0, 4.0])
     assert e["difference"] == 2.5
-    assert math.isclose(e["half_width"], 1.959963984540054 * 1.2909944487358056 / 2)
+    # t(0.975, 3 df) = 3.182446305284263 (tables); the normal 1.96 would be 38% too narrow
+    assert math.isclose(e["half_width"], 3.182446305284263 * 1.2909944487358056 / 2, rel_tol=1e-9)
     same = stats.paired([0.0] * 50)
     assert same["half_width"] == 0.0 and same["p"] == 1.0
+    one = stats.paired([0.5])
+    assert math.isnan(one["half_width"]) and math.isnan(one["p"])
     assert stats.holm([0.01, 0.04, 0.03]) == [0.03, 0.06, 0.06]
+    adjusted = stats.holm([0.01, float("nan"), 0.04])
+    assert adjusted[0] == 0.02 and math.isnan(adjusted[1]) and adjusted[2] == 0.04
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 10, 30, 200])
+def test_paired_intervals_and_p_values_match_scipy(n):
+    scipy_stats = pytest.importorskip("scipy.stats")
+    state = rng.seed_state(n)
+    values = []
+    for _ in range(n):
+        state, x = rng.next_u64(state)
+        values.append(round((x / 2**64 - 0.4) * 3, 3))
+    e = stats.paired(values)
+    reference = scipy_stats.ttest_1samp(values, 0.0)
+    low, high = scipy_stats.t.interval(0.95, n - 1, loc=sum(values) / n, scale=scipy_stats.sem(values))
+    assert math.isclose(e["p"], reference.pvalue, rel_tol=1e-9)
+    assert math.isclose(e["low"], low, rel_tol=1e-9, abs_tol=1e-12)
+    assert math.isclose(e["high"], high, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def test_student_t_matches_scipy_far_into_the_tails():
+    scipy_stats = pytest.importorskip("scipy.stats")
+    for df in (1, 2, 4, 9, 29, 199, 10**5):
+        assert math.isclose(stats.student_quantile(0.95, df), scipy_stats.t.ppf(0.975, df), rel_tol=1e-10)
+        assert math.isclose(stats.student_quantile(0.99, df), scipy_stats.t.ppf(0.995, df), rel_tol=1e-10)
+        for t in (0.0, 0.3, 1.0, 2.0, 3.5, 8.0):
+            assert math.isclose(stats.student_p(t, df), 2 * scipy_stats.t.sf(t, df), rel_tol=1e-9)
 
 
 def test_sprt_decides_both_ways():
@@ -137,7 +168,7 @@ def test_simulate_prints_every_field():
     assert result.exit_code == 0, result.output
     out = result.output
     for text in ["30 games, 2 players, bots random, seed 4", "games/s", "ties: a win shared by k players counts 1/k",
-                 "seat 0", "seat 1", "position 0 (first)", "position 1", "bot random",
+                 "seat 0", "seat 1", "position 0 (first)", "position 1",
                  "first-player advantage", "balance", "decisiveness", "score", "winning margin", "turns",
                  "decisions", "points: Catalysts", "share of points", "median", "95%", "card impact"]:
         assert text in out, text
@@ -149,7 +180,8 @@ def test_simulate_json_has_every_field(summary_json):
     assert [r["seat"] for r in s["win_rate_by_seat"]] == [0, 1, 2]
     assert math.isclose(sum(r["rate"] for r in s["win_rate_by_seat"]), 1.0)
     assert math.isclose(sum(r["rate"] for r in s["win_rate_by_position"]), 1.0)
-    for r in s["win_rate_by_seat"] + s["win_rate_by_position"] + list(s["win_rate_by_bot"].values()):
+    assert s["win_rate_by_bot"] == {} and s["non_deciding_seats"] == []   # one bot, every seat decides
+    for r in s["win_rate_by_seat"] + s["win_rate_by_position"]:
         assert 0 <= r["low"] <= r["rate"] <= r["high"] <= 1
     fpa = s["first_player_advantage"]
     assert math.isclose(fpa["advantage"], s["win_rate_by_position"][0]["rate"] - 1 / 3)
@@ -173,8 +205,20 @@ def test_coverage_lists_rules_and_cards(summary_json):
     assert cov["rules_never_run"] == [name for name, e in cov["rules"].items() if e["runs"] == 0]
     # With 3 players the cards marked for 4 players and the level-4 buildings stay out of the game.
     assert "cathedral-4" in cov["cards_never_in_play"] and "cathedral-4" not in cov["cards_never_used"]
-    assert set(cov["cards_never_used"]) | set(cov["cards_never_in_play"]) == {c for c, k in cov["cards"].items() if k == 0}
+    unused = {c for c, k in cov["cards"].items() if k == 0}
+    assert set(cov["cards_never_used"]) | set(cov["cards_never_in_play"]) | set(cov["cards_only_read"]) == unused
     assert cov["terms_never_scored"] == []
+
+
+def test_coverage_counts_cards_the_rules_read(summary_json):
+    """The goal card in play is never chosen nor held, but the "Buildings"
+    score term reads it in every game where someone has a building: it is
+    used, by the rules."""
+    cov = summary_json["coverage"]
+    goals = ["the-pilgrims-road", "the-merchant-league", "the-iron-pact", "the-grand-design"]
+    assert 54 <= sum(cov["cards_read"][g] for g in goals) <= 60     # one goal card in play per game
+    assert not set(goals) & set(cov["cards_never_used"]) and set(goals) <= set(cov["cards_only_read"])
+    assert all(cov["cards_read"][c] == 0 for c in cov["cards_never_in_play"])
 
 
 def test_coverage_finds_a_dead_rule(tmp_path):
@@ -217,6 +261,43 @@ def test_a_record_replays_as_a_single_game():
     game = load_game(CATALYST)
     final = play_game(game, 2, rec["seed"], make_agents(",".join(rec["bots"]), 2, rec["seed"]))
     assert final.result()["scores"] == rec["scores"] and final.turns == rec["turns"]
+
+
+def test_seats_that_never_decide_are_named_and_not_compared():
+    """In the one-player mode, seat 1 is played by the rules alone: no bot
+    rate, no first-player advantage, but the player's rate against it."""
+    solo = CATALYST.parent / "solo.rules"
+    result = run([solo, "-n", 40, "--bots", "random", "-j", 1])
+    assert result.exit_code == 0, result.output
+    assert "bot random" not in result.output and "-0.500" not in result.output
+    assert "seat 1 never decides" in result.output
+    assert "first-player advantage and balance: none (fewer than two seats decide)" in result.output
+    s = simulate(str(solo), 40, bots="random", seed=0, jobs=1).summary
+    assert s["non_deciding_seats"] == [1] and s["first_player_advantage"] is None and s["balance"] is None
+    assert s["win_rate_by_bot"] == {} and s["win_rate_by_position"] == []
+    against = s["against_non_deciding"]
+    assert against["seats"] == [1] and against["deciding_seats"] == [0]
+    assert against["win_rate"]["rate"] == s["win_rate_by_seat"][0]["rate"]
+    assert [r["decides"] for r in s["win_rate_by_seat"]] == [True, False]
+    assert all(r["used"] + r["win_rate_not_used"]["games"] == 40 for r in s["card_impact"])  # seat 0's games only
+
+
+def test_positions_and_fair_share_count_only_deciding_seats():
+    meta = {"rules": "r", "title": "t", "sets": {}, "players": 3, "bots": ["random"], "seed": 0,
+            "card_ids": [], "card_names": [], "terms": ["Points"], "coverage": False}
+
+    def record(winners, first):  # seat 1 never decides
+        return {"game": 0, "seed": 0, "bots": ["random"] * 3, "first_player": first, "scores": [3, 2, 1],
+                "breakdown": [{"Points": 3}, {"Points": 2}, {"Points": 1}], "winners": winners, "lost": False,
+                "turns": 10, "decisions": [4, 0, 4], "cards": [[], [], []]}
+
+    # first 1: seat 2 plays first among the deciding seats (turn order 1, 2, 0)
+    s = summarize([record([0], 0), record([2], 1), record([1], 2), record([0], 2)], meta)
+    assert s["non_deciding_seats"] == [1]
+    assert [r["wins"] for r in s["win_rate_by_position"]] == [2.0, 1.0]
+    fpa = s["first_player_advantage"]
+    assert math.isclose(fpa["fair_share"], 3 / 4 / 2) and math.isclose(fpa["advantage"], 2 / 4 - 3 / 8)
+    assert s["against_non_deciding"]["win_rate"]["wins"] == 3.0
 
 
 @pytest.mark.slow

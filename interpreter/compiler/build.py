@@ -18,9 +18,11 @@ from .rounds import build_main
 from .stmtgen import RuleGen, suspending_rules
 
 
-def compile_program(model, db, params: dict, card_fields: dict) -> Program:
+def compile_program(model, db, params: dict, card_fields: dict, count_reads: bool = False) -> Program:
     """`card_fields`: field name -> list per card of parsed values (EffectList,
-    Expr, or dict of Expr) for the fields the rules declare typed."""
+    Expr, or dict of Expr) for the fields the rules declare typed. With
+    `count_reads`, the code counts every read of a card's field in the
+    coverage of states started with coverage (`GameState.card_reads`)."""
     cards = db.cards
     fields: dict = {}
     for card in cards:
@@ -64,7 +66,8 @@ def compile_program(model, db, params: dict, card_fields: dict) -> Program:
     program.layout_zones()
 
     module = Module(model.files[-1] if model.files else program.title)
-    exprs = ExprGen(program, model, module, Types(model, db, params))
+    program.counts_reads = count_reads
+    exprs = ExprGen(program, model, module, Types(model, db, params), count_reads)
     for name, values in card_fields.items():
         fields[name] = [_card_value(exprs, v, name) for v in values]
     adjacency = adjacency_functions(model, exprs)
@@ -163,6 +166,7 @@ def _register_runtime(module, program) -> None:
         return calls.call(st, code)
 
     module.helper("R_effect", effect)
+    module.helper("R_read", _read_counter(program))
     module.helper("S", calls.SUSPEND)
     module.helper("CARD_IDS", program.card_ids)
     module.helper("BUDGET", program.step_budget)
@@ -177,6 +181,22 @@ def _resolve_card_functions(fields: dict, card_fields: dict, ns: dict) -> None:
                 resolved[i] = ns[value]
             elif isinstance(value, dict):
                 resolved[i] = {k: ns[v] for k, v in value.items()}
+
+
+def _read_counter(program):
+    """R_read(st, card) -> card, counting the read in the state's coverage
+    (after the rules' counts) unless the card is still where every card
+    starts: the rules sorting the box at setup do not use its cards."""
+    base = len(program.codes)
+    home = program.zones[program.setup_zone].base
+
+    def read(st, card):
+        cov = st.cov
+        if cov is not None and card.__class__ is int and st.loc[card] != home:
+            cov[base + card] += 1
+        return card
+
+    return read
 
 
 def _card_view(fn):

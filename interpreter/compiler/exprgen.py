@@ -37,8 +37,14 @@ class Names:
 class ExprGen(Visitor):
     """Turns expressions into Python source; knows the program's layout."""
 
-    def __init__(self, program, model, module, types: Types):
+    def __init__(self, program, model, module, types: Types, count_reads: bool = False):
         self.p = program
+        # Coverage of cards used only by expressions: every field read goes
+        # through R_read, which counts the card in the state's coverage. Only
+        # a program compiled for coverage does this; the texts people read
+        # (labels, `show`) are not uses and are never counted.
+        self.count_reads = count_reads
+        self._in_text = False
         self.model = model
         self.m = module
         self.types = types
@@ -110,8 +116,12 @@ class ExprGen(Visitor):
 
     def template(self, tmpl: n.Template, names: Names) -> str:
         parts = []
-        for part in tmpl.parts:
-            parts.append(self.m.const(part) if isinstance(part, str) else f"R_render({self.visit(part, names)})")
+        outer, self._in_text = self._in_text, True
+        try:
+            for part in tmpl.parts:
+                parts.append(self.m.const(part) if isinstance(part, str) else f"R_render({self.visit(part, names)})")
+        finally:
+            self._in_text = outer
         if not parts:
             return self.m.const("")
         return parts[0] if len(parts) == 1 and isinstance(tmpl.parts[0], str) else "(" + " + ".join(parts) + ")"
@@ -241,6 +251,8 @@ class ExprGen(Visitor):
 
     def visit_Field(self, expr, names):
         obj = self.visit(expr.obj, names)
+        if self.count_reads and not self._in_text:
+            obj = f"R_read(st, {obj})"
         values = self.field_list(expr.name)
         if self.field_type(expr.name) == "expression":
             return f"{values}[{obj}](st)"
@@ -325,10 +337,12 @@ class ExprGen(Visitor):
             for param, text in zip(decl.params, params):
                 inner = inner.bind(param, text)
             self._inlining.add(name)
+            outer, self._in_text = self._in_text, False  # one function serves rules and texts alike
             try:
                 body = self.visit(decl.expr, inner)
             finally:
                 self._inlining.discard(name)
+                self._in_text = outer
             self._define_sizes[name] = len(body)
             # Each call counts as a step, so definitions that call one another
             # without end, or twice over at every level, are stopped in time.

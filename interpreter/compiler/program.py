@@ -77,6 +77,7 @@ class Program:
     turn_budget: int = 10_000
     decision_budget: int = 100_000
     check_invariants: bool = False
+    counts_reads: bool = False  # compiled to count reads of card fields (coverage); see ExprGen
     card_views: dict = field(default_factory=dict)  # zone name or "cards" -> fn(st, card)
     zone_of_instance: list = field(default_factory=list)
     counter_list: list = field(default_factory=list)

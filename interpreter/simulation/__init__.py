@@ -1,6 +1,7 @@
 """Simulation at scale: play many games of a rules file with bots, on local
 processes or a Dask cluster, and summarise them with real statistics; compare
-variants with common random numbers.
+variants with common random numbers (compare.py); search parameters toward
+targets (tune.py).
 
     from interpreter.simulation import simulate
     result = simulate("game.rules", games=500, players=3, bots="random", seed=1, jobs=2)

@@ -2,11 +2,14 @@
 
 Every variant plays the same games as the base: game `i` has the same seed
 and the same bots in the same seats. Each metric is measured per game, the
-per-seed differences (variant - base) are averaged, and the 95% interval is
-the normal approximation mean ± 1.96·sd/√n on those differences. Because the
-same seed drives the same shuffles and the same bots, the two games of a pair
-are correlated and the paired interval is narrower than comparing two
-independent samples; a file compared with itself gives differences of exactly 0.
+per-seed differences (variant - base) are averaged, with a Student t 95%
+interval and a t-test p-value. A verdict says "changed" only when the
+p-value adjusted by Holm's method for all the metrics of that variant is
+below 0.05, so a variant that changes nothing gets any "changed" verdict in
+at most about 5% of comparisons. Because the same seed drives the same
+shuffles and the same bots, the two games of a pair are correlated and the
+paired interval is narrower than comparing two independent samples; a file
+compared with itself gives differences of exactly 0.
 """
 from __future__ import annotations
 
@@ -14,79 +17,52 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..errors import RulesError
+from .metrics import deciding, game_metrics, metric_id, metric_labels, metric_values
 from .parallel import make_runner
 from .runner import SweepSpec, load
-from .stats import Sprt, holm, paired
-from .summary import shares
+from .stats import MIN_PAIRS, Sprt, holm, paired
 from .sweep import Sweep, play
 
+COMPARE_FORMAT = "rules-compare-summary/1"  # schemas/compare-summary.schema.json
 SPRT_STEP = 200  # games between two looks of the sequential test
 DEFAULT_METRIC = "first_player_advantage"
 DEFAULT_EFFECT = 0.05
-
-
-def metric_labels(players: int, terms: list, losses: bool = False) -> dict:
-    """Metric id -> readable label, in display order (`lost` only for rules
-    in which everyone can lose)."""
-    labels = {f"win_rate_seat_{s}": f"win rate of seat {s}" for s in range(players)}
-    labels["first_player_advantage"] = "first-player advantage (win rate of the first player - 1/n)"
-    labels["decisiveness"] = "decisiveness (share of games with one winner)"
-    if losses:
-        labels["lost"] = "share of games lost by everyone"
-    labels["mean_score"] = "mean score"
-    labels["winning_margin"] = "winning margin (first - second score)"
-    labels["turns"] = "game length (turns)"
-    for t in terms:
-        labels[f"points:{t}"] = f"mean points from {t}"
-    for t in terms:
-        labels[f"share:{t}"] = f"share of all points from {t}"
-    return labels
-
-
-def game_metrics(record: dict, terms: list) -> dict:
-    """Every metric's value in one game."""
-    n = len(record["scores"])
-    s = shares(record)
-    out = {f"win_rate_seat_{seat}": s[seat] for seat in range(n)}
-    out["first_player_advantage"] = s[record["first_player"]] - 1.0 / n
-    out["decisiveness"] = 1.0 if len(record["winners"]) == 1 else 0.0
-    out["lost"] = 1.0 if record.get("lost") else 0.0
-    scores = record["scores"]
-    total = float(sum(scores))
-    out["mean_score"] = total / n
-    ordered = sorted(scores, reverse=True)
-    out["winning_margin"] = float(ordered[0] - ordered[1]) if n > 1 else 0.0
-    out["turns"] = float(record["turns"])
-    for t in terms:
-        points = float(sum(b.get(t, 0) for b in record["breakdown"]))
-        out[f"points:{t}"] = points / n
-        out[f"share:{t}"] = points / total if total else 0.0
-    return out
+ALPHA = 0.05  # family-wise error rate of one variant's verdicts
+MIN_VERDICT_GAMES = 30  # fewer pairs: intervals and p-values, but no verdict
+DESIGN = ("common random numbers: game i of every file has the same seed and the same bots in the same seats; "
+          "differences are variant - base per game, with Student t 95% intervals; p_holm adjusts each variant's "
+          f"p-values for its number of metrics (Holm), and a verdict says changed only when p_holm < {ALPHA}; "
+          f"no verdict with fewer than {MIN_VERDICT_GAMES} games")
 
 
 def verdict(entry: dict, digits: int = 3) -> str:
-    if entry["n"] == 0 or entry["low"] <= 0 <= entry["high"]:
+    """The verdict on one metric, from its Holm-adjusted p-value."""
+    if entry["n"] < MIN_VERDICT_GAMES:
+        return f"no verdict (fewer than {MIN_VERDICT_GAMES} games)"
+    if not entry["p_holm"] < ALPHA:
         return "no detectable change"
     return f"changed by {entry['difference']:+.{digits}f} ± {entry['half_width']:.{digits}f}"
 
 
-def differences(base_values: dict, variant_values: dict, players: int, terms: list) -> list:
-    """Paired differences of every metric over the games both played;
-    `*_values` map each metric to its per-game values, in game order."""
-    n = min(len(base_values.get("turns", ())), len(variant_values.get("turns", ())))
-    losses = any(base_values.get("lost", ())[:n]) or any(variant_values.get("lost", ())[:n])
-    labels = metric_labels(players, terms, losses)
+def differences(base: Sweep, variant: Sweep, terms: list) -> list:
+    """Paired differences of every metric over the games both played, each
+    with its p-value adjusted for the whole family (`p_holm`) and a verdict."""
+    players = base.spec.players
+    n = min(base.played, variant.played)
+    losses = any(base.values.get("lost", ())[:n]) or any(variant.values.get("lost", ())[:n])
+    seats = deciding([base, variant])
+    labels = metric_labels(players, terms, losses, first_player=len(seats) > 1)
     out = []
     for metric, label in labels.items():
-        b = base_values[metric][:n]
-        v = variant_values[metric][:n]
+        b = metric_values(base, metric, seats, 0, n)
+        v = metric_values(variant, metric, seats, 0, n)
         entry = paired([y - x for x, y in zip(b, v)])
         entry.update(metric=metric, label=label,
                      base=sum(b) / n if n else float("nan"), variant=sum(v) / n if n else float("nan"))
-        entry["verdict"] = verdict(entry)
         out.append(entry)
     for entry, adjusted in zip(out, holm([e["p"] for e in out])):
         entry["p_holm"] = adjusted
+        entry["verdict"] = verdict(entry)
     return out
 
 
@@ -106,6 +82,16 @@ class ComparisonResult:
     variants: list = field(default_factory=list)
     settings: dict = field(default_factory=dict)
 
+    def to_json(self) -> dict:
+        """The `compare --json` document (schemas/compare-summary.schema.json)."""
+        return {
+            "format": COMPARE_FORMAT,
+            "settings": self.settings,
+            "base": self.base.summary,
+            "variants": [{"rules": v.rules, "summary": v.summary, "differences": v.differences, "sprt": v.sprt}
+                         for v in self.variants],
+        }
+
 
 def compare(base: str, variants: list, games: int, players: Optional[int] = None, bots="random",
             sets: Optional[dict] = None, seed: int = 0, jobs: Optional[int] = None, scheduler=None,
@@ -116,8 +102,9 @@ def compare(base: str, variants: list, games: int, players: Optional[int] = None
     and bots, and measure paired differences. With `sprt`, stop a variant as
     soon as a sequential test on `metric` decides whether it changed by
     `effect` (looking every SPRT_STEP games); `games` is then the most played."""
-    if games < 1:
-        raise RulesError("play at least one game (-n 1 or more)")
+    if games < MIN_PAIRS:
+        raise RulesError(f"a comparison needs at least {MIN_PAIRS} games per file (-n {MIN_PAIRS} or more) to measure "
+                         f"how much games vary; verdicts need {MIN_VERDICT_GAMES} (to play one game, use `run`)")
     if not variants:
         raise RulesError("name at least one variant to compare with the base")
     spec = SweepSpec.make(base, sets, players or 0, bots, seed, coverage, max_steps)
@@ -131,6 +118,7 @@ def compare(base: str, variants: list, games: int, players: Optional[int] = None
     for s in [base_sweep, *sweeps]:
         s.metrics = lambda record: game_metrics(record, terms)
     known = metric_labels(spec.players, terms, losses=True)
+    metric = metric_id(metric)
     tests = {}
     if sprt:
         if metric not in known:
@@ -153,8 +141,9 @@ def compare(base: str, variants: list, games: int, players: Optional[int] = None
                 stop = min(games, start + SPRT_STEP)
                 play([base_sweep, *open_], stop, runner, progress)
                 for s in list(open_):
-                    diffs = [v - b for b, v in zip(base_sweep.values[metric][start:stop],
-                                                   s.values[metric][start:stop])]
+                    seats = deciding([base_sweep, s])
+                    diffs = [v - b for b, v in zip(metric_values(base_sweep, metric, seats, start, stop),
+                                                   metric_values(s, metric, seats, start, stop))]
                     if tests[id(s)].update(diffs) is not None:
                         open_.remove(s)
     finally:
@@ -162,14 +151,12 @@ def compare(base: str, variants: list, games: int, players: Optional[int] = None
     base_result = VariantResult(base, base_sweep.summary(), base_sweep.samples(), base_sweep.meta, [])
     out = ComparisonResult(base_result, settings={
         "games": games, "players": spec.players, "bots": list(spec.bots), "seed": seed, "sets": dict(spec.sets),
-        "design": "common random numbers: game i of every file has the same seed and the same bots in "
-                  "the same seats; differences are variant - base per game, with 95% normal intervals "
-                  "(mean ± 1.96 sd/sqrt(n)); p_holm adjusts each file's p-values for the number of metrics",
+        "design": DESIGN, "alpha": ALPHA, "min_verdict_games": MIN_VERDICT_GAMES,
         "sprt": {"metric": metric, "effect": effect, "alpha": 0.05, "beta": 0.05, "step": SPRT_STEP} if sprt else None,
     })
     for path, s in zip(variants, sweeps):
         out.variants.append(VariantResult(
             path, s.summary(), s.samples(), s.meta,
-            differences(base_sweep.values, s.values, spec.players, terms),
+            differences(base_sweep, s, terms),
             {"metric": metric, **tests[id(s)].to_dict()} if sprt else None))
     return out

@@ -179,9 +179,17 @@ def _summary_html(name, s) -> str:
     rows += [[f"position {r['position']}", r["rate"], f"{r['low']:.3f} – {r['high']:.3f}"] for r in s["win_rate_by_position"]]
     rows += [[f"bot {e(b)}", r["rate"], f"{r['low']:.3f} – {r['high']:.3f}"] for b, r in s["win_rate_by_bot"].items()]
     parts.append(_table(["who", "win rate", "95% interval"], rows))
+    against = s.get("against_non_deciding")
+    if against:
+        w = against["win_rate"]
+        parts.append(f"<p>Seats that never decide (the rules play them): {e(', '.join(map(str, against['seats'])))}; "
+                     f"the deciding seats win {w['rate']:.3f} ({w['low']:.3f} – {w['high']:.3f}) of the games "
+                     f"against them.</p>")
     fpa = s["first_player_advantage"]
-    parts.append(f"<p>First-player advantage {fpa['advantage']:+.3f} ({fpa['low']:+.3f} to {fpa['high']:+.3f}); "
-                 f"balance {s['balance']:.3f}; decisiveness {s['decisiveness']:.3f}; {e(s['ties'])}.</p>")
+    balance = ("No first-player advantage or balance (fewer than two seats decide)" if fpa is None else
+               f"First-player advantage {fpa['advantage']:+.3f} ({fpa['low']:+.3f} to {fpa['high']:+.3f}); "
+               f"balance {s['balance']:.3f}")
+    parts.append(f"<p>{balance}; decisiveness {s['decisiveness']:.3f}; {e(s['ties'])}.</p>")
     stats = [("score", s["score"]), ("winning margin", s["winning_margin"]), ("turns", s["turns"]),
              ("decisions", s["decisions"])] + [(f"points: {t}", d) for t, d in s["score_by_category"].items()]
     parts.append(_table(["", "mean", "sd", "min", "5%", "25%", "median", "75%", "95%", "max"],
@@ -191,6 +199,7 @@ def _summary_html(name, s) -> str:
     if cov:
         parts.append("<h3>Coverage</h3>")
         for key, title in (("rules_never_run", "Rules never run"), ("cards_never_used", "Cards never used"),
+                           ("cards_only_read", "Cards only read by the rules"),
                            ("cards_never_in_play", "Cards never in play"), ("terms_never_scored", "Score terms never scored")):
             items = cov[key]
             parts.append(f"<p><b>{title}</b> ({len(items)}): {e(', '.join(items)) if items else 'none'}</p>")

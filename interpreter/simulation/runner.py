@@ -15,6 +15,7 @@ from ..errors import RulesError
 from ..language.builtins import owner_of
 
 MASK = (1 << 64) - 1
+RECORD_FORMAT = "rules-game-record/1"  # schemas/game-record.schema.json
 
 
 @dataclass(frozen=True)
@@ -63,20 +64,23 @@ def seat_bots(bots: tuple, players: int, index: int) -> list:
 
 
 _GAMES: dict = {}
+_KEPT = 16  # compiled games kept per process (a search compiles one per candidate)
 
 
 def load(spec: SweepSpec):
     """The compiled game of a spec, cached per process."""
-    key = (spec.rules, spec.sets, spec.max_steps)
+    key = (spec.rules, spec.sets, spec.max_steps, spec.coverage)
     game = _GAMES.get(key)
     if game is None:
         from ..loader import load_game
 
         if not Path(spec.rules).exists():
             raise RulesError(f"no such file: {spec.rules} (on a cluster, every worker needs the rules files at the same path)")
-        game = load_game(spec.rules, dict(spec.sets))
+        game = load_game(spec.rules, dict(spec.sets), coverage=spec.coverage)
         if spec.max_steps is not None:
             game.set_limits(steps=spec.max_steps)
+        if len(_GAMES) >= _KEPT:
+            del _GAMES[next(iter(_GAMES))]
         _GAMES[key] = game
     return game
 
@@ -134,6 +138,7 @@ def play_one(game, spec: SweepSpec, index: int) -> dict:
         if owner is not None:
             used[owner].add(card)
     record = {
+        "format": RECORD_FORMAT,
         "game": index,
         "seed": seed,
         "bots": names,
@@ -151,6 +156,7 @@ def play_one(game, spec: SweepSpec, index: int) -> dict:
         record["coverage"] = {name: n for name, n in final.rule_coverage().items() if n}
         home = final.z[game.program.zones[game.program.setup_zone].base]
         record["never_in_play"] = sorted(ids[c] for c in home if c is not None)
+        record["read"] = sorted(final.card_reads())  # after result(): scoring reads cards too
     return record
 
 

@@ -5,13 +5,16 @@
 - `describe`: mean, sample standard deviation and quantiles of a sample.
 - `newcombe`: the interval of a difference of two independent proportions
   (Newcombe's hybrid score method, built from two Wilson intervals).
-- `paired`: the mean of per-seed differences with a normal-approximation
-  interval, for designs with common random numbers.
+- `student_p`, `student_quantile`: Student's t distribution (two-sided
+  p-value and quantile), from the regularised incomplete beta function.
+- `paired`: the mean of per-seed differences with a Student t interval and
+  p-value, for designs with common random numbers.
 - `holm`: Holm-Bonferroni adjusted p-values for a family of tests.
 - `Sprt`: a two-sided sequential probability ratio test on paired differences.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
@@ -32,7 +35,8 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1.0 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # The interval always holds p; rounding could leave 1.0 just outside it.
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def proportion(successes: float, n: int) -> dict:
@@ -100,25 +104,116 @@ def normal_p(z: float) -> float:
     return math.erfc(abs(z) / math.sqrt(2))
 
 
-def paired(differences: list, z: float = Z95) -> dict:
-    """Mean of per-seed differences with a normal-approximation 95% interval
-    (mean ± z·sd/√n) and a two-sided p-value."""
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 500):
+        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 + numerator * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-15:
+            break
+    return h
+
+
+def incomplete_beta(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta function I_x(a, b).
+
+    >>> round(incomplete_beta(2, 3, 0.4), 6)
+    0.5248
+    """
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _beta_fraction(a, b, x) / a
+    return 1.0 - front * _beta_fraction(b, a, 1.0 - x) / b
+
+
+def student_p(t: float, df: float) -> float:
+    """Two-sided p-value of a Student t statistic with `df` degrees of freedom.
+
+    >>> round(student_p(2.0, 10), 6)
+    0.073388
+    """
+    if math.isnan(t):
+        return float("nan")
+    if math.isinf(t):
+        return 0.0
+    return incomplete_beta(df / 2.0, 0.5, df / (df + t * t))
+
+
+@functools.lru_cache(maxsize=4096)
+def student_quantile(confidence: float, df: float) -> float:
+    """The t with P(|T| <= t) = `confidence` for `df` degrees of freedom (the
+    multiplier of a two-sided interval), by bisection on `student_p`.
+
+    >>> round(student_quantile(0.95, 4), 4)
+    2.7764
+    """
+    alpha = 1.0 - confidence
+    low, high = 0.0, 1.0
+    while student_p(high, df) > alpha:
+        low, high = high, high * 2.0
+    for _ in range(200):
+        mid = (low + high) / 2.0
+        if student_p(mid, df) > alpha:
+            low = mid
+        else:
+            high = mid
+        if high - low < 1e-13 * high:
+            break
+    return (low + high) / 2.0
+
+
+MIN_PAIRS = 2  # differences a paired interval needs (one gives no spread)
+
+
+def paired(differences: list, confidence: float = 0.95) -> dict:
+    """Mean of per-seed differences with a Student t interval (mean ±
+    t(n-1)·sd/√n) and a two-sided p-value of the one-sample t test. With
+    fewer than two differences there is no spread to measure: the interval
+    and the p-value are NaN."""
     n = len(differences)
     mean, sd = mean_sd(differences)
-    if n == 0:
-        return {"n": 0, "difference": float("nan"), "sd": float("nan"), "half_width": float("nan"),
-                "low": float("nan"), "high": float("nan"), "p": 1.0}
-    se = sd / math.sqrt(n) if n > 1 else 0.0
-    half = z * se
+    nan = float("nan")
+    if n < MIN_PAIRS:
+        return {"n": n, "difference": mean, "sd": nan, "half_width": nan, "low": nan, "high": nan, "p": nan}
+    se = sd / math.sqrt(n)
+    half = student_quantile(confidence, n - 1) * se
     if se > 0:
-        p = normal_p(mean / se)
-    else:
+        p = student_p(mean / se, n - 1)
+    else:  # every difference the same: none (p 1) or a constant shift (p 0)
         p = 1.0 if mean == 0 else 0.0
     return {"n": n, "difference": mean, "sd": sd, "half_width": half, "low": mean - half, "high": mean + half, "p": p}
 
 
+def mean_interval(values, confidence: float = 0.95) -> tuple[float, float, float]:
+    """(mean, low, high): the mean of a sample with its Student t interval."""
+    e = paired(list(values), confidence)
+    return e["difference"], e["low"], e["high"]
+
+
 def holm(pvalues: list) -> list:
-    """Holm-Bonferroni adjusted p-values (same order as given)."""
+    """Holm-Bonferroni adjusted p-values (same order as given); a NaN p-value
+    (no test) stays NaN and does not count in the family."""
+    tested = [i for i, p in enumerate(pvalues) if p == p]
+    adjusted = [float("nan")] * len(pvalues)
+    for i, p in zip(tested, _holm([pvalues[i] for i in tested])):
+        adjusted[i] = p
+    return adjusted
+
+
+def _holm(pvalues: list) -> list:
     m = len(pvalues)
     order = sorted(range(m), key=lambda i: pvalues[i])
     adjusted = [1.0] * m

@@ -16,6 +16,7 @@ TIES = ("a win shared by k players counts 1/k for each of them; "
 TEAM = ("the team wins every game the rules do not end as lost for everyone; "
         "a game the rules end as won together is a whole win for every seat; "
         "top score: the best score of the team (1/k for each of k tied)")
+SUMMARY_FORMAT = "rules-simulate-summary/1"  # schemas/simulate-summary.schema.json
 MIN_USES = 30  # cards used (or not used) fewer times are left out of printed impact lists
 
 
@@ -43,8 +44,31 @@ def position(record: dict, seat: int) -> int:
     return (seat - record["first_player"]) % n
 
 
+def turn_order(first: int, seats: list, players: int) -> list:
+    """`seats` in turn order from the first player: the seat at position 0 first.
+
+    >>> turn_order(2, [0, 1, 2], 3), turn_order(1, [0, 2], 3)
+    ([2, 0, 1], [2, 0])
+    """
+    chosen = set(seats)
+    return [(first + k) % players for k in range(players) if (first + k) % players in chosen]
+
+
+def deciding_seats(decided: list) -> list:
+    """The seats that made a decision in some game (`decided[seat]` counts
+    those games); every seat if none ever did, so that a game without
+    decisions is not read as a game of bystanders."""
+    seats = [s for s, k in enumerate(decided) if k]
+    return seats or list(range(len(decided)))
+
+
 class Tally:
-    """Running totals of a sweep; `add(record)` in game order, then `summary()`."""
+    """Running totals of a sweep; `add(record)` in game order, then `summary()`.
+
+    Win shares are kept by (first player, seat), so that turn positions can
+    be counted among the seats that decide, which are known only at the end:
+    a seat that never makes a decision (one the rules play alone) has no
+    turn position to compare and no bot that chose anything."""
 
     def __init__(self, meta: dict):
         self.meta = meta
@@ -52,14 +76,12 @@ class Tally:
         self.terms = list(meta["terms"])
         self.card_ids = list(meta["card_ids"])
         self.n = 0
-        self.seat_wins = [0.0] * players
-        self.pos_wins = [0.0] * players
-        self.bot_wins: dict = {}
-        self.bot_games: dict = {}
+        self.wins_by_first = [[0.0] * players for _ in range(players)]  # [first player][seat]
+        self.top_by_first = [[0.0] * players for _ in range(players)]  # the best score of the team, likewise
+        self.decided = [0] * players  # games in which the seat made a decision
+        self.bot_seat: dict = {}  # (bot, seat) -> [win shares, games]
         self.decisive = 0
         self.lost = 0
-        self.top_seat = [0.0] * players  # best score of the team, for rules that end won or lost together
-        self.top_pos = [0.0] * players
         self.scores = array("d")
         self.margins = array("d")
         self.turns = array("d")
@@ -67,14 +89,15 @@ class Tally:
         self.by_term = {t: array("d") for t in self.terms}
         self.term_totals = dict.fromkeys(self.terms, 0.0)
         self.points_total = 0.0
-        # card impact
-        self.used_n = dict.fromkeys(self.card_ids, 0)
-        self.used_w = dict.fromkeys(self.card_ids, 0.0)
+        # card impact, by seat
+        self.used_n = [dict.fromkeys(self.card_ids, 0) for _ in range(players)]
+        self.used_w = [dict.fromkeys(self.card_ids, 0.0) for _ in range(players)]
+        self.seat_w = [0.0] * players
         self.games_with = dict.fromkeys(self.card_ids, 0)
-        self.total_w = 0.0
         # coverage
         self.rules = {name: [0, 0] for name in meta.get("rule_names", [])}
         self.unplayed = dict.fromkeys(self.card_ids, 0)
+        self.read_games = dict.fromkeys(self.card_ids, 0)
         self.term_games = dict.fromkeys(self.terms, 0)
 
     def add(self, r: dict) -> None:
@@ -86,14 +109,17 @@ class Tally:
         if r.get("lost"):
             self.lost += 1
         first = r["first_player"]
-        self._add_top(r.get("top_scorers", r["winners"]), first)
+        top = r.get("top_scorers", r["winners"])
+        for seat in top:
+            self.top_by_first[first][seat] += 1.0 / len(top)
         breakdown = r["breakdown"]
         for seat in range(players):
-            self.seat_wins[seat] += s[seat]
-            self.pos_wins[(seat - first) % players] += s[seat]
-            bot = r["bots"][seat]
-            self.bot_wins[bot] = self.bot_wins.get(bot, 0.0) + s[seat]
-            self.bot_games[bot] = self.bot_games.get(bot, 0) + 1
+            self.wins_by_first[first][seat] += s[seat]
+            if r["decisions"][seat]:
+                self.decided[seat] += 1
+            entry = self.bot_seat.setdefault((r["bots"][seat], seat), [0.0, 0])
+            entry[0] += s[seat]
+            entry[1] += 1
         for t in self.terms:
             column = self.by_term[t]
             total = 0
@@ -111,12 +137,16 @@ class Tally:
         self.margins.append(ordered[0] - ordered[1] if len(ordered) > 1 else 0)
         self.turns.append(r["turns"])
         self.decisions.append(sum(r["decisions"]))
+        self._add_cards(r, s)
+
+    def _add_cards(self, r: dict, s: list) -> None:
         seen = set()
         for seat, cards in enumerate(r["cards"]):
-            self.total_w += s[seat]
+            self.seat_w[seat] += s[seat]
+            used_n, used_w = self.used_n[seat], self.used_w[seat]
             for c in cards:
-                self.used_n[c] += 1
-                self.used_w[c] += s[seat]
+                used_n[c] += 1
+                used_w[c] += s[seat]
                 seen.add(c)
         for c in seen:
             self.games_with[c] += 1
@@ -126,37 +156,77 @@ class Tally:
             entry[1] += 1
         for c in r.get("never_in_play", ()):
             self.unplayed[c] += 1
+        for c in r.get("read", ()):
+            self.read_games[c] += 1
 
-    def _add_top(self, top: list, first: int) -> None:
-        for seat in top:
-            self.top_seat[seat] += 1.0 / len(top)
-            self.top_pos[(seat - first) % self.players] += 1.0 / len(top)
+    # -------------------------------------------------------------- by seat
+    def by_seat(self, matrix) -> list:
+        return [sum(row[seat] for row in matrix) for seat in range(self.players)]
 
-    def summary(self, seconds: float | None = None) -> dict:
-        meta, n, players = self.meta, self.n, self.players
-        by_seat = [{"seat": seat, **proportion(self.seat_wins[seat], n)} for seat in range(players)]
-        by_position = [{"position": pos, **proportion(self.pos_wins[pos], n)} for pos in range(players)]
-        # Balance between seats: of the win, or in rules whose players win or
-        # lose together (where every seat shares the team's result), of the top score.
-        seat_shares, pos_shares = (self.top_seat, self.top_pos) if meta.get("team") else (self.seat_wins, self.pos_wins)
-        fair = 1.0 / players
+    def by_position(self, matrix, deciding: list) -> list:
+        """Win shares by turn position among the deciding seats."""
+        out = [0.0] * len(deciding)
+        for first, row in enumerate(matrix):
+            for pos, seat in enumerate(turn_order(first, deciding, self.players)):
+                out[pos] += row[seat]
+        return out
+
+    def bots(self, deciding: list) -> dict:
+        """Win rates by bot over the deciding seats, when more than one bot
+        played them (with one bot the rate is the deciding seats' own)."""
+        totals: dict = {}
+        for (bot, seat), (wins, games) in self.bot_seat.items():
+            if seat in deciding:
+                entry = totals.setdefault(bot, [0.0, 0])
+                entry[0] += wins
+                entry[1] += games
+        if len(totals) < 2:
+            return {}
+        return {b: proportion(w, g) for b, (w, g) in sorted(totals.items())}
+
+    def balance(self, pos_shares: list, seat_shares: list, deciding: list, fair: float) -> dict:
+        """First-player advantage and balance (by position and by seat) among
+        the deciding seats; None where fewer than two seats decide."""
+        n = self.n
+        if len(deciding) < 2 or not n:
+            return {"first_player_advantage": None, "balance": None, "seat_balance": None}
         first = proportion(pos_shares[0], n)
-        rates_pos = [w / n if n else 0.0 for w in pos_shares]
-        rates_seat = [w / n if n else 0.0 for w in seat_shares]
-        out = {
-            "rules": meta["rules"], "title": meta["title"], "sets": meta["sets"],
-            "games": n, "players": players, "bots": meta["bots"], "seed": meta["seed"],
-            "ties": TIES,
-            "win_rate_by_seat": by_seat,
-            "win_rate_by_bot": {b: proportion(self.bot_wins[b], self.bot_games[b]) for b in sorted(self.bot_wins)},
-            "win_rate_by_position": by_position,
+        rates_pos = [w / n for w in pos_shares]
+        rates_seat = [seat_shares[s] / n for s in deciding]
+        return {
             "first_player_advantage": {
                 "win_rate": first["rate"], "fair_share": fair, "advantage": first["rate"] - fair,
                 "low": first["low"] - fair, "high": first["high"] - fair,
             },
+            "balance": 1.0 - (max(rates_pos) - min(rates_pos)),
+            "seat_balance": 1.0 - (max(rates_seat) - min(rates_seat)),
+        }
+
+    def summary(self, seconds: float | None = None) -> dict:
+        meta, n, players = self.meta, self.n, self.players
+        deciding = deciding_seats(self.decided)
+        bystanders = [s for s in range(players) if s not in deciding]
+        seat_wins = self.by_seat(self.wins_by_first)
+        pos_wins = self.by_position(self.wins_by_first, deciding)
+        # Balance between seats: of the win, or in rules whose players win or
+        # lose together (where every seat shares the team's result), of the top score.
+        matrix = self.top_by_first if meta.get("team") else self.wins_by_first
+        seat_shares, pos_shares = self.by_seat(matrix), self.by_position(matrix, deciding)
+        deciding_share = sum(seat_shares[s] for s in deciding) / n if n else 0.0
+        fair = 1.0 / players if not bystanders else deciding_share / len(deciding)
+        out = {
+            "format": SUMMARY_FORMAT,
+            "rules": meta["rules"], "title": meta["title"], "sets": meta["sets"],
+            "games": n, "players": players, "bots": meta["bots"], "seed": meta["seed"],
+            "ties": TIES,
+            "win_rate_by_seat": [{"seat": seat, "decides": seat in deciding, **proportion(seat_wins[seat], n)}
+                                 for seat in range(players)],
+            "win_rate_by_bot": self.bots(deciding),
+            "win_rate_by_position": ([{"position": pos, **proportion(pos_wins[pos], n)} for pos in range(len(deciding))]
+                                     if len(deciding) > 1 else []),
+            "non_deciding_seats": bystanders,
             "balance_of": "top score" if meta.get("team") else "win",
-            "balance": 1.0 - (max(rates_pos) - min(rates_pos)) if n else float("nan"),
-            "seat_balance": 1.0 - (max(rates_seat) - min(rates_seat)) if n else float("nan"),
+            **self.balance(pos_shares, seat_shares, deciding, fair),
             "decisiveness": self.decisive / n if n else float("nan"),
             "lost_by_all": proportion(self.lost, n),
             "score": describe(self.scores),
@@ -166,10 +236,16 @@ class Tally:
                                for t in self.terms},
             "turns": describe(self.turns),
             "decisions": describe(self.decisions),
-            "card_impact": self.card_impact(),
+            "card_impact": self.card_impact(deciding),
         }
+        if bystanders:
+            out["against_non_deciding"] = {
+                "seats": bystanders, "deciding_seats": deciding,
+                "win_rate": proportion(sum(seat_wins[s] for s in deciding), n),
+                "meaning": "the share of games won by the seats that decide (1/k of a game shared by k winners)",
+            }
         if meta.get("team"):
-            out["team"] = self.team()
+            out["team"] = self.team(deciding)
         if seconds is not None:
             out["seconds"] = seconds
             out["games_per_second"] = n / seconds if seconds > 0 else float("inf")
@@ -177,28 +253,33 @@ class Tally:
             out["coverage"] = self.coverage()
         return out
 
-    def team(self) -> dict:
+    def team(self, deciding: list) -> dict:
         """For rules whose games can end won or lost together: how often the
         team won (was not lost), and who had the best score of the team."""
-        n, players = self.n, self.players
+        n = self.n
+        top_seat = self.by_seat(self.top_by_first)
+        top_pos = self.by_position(self.top_by_first, deciding)
         return {
             "meaning": TEAM,
             "win_rate": proportion(n - self.lost, n),
-            "top_score_by_seat": [{"seat": s, **proportion(self.top_seat[s], n)} for s in range(players)],
-            "top_score_by_position": [{"position": p, **proportion(self.top_pos[p], n)} for p in range(players)],
+            "top_score_by_seat": [{"seat": s, **proportion(top_seat[s], n)} for s in range(self.players)],
+            "top_score_by_position": [{"position": p, **proportion(top_pos[p], n)} for p in range(len(deciding))],
         }
 
-    def card_impact(self) -> list:
-        """For each card: the win rate of the players who used it (chose it at
-        a decision or held it at the end) against those who did not, over all
-        player-games, with Newcombe 95% intervals on the difference; strongest
-        first. An association, not a cause: strong players also use more cards."""
+    def card_impact(self, deciding: list) -> list:
+        """For each card: the win rate of the deciding players who used it
+        (chose it at a decision or held it at the end) against those who did
+        not, over their player-games, with Newcombe 95% intervals on the
+        difference; strongest first. An association, not a cause: strong
+        players also use more cards."""
         names = dict(zip(self.meta["card_ids"], self.meta["card_names"]))
-        total_n = self.n * self.players
+        total_n = self.n * len(deciding)
+        total_w = sum(self.seat_w[s] for s in deciding)
         out = []
         for c in self.card_ids:
-            un, uw = self.used_n[c], self.used_w[c]
-            on, ow = total_n - un, self.total_w - uw
+            un = sum(self.used_n[s][c] for s in deciding)
+            uw = sum(self.used_w[s][c] for s in deciding)
+            on, ow = total_n - un, total_w - uw
             if un == 0 or on == 0:
                 continue
             d, low, high = newcombe(uw, un, ow, on)
@@ -215,20 +296,24 @@ class Tally:
         """How often each rule ran and each card was used; what never was."""
         rules = {name: {"runs": runs, "games": games} for name, (runs, games) in self.rules.items()}
         cards = dict(self.games_with)
+        read = dict(self.read_games)
         # Cards still where the rules put every card before setup, in every game.
-        never_in_play = [c for c, k in self.unplayed.items() if k == self.n and cards[c] == 0]
+        never_in_play = [c for c, k in self.unplayed.items() if k == self.n and cards[c] == 0 and read[c] == 0]
         return {
             "rules": rules,
             "rules_never_run": [name for name, e in rules.items() if e["runs"] == 0],
             "cards": cards,
-            "cards_never_used": [c for c, k in cards.items() if k == 0 and c not in never_in_play],
+            "cards_read": read,
+            "cards_never_used": [c for c in self.card_ids if cards[c] == 0 and read[c] == 0 and c not in never_in_play],
+            "cards_only_read": [c for c in self.card_ids if cards[c] == 0 and read[c] > 0],
             "cards_never_in_play": never_in_play,
             "terms": dict(self.term_games),
             "terms_never_scored": [t for t, k in self.term_games.items() if k == 0],
-            "meaning": "a rule counts when it runs; a card counts when a player chose it at a decision "
-                       "or held it at the end; a card never in play stayed in the zone the rules "
-                       "start every card in (left out by setup) in every game; a score term counts "
-                       "when it gave anyone a non-zero score",
+            "meaning": "a rule counts when it runs; a card counts when a player chose it at a decision or held it "
+                       "at the end (cards), or when the rules read one of its fields while it was out of the zone "
+                       "every card starts in (cards_read: e.g. a card a score term reads); a card only read was "
+                       "never chosen nor held; a card never in play stayed in the starting zone (left out by "
+                       "setup) in every game; a score term counts when it gave anyone a non-zero score",
         }
 
 

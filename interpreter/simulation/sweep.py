@@ -99,12 +99,14 @@ def _compact(record: dict) -> dict:
     return record
 
 
-def play(sweeps: list, stop: int, runner, progress: Optional[Callable] = None) -> None:
-    """Extend every sweep to `stop` games, all sweeps' batches sharing the
-    runner; `progress(games)` is called as batches finish."""
+def play(sweeps: list, stop, runner, progress: Optional[Callable] = None) -> None:
+    """Extend every sweep to `stop` games (or each to its own, if `stop` is a
+    list), all sweeps' batches sharing the runner; `progress(games)` is
+    called as batches finish."""
+    stops = list(stop) if isinstance(stop, (list, tuple)) else [stop] * len(sweeps)
     tasks, owners = [], []
-    for sweep in sweeps:
-        for a, b in split(sweep.played, stop, getattr(runner, "workers", 1)):
+    for sweep, end in zip(sweeps, stops):
+        for a, b in split(sweep.played, end, getattr(runner, "workers", 1)):
             tasks.append((sweep.spec, a, b))
             owners.append(sweep)
     began = time.perf_counter()
@@ -118,6 +120,6 @@ def play(sweeps: list, stop: int, runner, progress: Optional[Callable] = None) -
     for sweep in sweeps:
         mine = sum(b - a for (s, a, b), o in zip(tasks, owners) if o is sweep)
         sweep.seconds += spent * mine / total
-    for sweep in sweeps:
-        if sweep.played < stop:
-            raise RulesError(f"the sweep of {sweep.spec.rules} stopped at game {sweep.played} of {stop}")
+    for sweep, end in zip(sweeps, stops):
+        if sweep.played < end:
+            raise RulesError(f"the sweep of {sweep.spec.rules} stopped at game {sweep.played} of {end}")
