@@ -79,8 +79,7 @@ class Game:
         if not p.min_players <= players <= p.max_players:
             allowed = str(p.min_players) if p.min_players == p.max_players else f"{p.min_players} to {p.max_players}"
             raise RulesError(f"{p.title} is played by {allowed} players, not {players}")
-        st = GameState.__new__(GameState)
-        st.program = p
+        st = GameState.blank(p)
         st.n = players
         ncards = len(p.card_ids)
         st.ctr = [[0] * {"shared": 1, "player": players, "card": ncards}[c.scope] for c in p.counter_list]
@@ -93,22 +92,9 @@ class Game:
         st.loc = [home] * ncards
         st.rng = _rng.seed_state(seed)
         st.seed = seed
-        st.history = None
         st.frames = [[p.main, 0, []]]
-        st.me = st.cur = st.first = 0
         st.order = tuple(range(players))
-        st.pos = 0
-        st.round = 1
-        st.turns = 0
-        st.end_round = None
-        st.over = False
-        st.clear_pending()
-        st.decisions = 0
         st.cov = [0] * (len(p.codes) + ncards) if coverage else None  # rule runs, then card reads
-        st.lost = False
-        st.won = False
-        st.steps = 0
-        st.nesting = 0
         run(st)
         if p.check_invariants:
             invariants.check(st)
@@ -182,6 +168,9 @@ class GameState(State):
         point, value = self.point, self.option_values[i]
         if self.decisions >= self.program.decision_budget:
             self._too_many_decisions(point)
+        if self.events is not None:
+            label = self.program.decisions[point].label(self, self.frames[-1], value)
+            self.events.append(("decision", self.decider, point, value, label, False))
         self.clear_pending()
         self.decisions += 1
         if self.seed is not None:

@@ -153,7 +153,7 @@ def _register_runtime(module, program) -> None:
     for name, fn in ops_helpers.items():
         module.helper(f"R_{name}", fn)
     for name in ("move_all", "cannot_pay", "negative", "too_large", "seat", "no_action", "end_now", "end_after",
-                 "pick", "option_ids", "unique", "resolve_options"):
+                 "pick", "option_ids", "unique", "resolve_options", "forced", "counter_changed"):
         module.helper(f"R_{name}", getattr(rt, name))
     module.helper("R_runaway", calls.runaway)
     effects = program.effect_codes

@@ -38,6 +38,8 @@ def run_nested(st, code: int) -> None:
             f"the trigger '{st.program.codes[code].name}' fired inside itself {MAX_NESTED_TRIGGERS} times: "
             f"it never settles (active rules: {active_rules(st)})")
     st.nesting += 1
+    if st.events is not None:
+        st.events.append(("trigger", code))
     try:
         depth = len(st.frames)
         if call(st, code) is SUSPEND:

@@ -36,7 +36,7 @@ _HELPERS = re.compile(r"^(R_[a-z_]+|B_[a-z_]+|S|BUDGET|CARD_IDS)$")
 _BUILTINS = {"len", "tuple", "list", "range", "max", "min", "sum", "any", "all", "abs", "isinstance", "int", "map",
              "None", "True", "False", "Exception"}
 _ATTRIBUTES = {"me", "n", "first", "round", "turns", "ctr", "z", "loc", "rng", "decider", "point", "option_ids",
-               "option_values", "frames", "steps", "cov", "lost", "end_round", "append", "extend", "pop", "index",
+               "option_values", "frames", "steps", "cov", "events", "lost", "end_round", "append", "extend", "pop", "index",
                "count", "__getitem__", "program", "codes"}
 _serial = itertools.count(1)
 BUILT: "weakref.WeakValueDictionary[str, Module]" = weakref.WeakValueDictionary()  # file name -> built module

@@ -3,7 +3,8 @@
 A card is an int; `st.z` holds every zone instance as a list of cards (a
 slotted zone has one entry per slot, None for an empty one) and `st.loc`
 says which instance holds each card. Moving a card keeps the two in step
-and fires the `becomes empty` trigger of the zone it leaves.
+and fires the `becomes empty` trigger of the zone it leaves. When someone
+listens (`st.events` is a list), each move and shuffle is told there.
 """
 from __future__ import annotations
 
@@ -53,6 +54,8 @@ def move(st, card: int, zi: int, bottom: bool = False) -> None:
     else:
         zones[zi].append(card)
         loc[card] = zi
+    if st.events is not None:
+        st.events.append(("move", card, src, zi))
     if left.empty_hook is not None and not any(c is not None for c in source):
         run_nested(st, left.empty_hook)
 
@@ -77,6 +80,8 @@ def deal(st, count: int, src: int, dst: int) -> None:
 def shuffle(st, zi: int) -> None:
     zone = st.z[zi]
     st.rng = _rng.shuffle(st.rng, zone)
+    if st.events is not None:
+        st.events.append(("shuffle", zi))
 
 
 def slide(st, zi: int) -> None:
@@ -108,6 +113,8 @@ def refill(st, zi: int, src: int) -> None:
                 card = source.pop()
             zone[i] = card
             loc[card] = zi
+            if st.events is not None:
+                st.events.append(("move", card, src, zi))
             if info.empty_hook is not None and not any(c is not None for c in source):
                 run_nested(st, info.empty_hook)
 

@@ -28,6 +28,8 @@ def build_main(program, setup: int, turn: int, hooks: dict) -> Code:
                 pc = 1
             if pc == 1:
                 start_of_round(st)
+                if st.events is not None:
+                    st.events.append(("round", st.round))
                 fr[1] = 2
                 if start_round is not None and call(st, start_round) is SUSPEND:
                     return SUSPEND
@@ -35,6 +37,8 @@ def build_main(program, setup: int, turn: int, hooks: dict) -> Code:
             if pc == 2:
                 st.cur = st.me = st.order[st.pos]
                 st.turns += 1
+                if st.events is not None:
+                    st.events.append(("turn", st.turns, st.me))
                 if st.turns > st.program.turn_budget:
                     too_many_turns(st)
                 fr[1] = 3
@@ -62,6 +66,8 @@ def build_main(program, setup: int, turn: int, hooks: dict) -> Code:
                 pc = 6
             if pc == 6:
                 if st.end_round is not None and st.round >= st.end_round:
+                    if st.events is not None:
+                        st.events.append(("end", "rounds", st.round))
                     raise GameOver()
                 st.round += 1
                 pc = 1

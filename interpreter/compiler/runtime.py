@@ -189,16 +189,32 @@ def no_action(span):
     raise RulesRuntimeError("no action is possible for the acting player", span)
 
 
-def end_now(st, lost, won):
+def end_now(st, lost, won, span=None):
     """`end game now`, `end game lost` (everyone loses), `end game won` (everyone wins)."""
     st.lost, st.won = lost, won
+    if st.events is not None:
+        st.events.append(("end", "lost" if lost else "won" if won else "now", span))
     raise GameOver()
 
 
-def end_after(st, rounds):
+def end_after(st, rounds, span=None):
     target = st.round + rounds
     if st.end_round is None or target < st.end_round:
         st.end_round = target
+        if st.events is not None:
+            st.events.append(("last round", target, span))
+
+
+def forced(st, point, value):
+    """Tell a decision that had one option, taken without asking (with its
+    label, made now, while the rule's locals are as the label reads them)."""
+    label = st.program.decisions[point].label(st, st.frames[-1], value)
+    st.events.append(("decision", st.me, point, value, label, True))
+
+
+def counter_changed(st, counter, owner, before, after):
+    if before != after:
+        st.events.append(("counter", counter, owner, before, after))
 
 
 def pick(st, values):

@@ -158,6 +158,10 @@ class RuleGen(BlockWriter, Visitor):
                 self.emit(f"if {t} {op} {self.x.literal(limit)}: R_too_large({t}, {self.m.const(info.name)}, "
                           f"{self.m.const(span)})", span)
 
+    def _tell(self, info, owner: str, before: str, after: str, span) -> None:
+        """Tell a counter's change when someone listens."""
+        self.emit(f"if st.events is not None: R_counter_changed(st, {info.index}, {owner}, {before}, {after})", span)
+
     def visit_Gain(self, s, names):
         self._change(s, names, "+", "gain")
 
@@ -172,6 +176,7 @@ class RuleGen(BlockWriter, Visitor):
                   f"{self.m.const(s.span)})", s.span)
         self.emit(f"{v} = {row}[{i}] {op} {a}", s.span)
         self._bound(v, info, s.span)
+        self._tell(info, i, f"{row}[{i}]", v, s.span)
         self.emit(f"{row}[{i}] = {v}", s.span)
 
     def visit_Pay(self, s, names):
@@ -180,6 +185,7 @@ class RuleGen(BlockWriter, Visitor):
         self.emit(f"{row} = ctr[{info.index}]; {i} = {cell}; {a} = {self.x.gen(s.amount, names)}", s.span)
         self.emit(f"if {a} < 0 or {row}[{i}] - {a} < {info.minimum or 0}:", s.span)
         self.emit(f"    raise R_cannot_pay({a}, {row}[{i}], {self.m.const(info.name)}, {self.m.const(s.span)})", s.span)
+        self._tell(info, i, f"{row}[{i}]", f"{row}[{i}] - {a}", s.span)
         self.emit(f"{row}[{i}] -= {a}", s.span)
 
     def visit_SetCounter(self, s, names):
@@ -196,12 +202,16 @@ class RuleGen(BlockWriter, Visitor):
                 number = min(number, info.maximum)
             if info.minimum is not None:
                 number = max(number, info.minimum)
-            self.emit(f"ctr[{info.index}][{cell}] = {self.x.literal(number)}", s.span)
+            i = self.temp()
+            self.emit(f"{i} = {cell}", s.span)
+            self._tell(info, i, f"ctr[{info.index}][{i}]", self.x.literal(number), s.span)
+            self.emit(f"ctr[{info.index}][{i}] = {self.x.literal(number)}", s.span)
             return
-        v = self.temp()
-        self.emit(f"{v} = {value}", s.span)
+        v, i = self.temp(), self.temp()
+        self.emit(f"{v} = {value}; {i} = {cell}", s.span)
         self._bound(v, info, s.span)
-        self.emit(f"ctr[{info.index}][{cell}] = {v}", s.span)
+        self._tell(info, i, f"ctr[{info.index}][{i}]", v, s.span)
+        self.emit(f"ctr[{info.index}][{i}] = {v}", s.span)
 
     def visit_Move(self, s, names):
         cards = self.x.gen(s.cards, names)
@@ -263,9 +273,9 @@ class RuleGen(BlockWriter, Visitor):
 
     def visit_EndGame(self, s, names):
         if s.after_rounds is None:
-            self.emit(f"R_end_now(st, {s.lost}, {s.won})", s.span)
+            self.emit(f"R_end_now(st, {s.lost}, {s.won}, {self.m.const(s.span)})", s.span)
         else:
-            self.emit(f"R_end_after(st, {self.x.gen(s.after_rounds, names)})", s.span)
+            self.emit(f"R_end_after(st, {self.x.gen(s.after_rounds, names)}, {self.m.const(s.span)})", s.span)
 
     def visit_Let(self, s, names):
         value = self.x.gen(s.value, names)
@@ -442,6 +452,7 @@ class RuleGen(BlockWriter, Visitor):
         else:
             self.emit("if len(vals) == 1:", s.span)
             self.emit(f"    {slot} = vals[0]", s.span)
+            self.emit(f"    if st.events is not None: R_forced(st, {point.id}, vals[0])", s.span)
             self.indent += 1
             self.jump(body, s.span)
             self.indent -= 1
@@ -482,6 +493,7 @@ class RuleGen(BlockWriter, Visitor):
         self.emit(f"if not vals: R_no_action({self.m.const(s.span)})", s.span)
         self.emit("if len(vals) == 1:", s.span)
         self.emit(f"    {slot} = vals[0]", s.span)
+        self.emit(f"    if st.events is not None: R_forced(st, {point.id}, vals[0])", s.span)
         self.indent += 1
         self.jump(dispatch, s.span)
         self.indent -= 1
@@ -529,6 +541,7 @@ class RuleGen(BlockWriter, Visitor):
         self.emit(f"{alts} = {fx}[{i}]", s.span)
         self.emit(f"if len({alts}) == 1:", s.span)
         self.emit(f"    {idx} = {i} + 1; {cur} = {alts}[0]", s.span)
+        self.emit(f"    if st.events is not None: R_forced(st, {point.id}, {alts}[0])", s.span)
         self.indent += 1
         self.jump(call, s.span)
         self.indent -= 1

@@ -31,12 +31,12 @@ class StateField:
     copy: str  # how a clone copies it: "value", "list", "rows" (list of lists) or "frames"
     doc: str
     saved: bool = True  # part of the position (saves, fingerprints); else reset by clone and load
-    default: object = None  # the value of a field that is not saved
+    default: object = None  # the value of a new state (and of a field not saved, in clones and loads)
     derived: bool = False  # saved in snapshots, but recomputed by the engine when a save is loaded
 
 
 FIELDS = (
-    StateField("n", "value", "number of players"),
+    StateField("n", "value", "number of players", default=0),
     StateField("seed", "value", "the seed the game started from (None for a position arranged by hand)"),
     StateField("history", "value", "the actions taken since the start, as nested pairs (earlier, action id), "
                                    "newest outermost; None at the start and for a position arranged by hand"),
@@ -45,24 +45,26 @@ FIELDS = (
     StateField("loc", "list", "the zone instance holding each card"),
     StateField("rng", "value", "the random generator's state (SplitMix64, one integer)"),
     StateField("frames", "frames", "where rule execution stands: [code, block, locals] per running rule"),
-    StateField("me", "value", "the acting player"),
-    StateField("cur", "value", "the player whose turn it is"),
-    StateField("first", "value", "the first player"),
-    StateField("order", "value", "the turn order of this round (a tuple of seats)"),
-    StateField("pos", "value", "the place in the turn order whose turn it is"),
-    StateField("round", "value", "the round, from 1"),
-    StateField("turns", "value", "turns begun so far"),
+    StateField("me", "value", "the acting player", default=0),
+    StateField("cur", "value", "the player whose turn it is", default=0),
+    StateField("first", "value", "the first player", default=0),
+    StateField("order", "value", "the turn order of this round (a tuple of seats)", default=()),
+    StateField("pos", "value", "the place in the turn order whose turn it is", default=0),
+    StateField("round", "value", "the round, from 1", default=1),
+    StateField("turns", "value", "turns begun so far", default=0),
     StateField("end_round", "value", "the last round, once a rule has said when the game ends"),
-    StateField("over", "value", "whether the game has ended"),
+    StateField("over", "value", "whether the game has ended", default=False),
     StateField("decider", "value", "the player who must decide (None when no decision is pending)", derived=True),
     StateField("point", "value", "the decision point of the rules that is pending"),
     StateField("option_ids", "value", "the ids of the legal options (never changed in place)", derived=True),
     StateField("option_values", "value", "the values of the legal options, in the order of their ids",
                derived=True),
-    StateField("decisions", "value", "decisions taken so far"),
+    StateField("decisions", "value", "decisions taken so far", default=0),
     StateField("cov", "list", "how often each rule ran, when coverage is counted (else None)"),
-    StateField("lost", "value", "whether the rules ended the game lost for everyone"),
-    StateField("won", "value", "whether the rules ended the game won by everyone together"),
+    StateField("lost", "value", "whether the rules ended the game lost for everyone", default=False),
+    StateField("won", "value", "whether the rules ended the game won by everyone together", default=False),
+    StateField("events", "value", "what happened, as the engine tells it, when someone listens (else None): "
+                                  "see interpreter/events.py", saved=False, default=None),
     StateField("steps", "value", "loop steps since the last decision (the runaway budget)", saved=False, default=0),
     StateField("nesting", "value", "triggers running inside triggers", saved=False, default=0),
 )
@@ -112,6 +114,15 @@ class State:
     __slots__ = ("program",) + tuple(f.name for f in FIELDS)
 
     clone = _clone_function()
+
+    @classmethod
+    def blank(cls, program) -> "State":
+        """A state of `program` with every field at its default, to be filled."""
+        st = cls.__new__(cls)
+        st.program = program
+        for f in FIELDS:
+            setattr(st, f.name, f.default)
+        return st
 
     # -- the pending decision
     def pending(self) -> Optional[Pending]:
