@@ -90,11 +90,20 @@ class _ToAst(Transformer):
     effect_item = staticmethod(lambda *names: n.EffectItem(names))
     game_decl = n.GameDecl
     extends_decl = n.ExtendsDecl
-    param_decl = n.ParamDecl
+    def param_decl(self, name, value, allowed):
+        kind, *rest = allowed or (None,)
+        if kind == "values":
+            return n.ParamDecl(name, value, rest[0])
+        if kind == "range":
+            return n.ParamDecl(name, value, None, rest[0], rest[1])
+        return n.ParamDecl(name, value)
+
+    allowed_values = staticmethod(lambda values: ("values", values))
+    allowed_range = staticmethod(lambda low, high: ("range", low, high))
     order_decl = n.TurnOrderDecl
     cards_decl = n.CardsDecl
     define_decl = staticmethod(lambda name, params, expr: n.DefineDecl(name, params or (), expr))
-    effect_decl = n.EffectDecl
+    effect_decl = staticmethod(lambda name, label, when, body: n.EffectDecl(name, label, body, when))
     procedure_decl = staticmethod(lambda name, params, body: n.ProcedureDecl(name, params or (), body))
     setup_decl = n.SetupDecl
     turn_decl = n.TurnDecl
@@ -123,6 +132,9 @@ class _ToAst(Transformer):
     @_raw
     def show_decl(self, name, template):
         return n.ShowDecl(str(name), self._template(template))
+
+    def show_value_decl(self, name, visibility):
+        return n.ShowValueDecl(name, visibility or "visible")
 
     @_raw
     def action_decl(self, name, label, when, body):
