@@ -1,0 +1,30 @@
+"""Budgets on what users give the tool: sizes of files, of declarations and
+of card data. Each stop names the input and the limit (docs/security.md
+lists them); they are far above what a real game needs and low enough that
+no input makes the tool hang or run out of memory before it says why.
+"""
+from __future__ import annotations
+
+MB = 1 << 20
+
+# Files read (bytes): a regular file bigger than this is refused unread.
+RULES_FILE_BYTES = 1 * MB
+CARD_FILE_BYTES = 16 * MB
+SCHEMA_FILE_BYTES = 1 * MB
+SAVE_FILE_BYTES = 16 * MB
+LOG_FILE_BYTES = 64 * MB
+
+# Rules files.
+EXTENDS_DEPTH = 16  # files in a chain of `extends`, the first included
+PLAYERS = 100  # the most players a `players` declaration may allow
+SLOTS = 1000  # slots of one zone
+SLOT_CELLS = 1_000_000  # slots of every slotted zone instance together (per-card zones count once per card)
+LIST_ITEMS = 10_000  # items of a list or map written in the rules (or made by a parameter)
+
+# Card files.
+CARD_VALUES = 1_000_000  # values in a card file once YAML aliases are expanded
+EFFECTS_PER_CARD = 100  # effect names in one card field of type `effects`
+
+# Command line.
+JOBS = 256  # local worker processes of `simulate` and `compare`
+GAMES = 1_000_000  # games of one `simulate` or `compare` (per file)
