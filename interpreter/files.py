@@ -37,7 +37,10 @@ def kind_of(mode: int) -> str:
 
 
 def _size(limit: int) -> str:
-    return f"{limit // (1 << 20)} MB" if limit >= 1 << 20 else f"{limit} bytes"
+    for unit, size in (("MB", 1 << 20), ("KB", 1 << 10)):
+        if limit >= size and limit % size == 0:
+            return f"{limit // size} {unit}"
+    return f"{limit} bytes"
 
 
 def _open_regular(path, what: str, limit: int, missing: str | None = None) -> int:

@@ -8,13 +8,14 @@ from __future__ import annotations
 MB = 1 << 20
 
 # Files read (bytes): a regular file bigger than this is refused unread.
-RULES_FILE_BYTES = 1 * MB
+RULES_FILE_BYTES = 512 << 10
 CARD_FILE_BYTES = 16 * MB
 SCHEMA_FILE_BYTES = 1 * MB
 SAVE_FILE_BYTES = 16 * MB
 LOG_FILE_BYTES = 64 * MB
 
 # Rules files.
+TOKENS = 30_000  # words and symbols of one text parsed (a rules file, a card field, a label)
 EXTENDS_DEPTH = 16  # files in a chain of `extends`, the first included
 PLAYERS = 100  # the most players a `players` declaration may allow
 SLOTS = 1000  # slots of one zone

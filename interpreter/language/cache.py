@@ -53,6 +53,7 @@ def folder(name: str) -> Path | None:
     top = root()
     path = top / name
     try:
+        os.makedirs(top.parent, 0o700, exist_ok=True)
         if not _safe_parent(top.parent):
             return None
         for place in (top, path):

@@ -20,6 +20,7 @@ from lark.grammar import Rule
 from lark.indenter import Indenter
 from lark.lexer import TerminalDef
 
+from .. import limits
 from . import cache
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
@@ -52,10 +53,21 @@ class _RulesIndenter(Indenter):
         yield from super().handle_NL(token)
 
 
+class TooLong(Exception):
+    """A text with more tokens than limits.TOKENS (raised while lexing, so
+    a huge text is refused before it is parsed to the end)."""
+
+    def __init__(self, token: Token):
+        super().__init__(token)
+        self.token = token
+
+
 def _clamp_parens(stream, indenter):
-    for token in stream:
+    for count, token in enumerate(stream, 1):
         if token.type in indenter.CLOSE_PAREN_types and indenter.paren_level == 0:
             raise UnexpectedToken(token, expected={"an opening bracket before it"})
+        if count > limits.TOKENS:
+            raise TooLong(token)
         yield token
 
 
