@@ -51,7 +51,7 @@ def _open_regular(path, what: str, limit: int, missing: str | None = None) -> in
     try:
         fd = os.open(path, flags)
     except ValueError:
-        raise FileRefused(f"cannot read {what} {path!r}: the path contains a NUL byte") from None
+        raise FileRefused(f"cannot read {what} {os.fspath(path)!r}: the path contains a NUL byte") from None
     except FileNotFoundError:
         raise FileRefused(missing or f"cannot read {what} {path}: no such file") from None
     except OSError as err:
@@ -106,7 +106,7 @@ def check_writable(path, what: str) -> None:
     try:
         info = os.lstat(path)
     except ValueError:
-        raise FileRefused(f"cannot write {what} to {path!r}: the path contains a NUL byte") from None
+        raise FileRefused(f"cannot write {what} to {os.fspath(path)!r}: the path contains a NUL byte") from None
     except FileNotFoundError:
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder):
@@ -205,7 +205,7 @@ def prepare_folder(path, what: str) -> None:
     try:
         info = os.lstat(path)
     except ValueError:
-        raise FileRefused(f"cannot write {what} to {path!r}: the path contains a NUL byte") from None
+        raise FileRefused(f"cannot write {what} to {os.fspath(path)!r}: the path contains a NUL byte") from None
     except FileNotFoundError:
         try:
             os.makedirs(path)

@@ -36,8 +36,8 @@ class SchemaFiles:
 
     def __init__(self, path: Path):
         self.path = Path(path)
+        self.text = _read(self.path)  # first: it refuses a path that cannot be resolved (a NUL byte)
         self.folder = self.path.resolve().parent
-        self.text = _read(self.path)
         self.schema = _parse(self.path, self.text)
         self.read: dict = {}  # sub-schema file -> its text, as validation asked for them
 
@@ -47,7 +47,10 @@ class SchemaFiles:
         if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
             raise CardDataError(f"{self.path}: the schema refers to {uri}; a card schema may refer only to "
                                 "files beside it (no network addresses)")
-        target = Path(unquote(parts.path)).resolve()
+        name = unquote(parts.path)
+        if "\0" in name:
+            raise CardDataError(f"{self.path}: the schema refers to a file name with a NUL byte")
+        target = Path(name).resolve()
         if target != self.folder and self.folder not in target.parents:
             raise CardDataError(f"{self.path}: the schema refers to {target}, outside its folder {self.folder}; "
                                 "a card schema may refer only to files in its own folder or below")
