@@ -32,6 +32,8 @@ def check(ctx, rules, strict, sets):
     """Check rules files: names, arities, card data. Exit 1 on errors."""
     from interpreter.loader import load_game
 
+    from .render import printable
+
     failed = False
     for path in rules:
         try:
@@ -39,15 +41,15 @@ def check(ctx, rules, strict, sets):
         except RulesError as err:
             if ctx.obj.debug:
                 show_traceback()
-            click.echo(err.render(), err=True)
+            click.echo(printable(err.render()), err=True)
             failed = True
             continue
         for d in game.diagnostics:
-            click.echo(d.render(), err=True)
+            click.echo(printable(d.render()), err=True)
         warnings = len(game.diagnostics)
         if strict and warnings:
             failed = True
-        click.echo(f"{path}: ok" + (f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else ""))
+        click.echo(printable(f"{path}: ok" + (f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else "")))
     if failed:
         ctx.exit(1)
 
@@ -70,6 +72,7 @@ def check(ctx, rules, strict, sets):
 @reports_errors
 def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path, check_invariants, max_steps, sets):
     """Play a game of RULES with bots, or at the terminal, and print the scores."""
+    from interpreter import files
     from interpreter.agents import make_agents
     from interpreter.loader import load_game
     from interpreter.play import play_game
@@ -87,8 +90,10 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
         bots = bots or saved.get("bots")
     elif rules is None:
         raise click.UsageError("give a RULES file, or --load a saved game")
+    if log_path:
+        files.check_writable(log_path, "the log")  # now, not after the game
     if not humans and bots is None:
-        if not sys.stdin.isatty():
+        if sys.stdin is None or not sys.stdin.isatty():
             raise click.UsageError(
                 "no terminal to play at and no bots named: add --bots random (or --bots greedy) "
                 "to let bots play every seat, or run it in a terminal to play yourself")
@@ -151,11 +156,13 @@ def cards(rules, where, kind, sets):
 @reports_errors
 def replay(log_path, quiet):
     """Replay a game from a log written by `run --log`, checking every step."""
+    from interpreter import files, limits
     from interpreter.loader import load_game
     from interpreter.replay import read_log, replay_log
 
     from . import render
 
+    files.check_readable(log_path, "game log", limits.LOG_FILE_BYTES)  # a FIFO would block the reading
     header, entries, result = read_log(log_path)
     game = load_game(header["rules"], header.get("sets") or {})
     final = replay_log(game, header, entries, result, log_path,

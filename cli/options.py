@@ -37,7 +37,9 @@ def reports_errors(fn):
         except RulesError as err:
             if debugging():
                 show_traceback()
-            text = err.render()
+            from .render import printable
+
+            text = printable(err.render())
             # Click already starts the message with "Error:".
             raise click.ClickException(text[len("error: "):] if text.startswith("error: ") else text) from None
     return wrapper
