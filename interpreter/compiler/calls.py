@@ -10,7 +10,21 @@ import sys
 
 from ..errors import NO_SPAN, Diagnostic, RulesRuntimeError
 
-SUSPEND = object()  # returned by a rule function when a decision is pending
+class _Suspend:
+    """The value a rule function returns when a decision is pending. Code
+    compares it by identity, so it must stay the one object through pickling
+    (a copied game's generated code refers to it by name) and copying."""
+
+    __slots__ = ()
+
+    def __reduce__(self):
+        return "SUSPEND"
+
+    def __repr__(self):
+        return "SUSPEND"
+
+
+SUSPEND = _Suspend()
 
 
 class GameOver(Exception):

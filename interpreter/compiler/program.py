@@ -82,6 +82,16 @@ class Program:
     decisions: list = field(default_factory=list)  # decision points, by id
     module: object = None  # the generated code (codegen.Module)
     boards: object = None  # boards.Boards: the spaces of every `board` and their distances
+    origin: Optional[tuple] = None  # (rebuild, arguments): how a pickled copy is made again (see __reduce__)
+
+    def __reduce__(self):
+        """A program pickles as the way to make it again (its generated
+        functions do not pickle): its rules file and parameters, with the
+        fingerprint the copy must match and the limits set on it."""
+        if self.origin is None:
+            raise TypeError(f"the compiled program of {self.title} was not loaded from a rules file; it cannot be pickled")
+        rebuild, args = self.origin
+        return rebuild, (*args, self.fingerprint, self.step_budget, self.turn_budget, self.check_invariants)
 
     def set_step_budget(self, steps: int) -> None:
         self.step_budget = steps
