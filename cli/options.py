@@ -45,6 +45,16 @@ def reports_errors(fn):
     return wrapper
 
 
+class PathArg(click.Path):
+    """A path on the command line; one holding a NUL byte is a usage error
+    (os.stat, which click.Path calls, would raise ValueError)."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and "\0" in value:
+            self.fail(f"{value!r} contains a NUL byte", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def parse_sets(values) -> dict:
     out = {}
     for item in values:

@@ -9,7 +9,7 @@ import click
 
 from interpreter import limits
 
-from .options import parse_sets, reports_errors, set_option
+from .options import PathArg, parse_sets, reports_errors, set_option
 from .render import printable
 
 
@@ -29,7 +29,7 @@ def _options(fn):
                      help="Run the games on a Dask distributed cluster instead of local processes."),
         click.option("--coverage", is_flag=True, help="Count how often each rule and card was used; list those never used."),
         click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
-        click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+        click.option("--report", "report_dir", type=PathArg(file_okay=False), default=None, metavar="DIR",
                      help="Write DIR/report.html with PNG plots (needs matplotlib)."),
         click.option("--max-steps", type=click.IntRange(min=1), default=None,
                      help="Steps a rule may run without a decision before it is stopped.  [default: 1000000]"),
@@ -214,9 +214,9 @@ def _report_folder(report_dir) -> None:
 
 # ---------------------------------------------------------------- commands
 @click.command("simulate")
-@click.argument("rules", type=click.Path(dir_okay=False))
+@click.argument("rules", type=PathArg(dir_okay=False))
 @_options
-@click.option("--out", "out_path", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("--out", "out_path", type=PathArg(dir_okay=False, writable=True), default=None,
               help="Write one JSON line per game (seed, seats, bots, scores, winners, ...).")
 @reports_errors
 def simulate_command(rules, games, players, bots, seed, jobs, scheduler, coverage, as_json, report_dir, max_steps,
@@ -250,7 +250,7 @@ def simulate_command(rules, games, players, bots, seed, jobs, scheduler, coverag
 
 
 @click.command("compare")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False), metavar="BASE VARIANT...")
+@click.argument("files", nargs=-1, required=True, type=PathArg(dir_okay=False), metavar="BASE VARIANT...")
 @_options
 @click.option("--sprt", is_flag=True,
               help="Stop early once a sequential probability ratio test (alpha = beta = 0.05) decides.")
