@@ -24,6 +24,7 @@ LIST_ITEMS = 10_000  # items of a list or map written in the rules (or made by a
 
 # Card files.
 CARD_VALUES = 1_000_000  # values in a card file once YAML aliases are expanded
+CARD_NESTING = 100  # lists and mappings inside one another in a card file
 EFFECTS_PER_CARD = 100  # effect names in one card field of type `effects`
 
 # Command line.

@@ -194,8 +194,28 @@ def _duplicate_problems(loader, root, source: Source) -> list:
     return out
 
 
+_OPENING = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+_CLOSING = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+
+
+def _check_nesting(text: str, loader_class, source: Source) -> None:
+    """Refuse values nested past the budget before a tree is built: the C
+    composer recurses without a limit, and `[` * 100000 crashed Python."""
+    depth = 0
+    for event in yaml.parse(text, Loader=loader_class):
+        kind = type(event)
+        if kind in _OPENING:
+            depth += 1
+            if depth > limits.CARD_NESTING:
+                raise CardDataError(f"the card file nests lists and mappings more than {limits.CARD_NESTING} deep "
+                                    "(the limit)", _span_at(source, event.start_mark))
+        elif kind in _CLOSING:
+            depth -= 1
+
+
 def _load_yaml(text: str, loader_class, source: Source):
     """The data, and the position of each JSON path in it."""
+    _check_nesting(text, loader_class, source)
     loader = loader_class(text)
     try:
         node = loader.get_single_node()
