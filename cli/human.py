@@ -122,9 +122,9 @@ class Session:
         try:
             files.write_text(path, json.dumps(data) + "\n", "the saved game")
         except RulesError as err:
-            self.console.print(plain(f"Not saved: {err.diagnostics[0].message}"))
+            self.console.print(plain(f"Not saved: {err.diagnostics[0].message}"), soft_wrap=True)  # paths unbroken
             return
-        self.console.print(plain(f"Saved to {path}."))
+        self.console.print(plain(f"Saved to {path}."), soft_wrap=True)
 
 
 def read_save(path: str) -> dict:

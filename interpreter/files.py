@@ -47,6 +47,8 @@ def _open_regular(path, what: str, limit: int, missing: str | None = None) -> in
     """A descriptor of the regular file `path`, at most `limit` bytes long.
     Opened without blocking (a FIFO would wait for a writer) and checked on
     the descriptor itself, so what is read is what was checked."""
+    if not isinstance(path, (str, os.PathLike)):  # an int would be taken for an open file descriptor
+        raise FileRefused(f"cannot read {what}: {path!r} is not a file name")
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(path, flags)
@@ -55,6 +57,12 @@ def _open_regular(path, what: str, limit: int, missing: str | None = None) -> in
     except FileNotFoundError:
         raise FileRefused(missing or f"cannot read {what} {path}: no such file") from None
     except OSError as err:
+        try:  # a socket cannot even be opened: say what it is
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = stat.S_IFREG
+        if not stat.S_ISREG(mode):
+            raise FileRefused(f"cannot read {what} {path}: it is {kind_of(mode)}, not a regular file") from None
         raise FileRefused(f"cannot read {what} {path}: {err.strerror or err}") from None
     try:
         info = os.fstat(fd)
