@@ -122,11 +122,11 @@ class _KeysOnce:
         return super().construct_mapping(node, deep)
 
 
-class _FastLoader(_KeysOnce, getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+class _FastYaml(_KeysOnce, getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
     pass
 
 
-class _PlainLoader(_KeysOnce, yaml.SafeLoader):
+class _PlainYaml(_KeysOnce, yaml.SafeLoader):
     """Pure Python: its error messages read the same on every machine."""
 
 
@@ -202,7 +202,7 @@ def _check_nesting(text: str, loader_class, source: Source) -> None:
     """Refuse values nested past the budget before a tree is built: the C
     composer recurses without a limit, and `[` * 100000 crashed Python."""
     depth = 0
-    for event in yaml.parse(text, Loader=loader_class):
+    for event in yaml.parse(text, loader_class):
         kind = type(event)
         if kind in _OPENING:
             depth += 1
@@ -234,9 +234,9 @@ def _load_yaml(text: str, loader_class, source: Source):
 def _read_yaml(text: str, source: Source):
     try:
         try:
-            return _load_yaml(text, _FastLoader, source)
+            return _load_yaml(text, _FastYaml, source)
         except yaml.YAMLError:
-            return _load_yaml(text, _PlainLoader, source)
+            return _load_yaml(text, _PlainYaml, source)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         span = _span_at(source, mark) if mark else Span(source, 1, 1, 1, 2)

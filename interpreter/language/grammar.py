@@ -1,6 +1,6 @@
 """Load the rules grammar once: Lark's LALR parser with an indentation post-lexer.
 
-Building the parse tables takes most of a second, so they are cached, as
+Making the parse tables takes most of a second, so they are cached, as
 JSON data (never a pickle), in the user's private cache folder (cache.py),
 under a name made from the grammar's text and Lark's version. A cache entry
 is checked against its own hash and key before use; a missing, damaged or
