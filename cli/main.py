@@ -10,7 +10,7 @@ import click
 from interpreter.errors import RulesError
 
 from .games import games_command
-from .options import Context, PathArg, parse_sets, reports_errors, set_option, show_traceback
+from .options import Context, PathArg, parse_sets, printable, reports_errors, set_option, show_traceback
 from .simulate import compare_command, simulate_command
 
 
@@ -31,8 +31,6 @@ def cli(ctx, debug):
 def check(ctx, rules, strict, sets):
     """Check rules files: names, arities, card data. Exit 1 on errors."""
     from interpreter.loader import load_game
-
-    from .render import printable
 
     failed = False
     for path in rules:

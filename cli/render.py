@@ -8,7 +8,6 @@ control characters replaced, so it cannot drive the terminal either.
 from __future__ import annotations
 
 import json
-import re
 import sys
 
 import click
@@ -19,15 +18,7 @@ from rich.text import Text
 from interpreter import files
 from interpreter.errors import RulesError
 
-# C0 and C1 controls but tab and line end, and the bidirectional overrides
-# that reorder what a terminal shows.
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
-
-def printable(text: str) -> str:
-    """`text` with every character that could steer a terminal replaced by '?'."""
-    return _CONTROLS.sub("?", text)
-
+from .options import printable
 
 def plain(text) -> Text:
     """User text for Rich: shown as written, never read as markup."""

@@ -9,8 +9,7 @@ import click
 
 from interpreter import limits
 
-from .options import PathArg, parse_sets, reports_errors, set_option
-from .render import printable
+from .options import PathArg, parse_sets, printable, reports_errors, set_option
 
 
 def _options(fn):

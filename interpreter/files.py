@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 
 from .errors import RulesError
 
@@ -147,7 +146,7 @@ class OutputFile:
         self.path, self.what = os.fspath(path), what
         folder = os.path.dirname(os.path.abspath(self.path))
         try:
-            fd, self.temp = tempfile.mkstemp(dir=folder, prefix=".", suffix=".part")
+            fd, self.temp = _mkstemp(dir=folder, prefix=".", suffix=".part")
         except OSError as err:
             raise FileRefused(f"cannot write {what} to {path}: {err.strerror or err}") from None
         self.handle = os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="\n")
@@ -224,3 +223,9 @@ def prepare_folder(path, what: str) -> None:
         raise FileRefused(f"cannot write {what} into {path}: {err.strerror or err}") from None
     if not stat.S_ISDIR(info.st_mode):
         raise FileRefused(f"refusing to write {what} into {path}: it is {kind_of(info.st_mode)}, not a folder")
+
+
+def _mkstemp(**where):
+    import tempfile  # only when writing: its import is a noticeable part of a short run
+
+    return tempfile.mkstemp(**where)

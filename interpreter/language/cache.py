@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 APP = "rules-interpreter"
@@ -99,7 +98,7 @@ def write(name: str, entry: str, data: bytes) -> None:
     if place is None:
         return
     try:
-        fd, temp = tempfile.mkstemp(dir=place, prefix=".", suffix=".part")
+        fd, temp = _mkstemp(dir=place, prefix=".", suffix=".part")
     except OSError:
         return
     try:
@@ -111,3 +110,9 @@ def write(name: str, entry: str, data: bytes) -> None:
             os.unlink(temp)
         except OSError:
             pass
+
+
+def _mkstemp(**where):
+    import tempfile  # only when writing: its import is a noticeable part of a short run
+
+    return tempfile.mkstemp(**where)
