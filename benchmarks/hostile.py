@@ -61,10 +61,12 @@ def many_cards(n: int) -> str:
 
 
 def billion_laughs() -> str:
-    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
-    for i in range(1, 9):
-        lines.append(f"l{i}: &l{i} [" + ",".join(["*" + ("a" if i == 1 else f"l{i - 1}")] * 9) + "]")
-    return "\n".join(lines + ["thing: [*l8]"]) + "\n"
+    """10 levels of 10 aliases (10^10 values), padded with a comment to 1 KB."""
+    lines = ["a: &a [" + ",".join(['"lol"'] * 10) + "]"]
+    for i in range(1, 10):
+        lines.append(f"l{i}: &l{i} [" + ",".join(["*" + ("a" if i == 1 else f"l{i - 1}")] * 10) + "]")
+    text = "\n".join(lines + ["thing: [*l9]"]) + "\n"
+    return text + "#" * (1023 - len(text)) + "\n"
 
 
 def timed_load(path: Path) -> float:

@@ -101,8 +101,9 @@ def test_alias_bombs_and_cycles_are_refused_at_once(tmp_path, cards, message):
 
 
 def test_a_one_kilobyte_billion_laughs_is_refused_with_its_line(tmp_path):
-    cards = billion_laughs()
-    assert len(cards.encode()) <= 1024
+    cards = billion_laughs(levels=10, fanout=10)
+    cards += "#" * (1023 - len(cards)) + "\n"
+    assert len(cards.encode()) == 1024
     start = time.perf_counter()
     result = expect(invoke("check", tiny_game(tmp_path, cards=cards), seconds=10), 1, "cards.yaml:")
     print(f"1 KB alias bomb refused in {time.perf_counter() - start:.3f} s")
