@@ -5,11 +5,14 @@ import copy
 import sys
 
 from rich.console import Console
+from rich.text import Text
 
+from interpreter import files
+from interpreter.errors import RulesError
 from interpreter.saves import session_text
 from interpreter.view import table_view
 
-from .render import write_atomic
+from .render import plain
 from .table import render_table
 
 HELP = """Type the number of an option to choose it.
@@ -47,7 +50,7 @@ class Session:
             else:
                 choice = self.agents[player].choose(decision, st.observation(player), world_sampler(st, player, self.meta["seed"]))
                 label = next(o.label for o in decision.options if o.id == choice)
-                self.console.print(f"[dim]player {player + 1}:[/dim] {label}")
+                self.console.print(Text.assemble((f"player {player + 1}:", "dim"), " ", plain(label)))
             if self.on_decision:
                 self.on_decision(st, decision, choice)
             st.apply_action(choice)
@@ -61,7 +64,7 @@ class Session:
             self.shown_turn = st.turns
         else:
             counters = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in table_view(st, decision.player)["players"][decision.player]["counters"].items())
-            self.console.print(f"[dim]you have: {counters}[/dim]")
+            self.console.print(plain(f"you have: {counters}"), style="dim")
         self.show_options(decision)
         while True:
             line = self.read()
@@ -74,7 +77,7 @@ class Session:
             word, _, rest = line.partition(" ")
             word = word.lower()
             if word in ("?", "help"):
-                self.console.print(HELP)
+                self.console.print(plain(HELP))
             elif word == "quit":
                 self.console.print("Game left unfinished.")
                 return None
@@ -95,15 +98,19 @@ class Session:
                 self.console.print(f"Please type a number from 1 to {len(decision.options)}, or ? for help.")
 
     def show_options(self, decision):
-        self.console.print(f"[bold]player {decision.player + 1}, {decision.prompt.lower()}:[/bold]")
+        self.console.print(plain(f"player {decision.player + 1}, {decision.prompt.lower()}:"), style="bold")
         for i, option in enumerate(decision.options, 1):
-            self.console.print(f"  {i:>2}. {option.label}")
+            self.console.print(plain(f"  {i:>2}. {option.label}"))
 
     def read(self):
+        """A line typed at the prompt, or None once input has ended (or stdin is closed)."""
         self.console.print("> ", end="")
-        line = self.stdin.readline()
-        if not self.stdin.isatty():
-            self.console.print(line.rstrip("\n"))  # a transcript shows what was typed
+        try:
+            line = self.stdin.readline() if self.stdin is not None else ""
+            if line and not self.stdin.isatty():
+                self.console.print(plain(line.rstrip("\n")))  # a transcript shows what was typed
+        except (OSError, ValueError):  # a closed or broken stdin ends input
+            line = ""
         return line if line else None
 
     def save(self, path: str):
@@ -113,8 +120,8 @@ class Session:
         meta = {k: v for k, v in self.meta.items() if k != "rules"}
         text = session_text(path, self.meta["rules"], self.game, self.state, {**meta, "human": sorted(self.humans)})
         try:
-            write_atomic(path, text)
-        except OSError as err:
-            self.console.print(f"Could not save to {path}: {err.strerror or err}")
+            files.write_text(path, text, "the saved game")
+        except RulesError as err:
+            self.console.print(plain(f"Not saved: {err.diagnostics[0].message}"), soft_wrap=True)  # paths unbroken
             return
-        self.console.print(f"Saved to {path}.")
+        self.console.print(plain(f"Saved to {path}."), soft_wrap=True)

@@ -10,7 +10,7 @@ import click
 from interpreter.errors import RulesError
 
 from .games import games_command
-from .options import Context, parse_sets, reports_errors, set_option, show_traceback
+from .options import Context, PathArg, parse_sets, printable, reports_errors, set_option, show_traceback
 from .simulate import compare_command, simulate_command
 from .tune import tune_command
 
@@ -25,7 +25,7 @@ def cli(ctx, debug):
 
 
 @cli.command()
-@click.argument("rules", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("rules", nargs=-1, required=True, type=PathArg(dir_okay=False))
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @set_option
 @click.pass_context
@@ -40,37 +40,38 @@ def check(ctx, rules, strict, sets):
         except RulesError as err:
             if ctx.obj.debug:
                 show_traceback()
-            click.echo(err.render(), err=True)
+            click.echo(printable(err.render()), err=True)
             failed = True
             continue
         for d in game.diagnostics:
-            click.echo(d.render(), err=True)
+            click.echo(printable(d.render()), err=True)
         warnings = len(game.diagnostics)
         if strict and warnings:
             failed = True
-        click.echo(f"{path}: ok" + (f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else ""))
+        click.echo(printable(f"{path}: ok" + (f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else "")))
     if failed:
         ctx.exit(1)
 
 
 @cli.command()
-@click.argument("rules", required=False, type=click.Path(dir_okay=False))
+@click.argument("rules", required=False, type=PathArg(dir_okay=False))
 @click.option("--players", "-p", type=int, default=None, help="Number of players (default: the fewest allowed).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the game's random generator.")
 @click.option("--bots", default=None, help="Bot for every other seat, or one per seat: random,greedy.  [default: random]")
 @click.option("--human", "humans", type=int, multiple=True, metavar="SEAT",
               help="A seat played at the terminal (0 is the first seat; repeatable). "
                    "Default when stdin is a terminal and no --bots is given: seat 0.")
-@click.option("--load", "load_path", type=click.Path(dir_okay=False, exists=True), help="Resume a saved game.")
+@click.option("--load", "load_path", type=PathArg(dir_okay=False, exists=True), help="Resume a saved game.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the final scores.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), help="Write every decision as JSON lines.")
+@click.option("--log", "log_path", type=PathArg(dir_okay=False, writable=True), help="Write every decision as JSON lines.")
 @click.option("--check-invariants", is_flag=True, help="Check the engine's invariants after every action.")
 @click.option("--max-steps", type=click.IntRange(min=1), default=None, help="Steps a rule may run without a decision before it is stopped.  [default: 1000000]")
 @set_option
 @reports_errors
 def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path, check_invariants, max_steps, sets):
     """Play a game of RULES with bots, or at the terminal, and print the scores."""
+    from interpreter import files
     from interpreter.agents import make_agents
     from interpreter.loader import load_game
     from interpreter.play import play_game
@@ -91,8 +92,10 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
         bots = bots or saved.get("bots")
     elif rules is None:
         raise click.UsageError("give a RULES file, or --load a saved game")
+    if log_path:
+        files.check_writable(log_path, "the log")  # now, not after the game
     if not humans and bots is None:
-        if not sys.stdin.isatty():
+        if sys.stdin is None or not sys.stdin.isatty():
             raise click.UsageError(
                 "no terminal to play at and no bots named: add --bots random (or --bots greedy) "
                 "to let bots play every seat, or run it in a terminal to play yourself")
@@ -132,7 +135,7 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
 
 
 @cli.command()
-@click.argument("rules", type=click.Path(dir_okay=False))
+@click.argument("rules", type=PathArg(dir_okay=False))
 @click.option("--where", default=None, metavar="EXPR", help='Keep cards matching an expression, e.g. "cost >= 4".')
 @click.option("--kind", default=None, help="Keep cards of one kind.")
 @set_option
@@ -150,7 +153,7 @@ def cards(rules, where, kind, sets):
 
 
 @cli.command()
-@click.argument("log_path", metavar="LOG", type=click.Path(exists=True, dir_okay=False))
+@click.argument("log_path", metavar="LOG", type=PathArg(exists=True, dir_okay=False))
 @click.option("--quiet", "-q", is_flag=True, help="Print only the final scores.")
 @reports_errors
 def replay(log_path, quiet):
@@ -168,7 +171,7 @@ def replay(log_path, quiet):
 
 
 @cli.command("compile")
-@click.argument("rules", type=click.Path(dir_okay=False))
+@click.argument("rules", type=PathArg(dir_okay=False))
 @click.option("--rule", default=None, metavar="NAME",
               help="Only what one rule became: a procedure, effect, action or definition by name, or setup, turn, "
                    "'start of turn'...")

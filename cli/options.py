@@ -2,12 +2,23 @@
 from __future__ import annotations
 
 import functools
+import re
 import sys
 import traceback
 
 import click
 
 from interpreter.errors import RulesError
+
+
+# C0 and C1 controls but tab and line end, and the bidirectional overrides
+# that reorder what a terminal shows.
+_CONTROLS = re.compile("[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069]")
+
+
+def printable(text: str) -> str:
+    """`text` with every character that could steer a terminal replaced by '?'."""
+    return _CONTROLS.sub("?", text)
 
 
 class Context:
@@ -37,10 +48,20 @@ def reports_errors(fn):
         except RulesError as err:
             if debugging():
                 show_traceback()
-            text = err.render()
+            text = printable(err.render())
             # Click already starts the message with "Error:".
             raise click.ClickException(text[len("error: "):] if text.startswith("error: ") else text) from None
     return wrapper
+
+
+class PathArg(click.Path):
+    """A path on the command line; one holding a NUL byte is a usage error
+    (os.stat, which click.Path calls, would raise ValueError)."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and "\0" in value:
+            self.fail(f"{value!r} contains a NUL byte", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 def parse_sets(values) -> dict:

@@ -1,15 +1,27 @@
-"""Text output of the CLI: turn log lines, score tables, JSON-lines logs."""
+"""Text output of the CLI: turn log lines, score tables, JSON-lines logs.
+
+Text from rules and card files (titles, labels, card names, field values)
+is never read as Rich markup: it goes into tables as `Text` objects, so a
+card named "[link=...]" prints as written. Text printed plainly has its
+control characters replaced, so it cannot drive the terminal either.
+"""
 from __future__ import annotations
 
 import sys
-import os
-import tempfile
 
 import click
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
+from interpreter import files
 from interpreter.errors import RulesError
+
+from .options import printable
+
+def plain(text) -> Text:
+    """User text for Rich: shown as written, never read as markup."""
+    return Text(printable(str(text)))
 
 
 def console() -> Console:
@@ -17,7 +29,7 @@ def console() -> Console:
 
 
 def log_line(st, decision, label: str) -> str:
-    return f"round {st.round:>2} turn {st.turns:>3}  player {decision.player + 1}: {label}"
+    return printable(f"round {st.round:>2} turn {st.turns:>3}  player {decision.player + 1}: {label}")
 
 
 def final_table(st, quiet: bool) -> None:
@@ -27,17 +39,17 @@ def final_table(st, quiet: bool) -> None:
             mark = " *" if p in result["winners"] else ""
             click.echo(f"player {p + 1}: {score}{mark}")
         return
-    table = Table(title=f"{st.program.title}: final scores after {result['turns']} turns")
+    table = Table(title=plain(f"{st.program.title}: final scores after {result['turns']} turns"))
     table.add_column("player")
     labels = list(result["breakdown"][0]) if result["breakdown"] else []
     for label in labels:
-        table.add_column(label, justify="right")
+        table.add_column(plain(label), justify="right")
     table.add_column("total", justify="right", style="bold")
     for p, (score, parts) in enumerate(zip(result["scores"], result["breakdown"])):
         name = f"player {p + 1}" + (" (first)" if p == result["first_player"] else "")
         won = " winner" if p in result["winners"] else ""
         table.add_row(name + won, *(str(parts[label]) for label in labels), str(score))
-    Console(file=sys.stdout, width=max(100, 20 + 12 * len(labels))).print(table)
+    Console(file=sys.stdout, width=max(100, 20 + 12 * len(labels)), highlight=False).print(table)
     click.echo(outcome_line(result))
 
 
@@ -57,25 +69,8 @@ def outcome_line(result: dict) -> str:
     return f"{names(winners)} win (shared)" if len(winners) > 1 else f"{names(winners)} wins"
 
 
-def write_atomic(path: str, text: str) -> None:
-    """Write a file so that a crash never leaves it half written."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".part")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def write_log(path, text: str) -> None:
-    try:
-        write_atomic(path, text)
-    except OSError as err:
-        raise RulesError(f"cannot write the log to {path}: {err.strerror or err}") from None
+    files.write_text(path, text, "the log")
 
 
 def cards_table(cards, fields) -> None:
@@ -85,10 +80,10 @@ def cards_table(cards, fields) -> None:
     table.add_column("kind")
     table.add_column("name", style="bold")
     for name in shown:
-        table.add_column(name)
+        table.add_column(plain(name))
     for card in cards:
-        table.add_row(card.id, card.kind, card.name, *(_cell(card.data.get(f)) for f in shown))
-    Console(file=sys.stdout, width=160).print(table)
+        table.add_row(plain(card.id), plain(card.kind), plain(card.name), *(plain(_cell(card.data.get(f))) for f in shown))
+    Console(file=sys.stdout, width=160, highlight=False).print(table)
 
 
 def _cell(value) -> str:

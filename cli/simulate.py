@@ -7,26 +7,28 @@ import json
 
 import click
 
-from .options import parse_sets, reports_errors, set_option
+from interpreter import limits
+
+from .options import PathArg, parse_sets, printable, reports_errors, set_option
 
 
 def _options(fn):
     """Options shared by simulate and compare (applied bottom-up)."""
     for option in reversed([
-        click.option("-n", "--games", type=click.IntRange(min=1), default=1000, show_default=True,
+        click.option("-n", "--games", type=click.IntRange(1, limits.GAMES), default=1000, show_default=True,
                      help="Number of games (with --sprt: the most games played)."),
         click.option("--players", "-p", type=int, default=None, help="Number of players (default: the fewest allowed)."),
         click.option("--bots", default="random", show_default=True,
                      help="Bot for every seat, or one per seat (random,greedy); seats are rotated from game to game."),
         click.option("--seed", type=int, default=0, show_default=True,
                      help="Seed of the sweep: game i gets a seed made from (seed, i)."),
-        click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+        click.option("--jobs", "-j", type=click.IntRange(1, limits.JOBS), default=None,
                      help="Local worker processes.  [default: every core]"),
         click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
                      help="Run the games on a Dask distributed cluster instead of local processes."),
         click.option("--coverage", is_flag=True, help="Count how often each rule and card was used; list those never used."),
         click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
-        click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+        click.option("--report", "report_dir", type=PathArg(file_okay=False), default=None, metavar="DIR",
                      help="Write DIR/report.html with PNG plots (needs matplotlib)."),
         click.option("--max-steps", type=click.IntRange(min=1), default=None,
                      help="Steps a rule may run without a decision before it is stopped.  [default: 1000000]"),
@@ -225,19 +227,31 @@ def comparison_text(result) -> str:
 
 
 def _write_records(path):
-    handle = open(path, "w", encoding="utf-8")
+    """The records file (written beside the target, put in place at the end)
+    and the function that writes one record."""
+    from interpreter.files import OutputFile
+
+    out = OutputFile(path, "the game records")
 
     def write(record):
-        handle.write(json.dumps(record, separators=(",", ":")) + "\n")
+        out.write(json.dumps(record, separators=(",", ":")) + "\n")
 
-    return handle, write
+    return out, write
+
+
+def _report_folder(report_dir) -> None:
+    """Refuse a report folder that cannot be written now, before the games are played."""
+    if report_dir:
+        from interpreter.files import prepare_folder
+
+        prepare_folder(report_dir, "the report")
 
 
 # ---------------------------------------------------------------- commands
 @click.command("simulate")
-@click.argument("rules", type=click.Path(dir_okay=False))
+@click.argument("rules", type=PathArg(dir_okay=False))
 @_options
-@click.option("--out", "out_path", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("--out", "out_path", type=PathArg(dir_okay=False, writable=True), default=None,
               help="Write one JSON line per game (seed, seats, bots, scores, winners, ...).")
 @reports_errors
 def simulate_command(rules, games, players, bots, seed, jobs, scheduler, coverage, as_json, report_dir, max_steps,
@@ -246,14 +260,18 @@ def simulate_command(rules, games, players, bots, seed, jobs, scheduler, coverag
     intervals, scores, length, balance, card impact."""
     from interpreter.simulation import simulate
 
-    handle, write = _write_records(out_path) if out_path else (None, None)
+    _report_folder(report_dir)
+    records, write = _write_records(out_path) if out_path else (None, None)
     try:
         with _progress(games, "simulating") as advance:
             result = simulate(rules, games, players, bots, parse_sets(sets), seed, jobs, scheduler, coverage,
                               out=write, progress=advance, max_steps=max_steps)
-    finally:
-        if handle:
-            handle.close()
+    except BaseException:
+        if records:
+            records.discard()  # an existing file stays as it was
+        raise
+    if records:
+        records.commit()
     if report_dir:
         from interpreter.simulation.report import write_report
 
@@ -263,11 +281,11 @@ def simulate_command(rules, games, players, bots, seed, jobs, scheduler, coverag
     if as_json:
         click.echo(_dump(result.summary))
     else:
-        click.echo(summary_text(result.summary))
+        click.echo(printable(summary_text(result.summary)))
 
 
 @click.command("compare")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False), metavar="BASE VARIANT...")
+@click.argument("files", nargs=-1, required=True, type=PathArg(dir_okay=False), metavar="BASE VARIANT...")
 @_options
 @click.option("--sprt", is_flag=True,
               help="Stop early once a sequential probability ratio test (alpha = beta = 0.05) decides.")
@@ -286,6 +304,7 @@ def compare_command(files, games, players, bots, seed, jobs, scheduler, coverage
     if len(files) < 2:
         raise click.UsageError("give a base rules file and at least one variant")
     base, variants = files[0], list(files[1:])
+    _report_folder(report_dir)
     with _progress(games * len(files), "comparing") as advance:
         result = compare(base, variants, games, players, bots, parse_sets(sets), seed, jobs, scheduler,
                          coverage, sprt, metric, effect, progress=advance, max_steps=max_steps)
@@ -299,11 +318,11 @@ def compare_command(files, games, players, bots, seed, jobs, scheduler, coverage
     if as_json:
         click.echo(_dump(result.to_json()))
     else:
-        click.echo(comparison_text(result))
+        click.echo(printable(comparison_text(result)))
         if coverage:
             for name, summary in [(base, result.base.summary)] + [(v.rules, v.summary) for v in result.variants]:
                 cov = summary["coverage"]
                 click.echo("")
-                click.echo(f"{name}: rules never run: {', '.join(cov['rules_never_run']) or 'none'}; "
+                click.echo(printable(f"{name}: rules never run: {', '.join(cov['rules_never_run']) or 'none'}; "
                            f"cards never used: {', '.join(cov['cards_never_used']) or 'none'}; "
-                           f"score terms never scored: {', '.join(cov['terms_never_scored']) or 'none'}")
+                           f"score terms never scored: {', '.join(cov['terms_never_scored']) or 'none'}"))

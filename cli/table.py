@@ -1,9 +1,11 @@
-"""Draw a player's view of the table with rich."""
+"""Draw a player's view of the table with rich (user text as plain `Text`, never markup)."""
 from __future__ import annotations
 
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
+
+from .render import plain
 
 
 def _zone_text(name: str, zone: dict) -> str:
@@ -22,10 +24,10 @@ def render_table(console: Console, view: dict) -> None:
     shared.add_column(style="bold cyan", no_wrap=True)
     shared.add_column()
     for name, zone in view["shared"]:
-        shared.add_row(name.replace("_", " "), _zone_text(name, zone))
+        shared.add_row(plain(name.replace("_", " ")), plain(_zone_text(name, zone)))
     for name, value in view["shared_counters"].items():
-        shared.add_row(name.replace("_", " "), str(value))
-    console.print(Panel(shared, title=head, expand=False))
+        shared.add_row(plain(name.replace("_", " ")), plain(value))
+    console.print(Panel(shared, title=plain(head), expand=False))
     for player in view["players"]:
         seat = player["seat"]
         grid = Table.grid(padding=(0, 2))
@@ -33,8 +35,8 @@ def render_table(console: Console, view: dict) -> None:
         grid.add_column()
         counters = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in player["counters"].items())
         if counters:
-            grid.add_row("counters", counters)
+            grid.add_row("counters", plain(counters))
         for name, zone in player["zones"]:
-            grid.add_row(name.replace("_", " "), _zone_text(name, zone))
+            grid.add_row(plain(name.replace("_", " ")), plain(_zone_text(name, zone)))
         title = f"player {seat + 1}" + (" (you)" if seat == you else "") + (" — first player" if seat == view["first_player"] else "")
         console.print(Panel(grid, title=title, expand=False, border_style="green" if seat == you else "white"))

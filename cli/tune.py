@@ -3,7 +3,6 @@ simulated metrics, and write the best values as a variant file."""
 from __future__ import annotations
 
 import json
-import os
 
 import click
 
@@ -42,22 +41,16 @@ def tune_command(rules, params, targets, bots, players, budget, first_games, see
     """Search parameters of RULES toward target values of its metrics, by
     simulation: candidates proposed by an optimiser, judged on the same
     games, promising ones given more games."""
+    from interpreter import files
     from interpreter.simulation.tune import tune
 
-    if out_path and not os.path.isdir(os.path.dirname(os.path.abspath(out_path))):
-        # found before the search, not after it
-        raise click.BadParameter(f"no folder {os.path.dirname(out_path)!r} to write {os.path.basename(out_path)!r} in",
-                                 param_hint="--out")
+    if out_path:
+        files.check_writable(out_path, "the variant")  # found before the search, not after it
     with _progress(budget, "tuning") as advance:
         result = tune(rules, list(params), list(targets), budget, players, bots, parse_sets(sets), seed, jobs,
                       scheduler, first_games, max_steps, progress=advance)
     if out_path:
-        from .render import write_atomic
-
-        try:
-            write_atomic(out_path, result.variant(out_path))
-        except OSError as err:
-            raise click.ClickException(f"cannot write the variant to {out_path}: {err.strerror or err}") from None
+        files.write_text(out_path, result.variant(out_path), "the variant")
         click.echo(f"variant: {out_path}", err=True)
     if report_dir:
         from interpreter.simulation.tune_report import write_tune_report

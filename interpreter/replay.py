@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 
+from . import files, limits
 from .errors import RulesError
 
 LOG_FORMAT = "rules-game-log/2"
@@ -58,10 +59,10 @@ def log_text(game, final, log_path: str, rules: str, bots: list, sets: dict, res
 def read_log(path: str):
     """(header, decision entries, recorded result) of a log file, checked for shape;
     the header's rules path is made absolute."""
+    raw = files.read_bytes(path, "game log", limits.LOG_FILE_BYTES)
     try:
-        with open(path, encoding="utf-8") as f:
-            lines = [json.loads(line) for line in f if line.strip()]
-    except (OSError, UnicodeDecodeError) as err:
+        lines = [json.loads(line) for line in raw.decode("utf-8").splitlines() if line.strip()]
+    except UnicodeDecodeError as err:
         raise RulesError(f"cannot read the log {path}: {err}") from None
     except (ValueError, RecursionError) as err:
         raise RulesError(f"{path}: not a game log (a line is not JSON: {str(err)[:200]})") from None

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from cli.render import write_atomic
+from interpreter.files import FileRefused, write_text
 
 from .conftest import ROOT, RULES
 
@@ -231,8 +231,8 @@ def test_failed_write_leaves_the_old_file_intact(tmp_path, monkeypatch):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", broken_replace)
-    with pytest.raises(OSError):
-        write_atomic(str(path), "new content")
+    with pytest.raises(FileRefused, match="No space left on device"):
+        write_text(str(path), "new content", "the log")
     assert path.read_text() == "precious"
     assert [p.name for p in tmp_path.iterdir()] == ["keep.json"]  # no temporary file left behind
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .. import rng
-from .base import Agent, ProgressGuard, parse_options, register
+from .base import Agent, ProgressGuard, at_least_zero, parse_options, register
 from .evaluate import evaluator_for
 
 
@@ -30,6 +30,7 @@ class GreedyAgent(Agent):
         super().__init__(seed, seat, options)
         opts = parse_options(self.name, options, self.settings, self.positional,
                              examples="greedy:4 or greedy:tries=4:worlds=2")
+        at_least_zero(self.name, opts, ("discount",))
         self.tries = max(1, opts["tries"])
         self.samples = max(1, opts["worlds"])
         self.discount = opts["discount"]

@@ -27,7 +27,8 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
     fields: dict = {}
     for card in cards:
         for name in card.data:
-            fields.setdefault(name, [None] * len(cards))
+            if name not in fields:  # (setdefault would build the list for every card: quadratic)
+                fields[name] = [None] * len(cards)
     for name, values in fields.items():
         for card in cards:
             values[card.index] = _frozen(card.data.get(name))

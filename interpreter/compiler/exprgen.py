@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from .. import limits
 from ..language.builtins import FUNCTIONS, VALUES
 from ..language import nodes as n
 from ..language.types import Types
@@ -20,7 +21,7 @@ from .failures import blame
 
 _SIMPLE = re.compile(r"^(L\[\d+\]|[vtsp]\d+|-?\d+|st\.me|K\d+|None|True|False)$")
 _ELEMENT_KIND = {CARD: "card", PLAYER: "player"}
-INLINE_LIMIT = 400  # characters of generated code up to which a definition is copied where it is used
+INLINE_LIMIT = limits.INLINE_CODE
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .. import limits
 from .. import rng as _rng
 from ..errors import RulesRuntimeError
 from . import ops
 from .calls import GameOver, runaway
 
-LARGEST = 10 ** 18  # the largest number a counter may hold (as large as a number written in the rules)
+LARGEST = limits.COUNTER_VALUE
 PASS = "<pass>"  # the value of a "pass" option
 DONE = "<done>"  # the value of "done" when resolving effects in any order
 

@@ -5,6 +5,7 @@ problems it finds (errors and warnings); nothing is compiled if one is an error.
 """
 from __future__ import annotations
 
+from .. import limits
 from ..errors import NO_SPAN, Diagnostic, did_you_mean
 from . import nodes as n
 from .builtins import BUILTIN_NAMES, FUNCTIONS, VALUES
@@ -44,6 +45,9 @@ class Checker(Visitor):
             self.error("the rules have no 'score' block", _first_span(m))
         if m.players and not 1 <= m.players.minimum <= m.players.maximum:
             self.error(f"players {m.players.minimum}..{m.players.maximum} is not a valid range", m.players.span)
+        elif m.players and m.players.maximum > limits.PLAYERS:
+            self.error(f"players {m.players.minimum}..{m.players.maximum}: a game may have at most {limits.PLAYERS} "
+                       "players (the limit)", m.players.span)
         self.check_names_unique()
         self.check_declarations()
         self.check_bodies()
@@ -62,6 +66,19 @@ class Checker(Visitor):
                 if name in BUILTIN_NAMES or name in FUNCTIONS:
                     self.error(f"'{name}' is a built-in name and cannot be redefined", decl.span)
 
+    def check_slot_cells(self):
+        """Every state holds every slot of every zone instance: their total is bounded."""
+        m = self.m
+        players = min(m.players.maximum, limits.PLAYERS) if m.players else 1
+        instances = {"shared": 1, "player": players, "card": len(self.db.cards)}
+        cells = {name: instances[d.scope] * min(d.slots, limits.SLOTS)
+                 for name, d in m.zones.items() if d.slots and d.slots > 0}
+        if sum(cells.values()) > limits.SLOT_CELLS:
+            name = max(cells, key=cells.get)
+            self.error(f"the slotted zones hold {sum(cells.values()):,} slots in all (zone '{name}': {cells[name]:,}); "
+                       f"at most {limits.SLOT_CELLS:,} (the limit)", m.zones[name].span,
+                       "a zone on every card multiplies its slots by the number of cards")
+
     def check_declarations(self):
         m = self.m
         if m.cards and m.cards.zone not in m.zones:
@@ -71,6 +88,9 @@ class Checker(Visitor):
         for name, decl in m.zones.items():
             if decl.slots is not None and decl.slots < 1:
                 self.error(f"zone '{name}' needs at least 1 slot", decl.span)
+            elif decl.slots is not None and decl.slots > limits.SLOTS:
+                self.error(f"zone '{name}' has {decl.slots:,} slots; a zone may have at most {limits.SLOTS:,} (the limit)", decl.span)
+        self.check_slot_cells()
         for name, decl in m.kinds.items():
             if name not in self.db.kinds:
                 self.error(f"kind '{name}' has no cards in the card file", decl.span, did_you_mean(name, self.db.kinds))

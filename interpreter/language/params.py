@@ -1,6 +1,7 @@
 """Parameters: their constant values, and `--set NAME=VALUE` overrides."""
 from __future__ import annotations
 
+from .. import limits
 from ..errors import Diagnostic, RulesError, Source, Span, did_you_mean
 from . import nodes as n
 from .model import RulesModel
@@ -21,10 +22,29 @@ def constant(expr: n.Expr, params: dict):
         a, b = constant(expr.left, params), constant(expr.right, params)
         if expr.op in ("//", "%") and b == 0:
             raise RulesError("division by zero in a parameter", expr.span)
+        _check_size(expr, a, b)
         return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "//": lambda: a // b, "%": lambda: a % b}[expr.op]()
     if isinstance(expr, n.Name) and expr.name in params:
         return params[expr.name]
     raise RulesError("a parameter's value must be a constant (numbers, text, lists, maps and other parameters)", expr.span)
+
+
+def _check_size(expr: n.Arith, a, b) -> None:
+    """Refuse a list or text that would grow past the budget, before it is made."""
+    if expr.op not in ("*", "+"):
+        return
+    sized = [v for v in (a, b) if isinstance(v, (list, str))]
+    if not sized:
+        return
+    if expr.op == "*":
+        count = [v for v in (a, b) if isinstance(v, int) and not isinstance(v, bool)]
+        length = len(sized[0]) * max(count[0], 0) if count else 0
+    else:
+        length = sum(len(v) for v in sized)
+    if length > limits.LIST_ITEMS:
+        what, items = ("list", "items") if isinstance(sized[0], list) else ("text", "characters")
+        raise RulesError(f"this parameter's {what} would have {length:,} {items}; a parameter's {what} may have "
+                         f"at most {limits.LIST_ITEMS:,} (the limit)", expr.span)
 
 
 def _type_name(value) -> str:

@@ -8,9 +8,11 @@ every game length ("turns"); the first run is the base of a comparison.
 from __future__ import annotations
 
 import html
+import io
 import math
 from pathlib import Path
 
+from .. import files
 from ..errors import RulesError
 
 WIDTH, HEIGHT, DPI = 8.0, 4.5, 100  # 800 x 450 pixels
@@ -31,8 +33,10 @@ def _pyplot():
 
 def _save(plt, fig, folder: Path, name: str) -> str:
     fig.tight_layout()
-    fig.savefig(folder / name, dpi=DPI)
+    image = io.BytesIO()
+    fig.savefig(image, dpi=DPI, format="png")
     plt.close(fig)
+    files.write_bytes(folder / name, image.getvalue(), "the report's image")
     return name
 
 
@@ -218,7 +222,7 @@ def write_report(folder, runs: list, comparison: list | None = None, settings: d
     `comparison` is a list of (variant name, differences) for a compare."""
     plt = _pyplot()
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    files.prepare_folder(folder, "the report")
     images = [
         (_scores_plot(plt, folder, runs), "Distribution of final scores"),
         (_win_rates_plot(plt, folder, runs), "Win rate by seat and by turn position, with 95% Wilson intervals"),
@@ -248,5 +252,5 @@ def write_report(folder, runs: list, comparison: list | None = None, settings: d
         parts.append(_summary_html(name, summary))
     parts.append("</body></html>")
     path = folder / "report.html"
-    path.write_text("\n".join(parts), encoding="utf-8")
+    files.write_text(path, "\n".join(parts), "the report")
     return path
