@@ -14,6 +14,7 @@ class Agent:
     """
 
     name = "agent"
+    usage = "agent"  # how `--bots` names it, with its main option
 
     def __init__(self, seed: int = 0, seat: int = 0, options: str | None = None):
         self.seed, self.seat = seed, seat
@@ -125,6 +126,11 @@ def parse_options(name: str, options: str | None, settings: dict, positional=Non
 
 def _kind(convert) -> str:
     return {int: "a whole number", float: "a number"}.get(convert, "a value")
+
+
+def bot_usages() -> list[str]:
+    """How each registered bot is named in `--bots`, e.g. `mcts[:ITERATIONS|:500ms]`."""
+    return [cls.usage for cls in AGENTS.values()]
 
 
 def make_agent(spec: str, seed: int, seat: int) -> Agent:
