@@ -27,6 +27,7 @@ reason, in the designer's words.
 """
 from __future__ import annotations
 
+import os
 from types import SimpleNamespace
 
 from . import visibility
@@ -61,7 +62,7 @@ def tell_all(st, events, viewer: int) -> list[tuple[tuple, str]]:
     """The events of a batch (all that happened since some moment until the
     state `st`) in words for `viewer`: (first event of the line, line) pairs.
     Consecutive moves between the same two places make one line, and so do
-    consecutive changes of one counter ("coins 8 -> 13 -> 8")."""
+    consecutive changes of one counter ("gold 8 -> 13 -> 8")."""
     told = _told_where_cards_were(st, events, viewer)
     lines: list[list] = []  # [first event, text, merge key, parts]
     for event, text in told:
@@ -188,7 +189,8 @@ def _reason(span) -> str:
     if span is None or getattr(span, "source", None) is None:
         return ""
     comment = rule_comment(span.source, span.line)
-    return (f": {comment}" if comment else "") + f" ({span.filename}:{span.line})"
+    # The file's name alone: the same words wherever the rules lie (a log is checked against them).
+    return (f": {comment}" if comment else "") + f" ({os.path.basename(span.filename)}:{span.line})"
 
 
 def rule_comment(source, line: int) -> str:
