@@ -20,6 +20,36 @@ def log_line(st, decision, label: str) -> str:
     return f"round {st.round:>2} turn {st.turns:>3}  player {decision.player + 1}: {label}"
 
 
+def event_lines(lines: list, heading: str | None = None) -> None:
+    """What followed a decision (texts from replay.told), under its line."""
+    from .narrate import short
+
+    if heading and lines:
+        click.echo(f"{heading}:")
+    for text in lines:
+        click.echo("    " + short(text, ("move",)))
+
+
+def seed_line(game, rules: str, seed: int, players: int, resumed: bool) -> str:
+    """The seed of a game, with the command that deals the same game again."""
+    if resumed:
+        return f"{game.title}: a saved game of seed {seed}, {players} players"
+    return f"{game.title} — seed {seed} (the same deal again: catalyst run {rules} --players {players} --seed {seed})"
+
+
+def reveal(st) -> None:
+    """The table at the end, every hidden card shown (but the cards that
+    never left the zone every card starts in: they were not in the game)."""
+    from interpreter import visibility
+    from interpreter.view import table_view
+
+    from .table import render_table
+
+    view = table_view(st, visibility.EVERYTHING)
+    view["shared"] = [(name, zone) for name, zone in view["shared"] if name != st.program.setup_zone]
+    render_table(console(), view, title=f"the end, every card shown (round {st.round}, turn {st.turns})")
+
+
 def final_table(st, quiet: bool) -> None:
     result = st.result()
     if quiet:

@@ -40,7 +40,7 @@ def test_whole_solo_game_on_stdin_with_undo_save_and_load(tmp_path):
     # one decision, which is then answered again.
     first = ["x", "99", typed[0], typed[1], "undo", typed[1]] + typed[2:half] + [f"save {save}", "quit"]
     runner = CliRunner()
-    out = runner.invoke(cli, ["run", SOLO, "--human", "0", "--seed", "4"], input="\n".join(first) + "\n")
+    out = runner.invoke(cli, ["run", SOLO, "--human", "1", "--seed", "4"], input="\n".join(first) + "\n")
     assert out.exit_code == 0, out.output
     assert "Please type a number from 1 to" in out.output
     assert "Back to your previous decision." in out.output
@@ -56,17 +56,22 @@ def test_whole_solo_game_on_stdin_with_undo_save_and_load(tmp_path):
 
 
 def test_table_shows_market_prices_and_options(tmp_path):
-    out = CliRunner().invoke(cli, ["run", SOLO, "--human", "0", "--seed", "2"], input="?\nquit\n")
+    out = CliRunner().invoke(cli, ["run", SOLO, "--human", "1", "--seed", "2"], input="?\nquit\n")
     assert out.exit_code == 0, out.output
     assert "market" in out.output and "coins" in out.output
     assert "1. Collect Contributions" in out.output
-    assert "undo        go back to your previous decision" in out.output
+    assert "undo          go back to your previous decision" in out.output
+    assert "card NAME     a card's details" in out.output and "history [N]" in out.output
 
 
-def test_no_terminal_and_no_bots_says_how_to_choose(tmp_path):
-    out = CliRunner().invoke(cli, ["run", SOLO])
-    assert out.exit_code == 2
-    assert "add --bots random (or --bots greedy)" in out.output
+def test_no_terminal_and_no_bots_lets_random_bots_play(tmp_path):
+    """As `run --help` says: away from a terminal and without --bots, random
+    bots play every player (and a note on standard error says so)."""
+    out = CliRunner().invoke(cli, ["run", SOLO, "--seed", "3"])
+    assert out.exit_code == 0, out.output
+    assert "no terminal to play at: random bots play every player" in out.output
+    same = CliRunner().invoke(cli, ["run", SOLO, "--seed", "3", "--bots", "random"])
+    assert out.output.splitlines()[1:] == same.output.splitlines()
 
 
 def test_solo_with_a_bot_finishes(tmp_path):
