@@ -62,7 +62,8 @@ class Session:
                 if choice == "undo":
                     continue
             else:
-                choice = self.agents[player].choose(decision, st.observation(player), world_sampler(st, player, self.meta["seed"]))
+                worlds = world_sampler(st, player, self.meta["seed"])
+                choice = self.agents[player].choose(decision, st.observation(player), worlds)
             if self.on_decision:
                 self.on_decision(st, decision, choice)
             listen(st)
@@ -82,7 +83,8 @@ class Session:
             render_table(self.console, table_view(st, decision.player))
             self.shown_turn = st.turns
         else:
-            counters = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in table_view(st, decision.player)["players"][decision.player]["counters"].items())
+            mine = table_view(st, decision.player)["players"][decision.player]["counters"]
+            counters = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in mine.items())
             self.console.print(f"[dim]you have: {escape(counters)}[/dim]")
         self.show_options(decision)
         while True:

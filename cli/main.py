@@ -88,7 +88,7 @@ def replay(log_path, quiet):
     if quiet:
         final = replay_log(game, header, entries, result, log_path)
     else:
-        click.echo(f"{game.title}: seed {header['seed']}, {header['players']} players")
+        click.echo(f"{game.title} — seed {header['seed']}, {header['players']} players, replayed from {log_path}")
         steps = [0]
 
         def told(lines):

@@ -19,7 +19,8 @@ from .options import BotsOption, fresh_seed, parse_sets, reports_errors, set_opt
 @click.argument("rules", required=False, type=click.Path(dir_okay=False))
 @click.option("--players", "-p", type=int, default=None, help="Number of players (default: the fewest allowed).")
 @click.option("--seed", type=int, default=None,
-              help="Seed of the game's random generator.  [default: a fresh seed, printed so the game can be played again]")
+              help="Seed of the game's random generator.  "
+                   "[default: a fresh seed, printed so the game can be played again]")
 @click.option("--bots", default=None, cls=BotsOption,
               help="Bots for the players no one plays at the terminal: one for all, or one per player separated by "
                    "commas ({bots}).  [default: random]")
@@ -67,8 +68,8 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
     players = players if players is not None else game.player_range[0]
     for seat in sorted(seats):
         if not 0 <= seat < players:
-            raise click.BadParameter(f"player {seat + 1} does not exist with {players} players (players 1 to {players})",
-                                     param_hint="--human")
+            raise click.BadParameter(f"player {seat + 1} does not exist with {players} players "
+                                     f"(players 1 to {players})", param_hint="--human")
     initial = (game.state_from_json(json.dumps(saved["game"])) if saved
                else game.new_initial_state(players, seed, listen=not quiet and not as_json))
     agents = make_agents(bots or "random", players, seed)

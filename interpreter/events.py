@@ -119,7 +119,8 @@ def _merged_text(st, event, viewer, parts):
     values = [parts[0][0]] + [after for _, after in parts]
     _, index, owner, _, _ = event
     info = st.program.counter_list[index]
-    return f"{_owner_name(st, info, owner)}: {info.name.replace('_', ' ')} " + " -> ".join(str(_number(v)) for v in values)
+    steps = " -> ".join(str(_number(v)) for v in values)
+    return f"{_owner_name(st, info, owner)}: {info.name.replace('_', ' ')} {steps}"
 
 
 def _decision(st, event, viewer):
