@@ -142,3 +142,13 @@ def test_cards_table_filters(runner):
     assert result.exit_code == 0, result.output
     assert "3 cards" in result.output
     assert runner.invoke(cli, ["cards", str(CATALYST), "--kind", "goal"]).output.count("goal") >= 4
+
+
+def test_run_help_lists_every_bot_of_the_registry(runner):
+    from interpreter.agents import AGENTS
+
+    result = runner.invoke(cli, ["run", "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    for cls in AGENTS.values():
+        assert cls.usage in result.output, cls.usage
+    assert "mcts[:ITERATIONS|:500ms]" in result.output

@@ -86,3 +86,23 @@ def test_load_of_a_damaged_save_is_an_error(tmp_path):
     out = CliRunner().invoke(cli, ["run", "--load", str(bad)])
     assert out.exit_code == 1
     assert "damaged" in out.output and "Traceback" not in out.output
+
+
+def test_lookups_positions_history_and_undo_at_the_table():
+    """`card N` shows the card option N names; `@P` picks the option naming
+    the card at position P; `history` holds the player's own choices and what
+    followed, and forgets what an undo took back."""
+    typed = ["2", "card 4", "@5", "history 6", "undo", "history 2", "@9", "quit"]
+    out = CliRunner().invoke(cli, ["run", SOLO, "--human", "1", "--seed", "3"], input="\n".join(typed) + "\n")
+    assert out.exit_code == 0, out.output
+    text = out.output
+    card = text[text.index("> card 4"):text.index("> @5")]
+    assert "Glimmer Page (catalyst)" in card and "where    market, position 5" in card
+    assert "effects  chain/coin build (take 1 chain token or take 1 coin; acquire 1 building)" in card
+    after = text[text.index("> @5"):text.index("> history 6")]
+    assert "Glimmer Page: market -> player 1's playing area" in after
+    history = text[text.index("> history 6"):text.index("> undo")]
+    assert "player 1: recruit Glimmer Page from space 5 for 0 coins" in history
+    back = text[text.index("> history 2"):text.index("> @9")]
+    assert "Glimmer Page: market" not in back and "player 1: Recruit a Catalyst" in back
+    assert "No option names a card at position 9." in text
