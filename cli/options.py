@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import re
 import sys
 import traceback
@@ -76,3 +77,21 @@ def parse_sets(values) -> dict:
 
 set_option = click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
                           help="Override a parameter of the rules (repeatable).")
+
+
+class BotsOption(click.Option):
+    """`--bots`, whose help lists every bot of the agents registry (read when
+    the help is shown, so the registry is imported only then)."""
+
+    def get_help_record(self, ctx):
+        from interpreter.agents import bot_usages
+
+        self.help = self.help.replace("{bots}", ", ".join(bot_usages()))
+        return super().get_help_record(ctx)
+
+
+def fresh_seed() -> int:
+    """A seed nobody chose, from the system's entropy: the one place a game's
+    randomness does not come from a seed (it makes the seed). Six digits, to
+    be typed again with --seed."""
+    return int.from_bytes(os.urandom(4), "big") % 1_000_000

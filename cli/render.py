@@ -11,6 +11,7 @@ import sys
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -24,12 +25,48 @@ def plain(text) -> Text:
     return Text(printable(str(text)))
 
 
+def safe(text) -> str:
+    """User text to put inside Rich markup: its own markup escaped, and every
+    character that could steer a terminal replaced."""
+    return escape(printable(str(text)))
+
+
 def console() -> Console:
-    return Console(file=sys.stdout, width=110, highlight=False)
+    return Console(file=sys.stdout, width=110, highlight=False, emoji=False)
 
 
 def log_line(st, decision, label: str) -> str:
     return printable(f"round {st.round:>2} turn {st.turns:>3}  player {decision.player + 1}: {label}")
+
+
+def event_lines(lines: list, heading: str | None = None) -> None:
+    """What followed a decision (texts from replay.told), under its line."""
+    from .narrate import short
+
+    if heading and lines:
+        click.echo(f"{heading}:")
+    for text in lines:
+        click.echo(printable("    " + short(text, ("move",))))
+
+
+def seed_line(game, rules: str, seed: int, players: int, resumed: bool) -> str:
+    """The seed of a game, with the command that deals the same game again."""
+    if resumed:
+        return f"{game.title}: a saved game of seed {seed}, {players} players"
+    return f"{game.title} — seed {seed} (the same deal again: catalyst run {rules} --players {players} --seed {seed})"
+
+
+def reveal(st) -> None:
+    """The table at the end, every hidden card shown (but the cards that
+    never left the zone every card starts in: they were not in the game)."""
+    from interpreter import visibility
+    from interpreter.view import table_view
+
+    from .table import render_table
+
+    view = table_view(st, visibility.EVERYTHING)
+    view["shared"] = [(name, zone) for name, zone in view["shared"] if name != st.program.setup_zone]
+    render_table(console(), view, title=f"the end, every card shown (round {st.round}, turn {st.turns})")
 
 
 def final_table(st, quiet: bool) -> None:
@@ -39,7 +76,8 @@ def final_table(st, quiet: bool) -> None:
             mark = " *" if p in result["winners"] else ""
             click.echo(f"player {p + 1}: {score}{mark}")
         return
-    table = Table(title=plain(f"{st.program.title}: final scores after {result['turns']} turns"))
+    title = plain(f"{st.program.title}: final scores after {result['turns']} turns")
+    table = Table(title=title, min_width=len(title) + 4)  # the title on one line
     table.add_column("player")
     labels = list(result["breakdown"][0]) if result["breakdown"] else []
     for label in labels:
@@ -49,7 +87,7 @@ def final_table(st, quiet: bool) -> None:
         name = f"player {p + 1}" + (" (first)" if p == result["first_player"] else "")
         won = " winner" if p in result["winners"] else ""
         table.add_row(name + won, *(str(parts[label]) for label in labels), str(score))
-    Console(file=sys.stdout, width=max(100, 20 + 12 * len(labels)), highlight=False).print(table)
+    Console(file=sys.stdout, width=max(100, 20 + 12 * len(labels)), highlight=False, emoji=False).print(table)
     click.echo(outcome_line(result))
 
 
@@ -83,7 +121,7 @@ def cards_table(cards, fields) -> None:
         table.add_column(plain(name))
     for card in cards:
         table.add_row(plain(card.id), plain(card.kind), plain(card.name), *(plain(_cell(card.data.get(f))) for f in shown))
-    Console(file=sys.stdout, width=160, highlight=False).print(table)
+    Console(file=sys.stdout, width=160, highlight=False, emoji=False).print(table)
 
 
 def _cell(value) -> str:

@@ -9,7 +9,7 @@ import click
 
 from interpreter import limits
 
-from .options import PathArg, parse_sets, printable, reports_errors, set_option
+from .options import BotsOption, PathArg, parse_sets, printable, reports_errors, set_option
 
 
 def _options(fn):
@@ -18,8 +18,9 @@ def _options(fn):
         click.option("-n", "--games", type=click.IntRange(1, limits.GAMES), default=1000, show_default=True,
                      help="Number of games (with --sprt: the most games played)."),
         click.option("--players", "-p", type=int, default=None, help="Number of players (default: the fewest allowed)."),
-        click.option("--bots", default="random", show_default=True,
-                     help="Bot for every seat, or one per seat (random,greedy); seats are rotated from game to game."),
+        click.option("--bots", default="random", show_default=True, cls=BotsOption,
+                     help="Bot for every seat, or one per seat separated by commas ({bots}); "
+                          "seats are rotated from game to game."),
         click.option("--seed", type=int, default=0, show_default=True,
                      help="Seed of the sweep: game i gets a seed made from (seed, i)."),
         click.option("--jobs", "-j", type=click.IntRange(1, limits.JOBS), default=None,
@@ -43,7 +44,7 @@ def _progress(total: int, what: str):
     """A progress bar with rate and time left on a terminal (stderr); none otherwise."""
     from rich.console import Console
 
-    console = Console(stderr=True)
+    console = Console(stderr=True, emoji=False)
     if not console.is_terminal:
         yield None
         return
@@ -92,29 +93,29 @@ def _team_lines(team) -> list:
         return []
     out = [f"team win rate {_interval(team['win_rate'])}  ({team['meaning']})"]
     for row in team["top_score_by_seat"]:
-        out.append(f"  {'top score, seat ' + str(row['seat']):<22}{_interval(row)}")
+        out.append(f"  {'top score, player ' + str(row['seat'] + 1):<22}{_interval(row)}")
     for row in team["top_score_by_position"]:
-        out.append(f"  {'top score, position ' + str(row['position']):<22}{_interval(row)}")
+        out.append(f"  {'top score, position ' + str(row['position'] + 1):<22}{_interval(row)}")
     return out
 
 
 def _balance_lines(s: dict) -> list:
-    """Seats the rules play alone, the first-player advantage and balance
-    (among the seats that decide)."""
+    """Players the rules play alone, the first-player advantage and balance
+    (among the players that decide)."""
     out = []
     against = s.get("against_non_deciding")
     of = s.get("balance_of", "win")
     if against:
         one, many = len(against["seats"]) == 1, len(against["deciding_seats"]) > 1
-        seats = ", ".join(str(x) for x in against["seats"])
-        deciders = ", ".join(str(x) for x in against["deciding_seats"])
-        out.append(f"{'seat' if one else 'seats'} {seats} never {'decides' if one else 'decide'} "
+        seats = ", ".join(str(x + 1) for x in against["seats"])
+        deciders = ", ".join(str(x + 1) for x in against["deciding_seats"])
+        out.append(f"{'player' if one else 'players'} {seats} never {'decides' if one else 'decide'} "
                    f"(the rules play {'it' if one else 'them'} alone); the deciding "
-                   f"{'seats' if many else 'seat'} {deciders} {'win' if many else 'wins'} "
+                   f"{'players' if many else 'player'} {deciders} {'win' if many else 'wins'} "
                    f"{_interval(against['win_rate'])} of the games against {'it' if one else 'them'}")
     fpa = s["first_player_advantage"]
     if fpa is None:
-        out.append("first-player advantage and balance: none (fewer than two seats decide)")
+        out.append("first-player advantage and balance: none (fewer than two players decide)")
     else:
         fair = "1/" + str(s["players"]) if not s.get("non_deciding_seats") else f"{fpa['fair_share']:.3f}"
         out.append(f"first-player advantage  {fpa['advantage']:+.3f}  ({fpa['low']:+.3f} to {fpa['high']:+.3f}; "
@@ -137,9 +138,9 @@ def summary_text(s: dict, cards_shown: int = 5) -> str:
     out.append("win rate (95% Wilson interval)")
     for row in s["win_rate_by_seat"]:
         mark = "" if row.get("decides", True) else "  (never decides)"
-        out.append(f"  seat {row['seat']:<17}{_interval(row)}{mark}")
+        out.append(f"  player {row['seat'] + 1:<15}{_interval(row)}{mark}")
     for row in s["win_rate_by_position"]:
-        label = f"position {row['position']}" + (" (first)" if row["position"] == 0 else "")
+        label = f"position {row['position'] + 1}" + (" (first)" if row["position"] == 0 else "")
         out.append(f"  {label:<22}{_interval(row)}")
     for bot, row in s["win_rate_by_bot"].items():
         out.append(f"  {'bot ' + bot:<22}{_interval(row)}")
@@ -192,6 +193,15 @@ def summary_text(s: dict, cards_shown: int = 5) -> str:
     return "\n".join(out)
 
 
+def metric_name(metric: str) -> str:
+    """A metric as people read it: seats' win rates name players, from 1
+    (`win_rate_seat_0`, the id `--metric` takes, reads "win rate, player 1")."""
+    prefix = "win_rate_seat_"
+    if metric.startswith(prefix) and metric[len(prefix):].isdigit():
+        return f"win rate, player {int(metric[len(prefix):]) + 1}"
+    return metric
+
+
 def _p(value) -> str:
     if value != value:  # NaN: no test
         return "-"
@@ -216,12 +226,12 @@ def comparison_text(result) -> str:
                        f"(the intervals assume near-normal means, which win-or-lose outcomes reach only with more)")
         if v.sprt:
             t = v.sprt
-            out.append(f"  sequential test on {t['metric']} (effect {t['effect']}, alpha = beta = 0.05): "
+            out.append(f"  sequential test on {metric_name(t['metric'])} (effect {t['effect']}, alpha = beta = 0.05): "
                        f"{t['decision']} after {t['games']} games")
         out.append(f"  {'metric':<30}{'base':>9}{'variant':>9}{'difference':>11}  {'95% interval':<19}{'p_holm':>7}  verdict")
         for d in v.differences:
             interval = "-" if d["low"] != d["low"] else f"{d['low']:+.3f} to {d['high']:+.3f}"
-            out.append(f"  {d['metric'][:30]:<30}{d['base']:9.3f}{d['variant']:9.3f}{d['difference']:+11.3f}  "
+            out.append(f"  {metric_name(d['metric'])[:30]:<30}{d['base']:9.3f}{d['variant']:9.3f}{d['difference']:+11.3f}  "
                        f"{interval:<19}{_p(d['p_holm']):>7}  {d['verdict']}")
     return "\n".join(out)
 

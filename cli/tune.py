@@ -6,12 +6,12 @@ import json
 
 import click
 
-from .options import parse_sets, reports_errors, set_option
+from .options import PathArg, parse_sets, reports_errors, set_option
 from .simulate import _dump, _progress
 
 
 @click.command("tune")
-@click.argument("rules", type=click.Path(dir_okay=False))
+@click.argument("rules", type=PathArg(dir_okay=False))
 @click.option("--param", "params", multiple=True, required=True, metavar="NAME=LOW..HIGH",
               help="A parameter to search: NAME=LOW..HIGH (whole numbers), NAME=a,b,c, "
                    "or an element of a list or map parameter: NAME[i]=LOW..HIGH (repeatable).")
@@ -27,9 +27,9 @@ from .simulate import _dump, _progress
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search and of its games.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Local worker processes.  [default: every core]")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Run the games on a Dask distributed cluster.")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False, writable=True), default=None, metavar="VARIANT.rules",
+@click.option("--out", "out_path", type=PathArg(dir_okay=False, writable=True), default=None, metavar="VARIANT.rules",
               help="Write the best values as a rules file that extends RULES, with the evidence as comments.")
-@click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+@click.option("--report", "report_dir", type=PathArg(file_okay=False), default=None, metavar="DIR",
               help="Write DIR/report.html with the search history (needs matplotlib).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--max-steps", type=click.IntRange(min=1), default=None,

@@ -71,9 +71,12 @@ class Game:
     def player_range(self) -> tuple[int, int]:
         return self.program.min_players, self.program.max_players
 
-    def new_initial_state(self, players: int | None = None, seed: int = 0, coverage: bool = False) -> "GameState":
+    def new_initial_state(self, players: int | None = None, seed: int = 0, coverage: bool = False,
+                          listen: bool = False) -> "GameState":
         """A new game at its first decision. With `coverage`, the state counts
-        how often each rule (code object) runs: see `rule_coverage()`."""
+        how often each rule (code object) runs: see `rule_coverage()`. With
+        `listen`, its `events` list holds what happened so far, the setup
+        included (see events.py)."""
         p = self.program
         players = p.min_players if players is None else players
         if not p.min_players <= players <= p.max_players:
@@ -95,6 +98,7 @@ class Game:
         st.frames = [[p.main, 0, []]]
         st.order = tuple(range(players))
         st.cov = [0] * (len(p.codes) + ncards) if coverage else None  # rule runs, then card reads
+        st.events = [] if listen else None
         run(st)
         if p.check_invariants:
             invariants.check(st)

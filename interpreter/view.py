@@ -3,7 +3,8 @@
 Built only from what the viewer may see: hidden zones give their size, other
 players' owner-only zones give their size. Cards are shown with the rules'
 `show` templates; cards held by a card (a per-card zone) and per-card counters
-are shown with the card that holds them.
+are shown with the card that holds them. A card holding nothing shows no
+mark: every card has every per-card zone, and most never hold anything.
 """
 from __future__ import annotations
 
@@ -29,8 +30,6 @@ def card_text(st, card: int, viewer: int, zone: str | None = None) -> str:
                 text += f" [{info.name}: {len(held)} hidden]"
             elif held:
                 text += f" [{info.name}: " + ", ".join(card_text(st, c, viewer, info.name) for c in held) + "]"
-            elif info.slots:
-                text += f" [{info.name}: empty]"
     return text
 
 

@@ -84,7 +84,7 @@ def test_simulation_records_are_never_written_over_anything_but_a_regular_file(g
 def test_a_save_is_never_written_over_anything_but_a_regular_file(game, tmp_path, kind):
     target = tmp_path / "save.json"
     intact = make(kind, target)
-    result = expect(invoke("run", game, "--human", "0", input=f"save {target}\nquit\n"), 0,
+    result = expect(invoke("run", game, "--human", "1", input=f"save {target}\nquit\n"), 0,
                     f"Not saved: refusing to write the saved game to {target}: {KINDS[kind]}")
     assert "Saved to" not in result.output
     assert intact()
@@ -130,7 +130,7 @@ def test_a_missing_folder_is_named_before_any_game_is_played(game, tmp_path, arg
 
 def test_a_save_into_a_missing_folder_says_so_and_the_game_goes_on(game, tmp_path):
     target = tmp_path / "missing" / "save.json"
-    expect(invoke("run", game, "--human", "0", input=f"save {target}\n1\n1\n"), 0,
+    expect(invoke("run", game, "--human", "1", input=f"save {target}\n1\n1\n"), 0,
            f"Not saved: cannot write the saved game to {target}: the folder {tmp_path / 'missing'} does not exist",
            "final scores")
 
@@ -166,7 +166,7 @@ def test_a_full_disk_at_save_keeps_the_old_save(game, tmp_path, monkeypatch):
     target = tmp_path / "save.json"
     target.write_text("precious")
     full_disk(monkeypatch)
-    expect(invoke("run", game, "--human", "0", input=f"save {target}\nquit\n"), 0,
+    expect(invoke("run", game, "--human", "1", input=f"save {target}\nquit\n"), 0,
            f"Not saved: cannot write the saved game to {target}: No space left on device")
     assert target.read_text() == "precious"
 
@@ -294,7 +294,7 @@ def test_a_nul_byte_in_an_extended_path_is_refused(tmp_path):
 
 def test_a_nul_byte_in_a_saved_rules_path_is_refused(tmp_path):
     save = tmp_path / "save.json"
-    expect(invoke("run", RULES / "solo.rules", "--human", "0", input=f"save {save}\nquit\n"), 0, "Saved to")
+    expect(invoke("run", RULES / "solo.rules", "--human", "1", input=f"save {save}\nquit\n"), 0, "Saved to")
     data = json.loads(save.read_text())
     save.write_text(json.dumps({**data, "rules": "a\0b.rules"}))
     expect(invoke("run", "--load", save, "--bots", "random"), 1, "a\\x00b.rules': the path contains a NUL byte")
@@ -311,17 +311,18 @@ def test_a_nul_byte_in_a_logged_rules_path_is_refused(game, tmp_path):
 
 # ---------------------------------------------------------------- stdin
 def test_a_closed_stdin_at_the_prompt_ends_the_game(game):
-    result = run_process("run", game, "--human", "0", close_stdin=True)
+    result = run_process("run", game, "--human", "1", close_stdin=True)
     expect(result, 0, "Input ended; the game is left unfinished.")
 
 
-def test_a_closed_stdin_without_bots_is_a_usage_error(game):
+def test_a_closed_stdin_without_bots_lets_bots_play(game):
+    """With no terminal to play at, bots play every player, as the help says."""
     result = run_process("run", game, close_stdin=True)
-    expect(result, 2, "no terminal to play at and no bots named")
+    expect(result, 0, "no terminal to play at: random bots play every player")
 
 
 def test_an_empty_stdin_at_the_prompt_ends_the_game(game):
-    expect(run_process("run", game, "--human", "0"), 0, "Input ended; the game is left unfinished.")
+    expect(run_process("run", game, "--human", "1"), 0, "Input ended; the game is left unfinished.")
 
 
 # ---------------------------------------------------------------- limits of the command line

@@ -40,7 +40,7 @@ def test_card_names_print_as_written_in_the_card_table(tmp_path, colour, name):
 @pytest.mark.parametrize("name", MARKUP, ids=["link", "style", "closing-tag", "open-bracket", "emoji-code"])
 def test_labels_print_as_written_at_the_terminal(tmp_path, colour, name):
     cards = f"thing:\n  - {{name: {yaml_quoted(name)}, cost: 1}}\n  - {{name: Beta, cost: 2}}\n"
-    result = expect(invoke("run", tiny_game(tmp_path, cards=cards), "--human", "0", "--bots", "random", input="1\n"),
+    result = expect(invoke("run", tiny_game(tmp_path, cards=cards), "--human", "1", "--bots", "random", input="1\n"),
                     0, f"take {name}", "final scores")
     assert "\x1b]8;" not in result.output
 
@@ -50,7 +50,7 @@ def test_game_titles_print_as_written(tmp_path, colour, title):
     rules = TINY_RULES.replace('game "Tiny"', f'game "{title}"')
     result = expect(invoke("run", tiny_game(tmp_path, rules), "--bots", "random"), 0, f"{title}: final scores")
     assert "\x1b]8;" not in result.output
-    result = expect(invoke("run", tiny_game(tmp_path, rules), "--human", "0", "--bots", "random", input="1\n"), 0,
+    result = expect(invoke("run", tiny_game(tmp_path, rules), "--human", "1", "--bots", "random", input="1\n"), 0,
                     f"{title} — round 1, turn 1")
     assert "\x1b]8;" not in result.output
 
@@ -63,7 +63,7 @@ def test_score_labels_print_as_written(tmp_path, colour, label):
 
 
 def test_what_a_player_types_is_echoed_as_written(tmp_path, colour):
-    result = expect(invoke("run", tiny_game(tmp_path), "--human", "0", "--bots", "random",
+    result = expect(invoke("run", tiny_game(tmp_path), "--human", "1", "--bots", "random",
                            input="[link=http://x]oops[/link]\n1\n"), 0, "> [link=http://x]oops[/link]")
     assert "\x1b]8;" not in result.output
 
@@ -100,7 +100,7 @@ def test_a_comment_only_expression_in_a_label_is_a_syntax_error(tmp_path, label,
 ], ids=["trailing-comment", "hash-outside"])
 def test_a_comment_after_an_expression_in_a_label_is_allowed(tmp_path, label, shown):
     rules = TINY_RULES.replace('"take {c.name}"', f'"{label}"')
-    expect(invoke("run", tiny_game(tmp_path, rules), "--human", "0", "--bots", "random", input="1\n"), 0, shown)
+    expect(invoke("run", tiny_game(tmp_path, rules), "--human", "1", "--bots", "random", input="1\n"), 0, shown)
 
 
 def test_a_comment_only_card_expression_is_a_syntax_error(tmp_path):

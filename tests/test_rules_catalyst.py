@@ -695,6 +695,27 @@ def test_acquire_building_price(catalyst, players, taken, owned, price):
     assert st.counter("coins", me) == 8 - price
 
 
+def test_the_table_shows_what_a_building_under_the_top_will_cost(catalyst):
+    """The table shows the top building of a stack at its price, and one
+    under it at the price it will have once on top: a 2-player Marketplace 3
+    "later costs 3", which is what it costs when the Marketplace 1 is gone."""
+    from interpreter.view import table_view
+
+    st, me, _ = acquire_position(catalyst, 2)
+
+    def supply():
+        return dict(table_view(st, me)["shared"])["building_supply"]["cards"]
+
+    first, third = (building(catalyst, "Marketplace", level) for level in (1, 3))
+    assert "Marketplace 1 (red, coin coin) costs 1" in supply()
+    assert "Marketplace 3 (red, coin coin) later costs 3" in supply()
+    give_building(st, first, (me + 1) % 2)
+    st.refresh()
+    assert "Marketplace 3 (red, coin coin) costs 3" in supply()
+    play(st, "activate_one", "1:build")
+    assert labels(st)[third] == "acquire Marketplace (level 3) for 3 coins"
+
+
 def test_acquire_only_the_top_of_each_stack_and_one_per_colour(catalyst):
     """"With the "1" Building on top, followed by the "2", etc." and "You may only
     acquire one Building of each color.\""""

@@ -16,6 +16,7 @@ class Agent:
     """
 
     name = "agent"
+    usage = "agent"  # how `--bots` names it, with its main option
 
     def __init__(self, seed: int = 0, seat: int = 0, options: str | None = None):
         self.seed, self.seat = seed, seat
@@ -142,6 +143,11 @@ def at_least_zero(name: str, opts: dict, keys) -> None:
     for key in keys:
         if opts[key] < 0:
             raise RulesError(f"bot '{name}': option '{key}' must be 0 or more, got {opts[key]}")
+
+
+def bot_usages() -> list[str]:
+    """How each registered bot is named in `--bots`, e.g. `mcts[:ITERATIONS|:500ms]`."""
+    return [cls.usage for cls in AGENTS.values()]
 
 
 def make_agent(spec: str, seed: int, seat: int) -> Agent:

@@ -23,6 +23,7 @@ class GreedyAgent(Agent):
     """
 
     name = "greedy"
+    usage = "greedy[:TRIES]"
     settings = {"tries": (int, 12), "worlds": (int, 1), "discount": (float, 1.0), "patience": (int, 3)}
     positional = "tries"
 

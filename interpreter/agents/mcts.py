@@ -75,6 +75,7 @@ class MCTSAgent(Agent):
     """
 
     name = "mcts"
+    usage = "mcts[:ITERATIONS|:500ms]"
     settings = {
         "iterations": (int, None),
         "ms": (_ms, None),
