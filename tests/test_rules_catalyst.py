@@ -837,11 +837,35 @@ def test_building_effects(catalyst, name, gain):
     give(st, pick.cost(4, 1)[0], me)  # a token taken keeps the turn open for it
     st.set_counter("coins", 0, me)
     st.refresh()
-    play(st, "activate_one", cid, "done")
+    play(st, "activate_one", cid)  # with no coins, recruiting could do nothing: it is not offered
     before = counters(st, me)
     play(st, "yes")
     after = counters(st, me)
     assert {k: after[k] - before[k] for k in after} == {k: gain.get(k, 0) for k in after}
+
+
+def test_an_effect_that_can_do_nothing_is_not_offered(catalyst):
+    """Reading: "resolve any or all of its effects" offers only effects that
+    can do something: recruiting with no card affordable, or acquiring with no
+    building affordable, is left out (and a slash then offers the other side)."""
+    pick = Picker(catalyst)
+    cid = pick.effects("recruit", "build")
+    st = fresh(catalyst, market=pick.cost(3, 5))
+    me = st.current_player()
+    give(st, cid, me)
+    give(st, pick.cost(4, 1)[0], me)
+    st.set_counter("coins", 0, me)
+    st.refresh()
+    play(st, "activate_one", cid)
+    assert st.prompt() != "Resolve effects in any order"  # nothing to resolve: the turn goes on
+    assert "1:recruit" not in st.legal_actions() and "2:build" not in st.legal_actions()
+    st = fresh(catalyst, market=pick.cost(3, 5))
+    give(st, cid, me)
+    give(st, pick.cost(4, 1)[0], me)
+    st.set_counter("coins", 20, me)
+    st.refresh()
+    play(st, "activate_one", cid)
+    assert sorted(st.legal_actions()) == ["1:recruit", "2:build", "done"]
 
 
 def test_buildings_never_go_to_the_scoring_pile(catalyst):

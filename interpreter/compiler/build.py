@@ -103,6 +103,8 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
         zones[zone].empty_hook = code_index[("empty", zone)]
     hooks = {moment: code_index[("hook", moment)] for moment in model.hooks}
 
+    conditions = {name: exprs.function(decl.when, Names(), f"effect {name}", name=f"effect {name} when")
+                  for name, decl in model.effects.items() if decl.when is not None}
     score_terms = [(label, exprs.function(term.expr, Names(), f"score {label}", name=f"score term {i + 1}"))
                    for i, (label, term) in enumerate(model.score_terms.items())]
     tiebreaks = [exprs.function(e, Names(), "tiebreak", name=f"tiebreak {i + 1}")
@@ -124,6 +126,7 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
         point.finish(ns)
     exprs.refresh_fields()
     program.score_terms = [(label, ns[fn]) for label, fn in score_terms]
+    program.effect_conditions = {name: ns[fn] for name, fn in conditions.items()}
     program.tiebreaks = [ns[fn] for fn in tiebreaks]
     program.turn_order = ns[order] if order else None
     program.card_views = {name: _card_view(ns[fn]) for name, fn in views.items()}
@@ -154,7 +157,7 @@ def _register_runtime(module, program) -> None:
     for name, fn in ops_helpers.items():
         module.helper(f"R_{name}", fn)
     for name in ("move_all", "cannot_pay", "negative", "too_large", "seat", "no_action", "end_now", "end_after",
-                 "pick", "option_ids", "unique", "resolve_options", "forced", "counter_changed"):
+                 "pick", "option_ids", "unique", "resolve_options", "possible", "forced", "counter_changed"):
         module.helper(f"R_{name}", getattr(rt, name))
     module.helper("R_runaway", calls.runaway)
     effects = program.effect_codes

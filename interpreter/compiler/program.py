@@ -81,6 +81,7 @@ class Program:
     check_invariants: bool = False
     counts_reads: bool = False  # compiled to count reads of card fields (coverage); see ExprGen
     card_views: dict = field(default_factory=dict)  # zone name or "cards" -> fn(st, card)
+    effect_conditions: dict = field(default_factory=dict)  # effect name -> fn(st): whether it can be offered
     zone_of_instance: list = field(default_factory=list)
     counter_list: list = field(default_factory=list)
     decisions: list = field(default_factory=list)  # decision points, by id

@@ -124,9 +124,27 @@ def unique(values) -> list:
 _RESOLVE_OPTIONS: dict = {}
 
 
-def resolve_options(remaining, effects):
-    """Options of `resolve any`: each alternative of each remaining item, then
-    done. The same card offers the same options every time: they are kept."""
+def resolve_options(st, remaining, effects):
+    """Options of `resolve any`: each alternative of each remaining item whose
+    effect can do something now (see `possible`), then done. The options a
+    card's items give are kept, and only filtered by the effects' conditions."""
+    ids, values = _item_options(remaining, effects)
+    conditions = st.program.effect_conditions
+    if not conditions or not ids:
+        return ids, values
+    kept = [(i, v) for i, v in zip(ids, values) if v == DONE or conditions.get(v[1]) is None or conditions[v[1]](st)]
+    if len(kept) == 1:  # only "done": nothing left that can do anything
+        return [], []
+    return [i for i, _ in kept], [v for _, v in kept]
+
+
+def possible(st, alternatives) -> tuple:
+    """The alternatives of an effect item whose effect's `when` holds now."""
+    conditions = st.program.effect_conditions
+    return tuple(a for a in alternatives if conditions.get(a) is None or conditions[a](st))
+
+
+def _item_options(remaining, effects):
     key = (remaining, effects)
     found = _RESOLVE_OPTIONS.get(key)
     if found is not None:

@@ -523,7 +523,7 @@ class RuleGen(BlockWriter, Visitor):
             self.emit(f"{fx} = {effects}; {rem} = tuple(range(len({fx})))", s.span)
             point = dp.ResolveAnyPoint(slot_index(rem), slot_index(fx), slot_index(cur))
             self.ask(point, s.span)
-            self.emit(f"ids, vals = R_resolve_options({rem}, {fx})", s.span)
+            self.emit(f"ids, vals = R_resolve_options(st, {rem}, {fx})", s.span)
             self.jump_if("not ids", end, s.span)
             self.suspend(point, "ids", "vals", s.span)
             point.call, point.end = call, end
@@ -538,7 +538,16 @@ class RuleGen(BlockWriter, Visitor):
         i, alts = self.temp(), self.temp()
         self.emit(f"{i} = {idx}", s.span)
         self.jump_if(f"{i} >= len({fx})", end, s.span)
-        self.emit(f"{alts} = {fx}[{i}]", s.span)
+        if self.ctx.model.has_effect_conditions():
+            # only the alternatives that can do something; an item with none is skipped
+            self.emit(f"{alts} = R_possible(st, {fx}[{i}])", s.span)
+            self.emit(f"if not {alts}:", s.span)
+            self.emit(f"    {idx} = {i} + 1", s.span)
+            self.indent += 1
+            self.jump(point.ask, s.span)
+            self.indent -= 1
+        else:
+            self.emit(f"{alts} = {fx}[{i}]", s.span)
         self.emit(f"if len({alts}) == 1:", s.span)
         self.emit(f"    {idx} = {i} + 1; {cur} = {alts}[0]", s.span)
         self.emit(f"    if st.events is not None: R_forced(st, {point.id}, {alts}[0])", s.span)

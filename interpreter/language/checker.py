@@ -129,6 +129,7 @@ class Checker(Visitor):
         for decl in m.defines.values():
             self.expr(decl.expr, set(decl.params))
         for decl in m.effects.values():
+            self.expr(decl.when, set())
             self.body(decl.body, set())
         for decl in m.procedures.values():
             self.body(decl.body, set(decl.params))

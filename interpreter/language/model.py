@@ -69,6 +69,9 @@ class RulesModel:
         """Every name a statement may call: procedures and effects."""
         return {**self.effects, **self.procedures}
 
+    def has_effect_conditions(self) -> bool:
+        return any(decl.when is not None for decl in self.effects.values())
+
     def declarations(self):
         """Every declaration in force (after `extends`), each once."""
         for single in _SINGLE.values():
