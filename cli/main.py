@@ -30,7 +30,8 @@ def cli(ctx, debug):
 @set_option
 @click.pass_context
 def check(ctx, rules, strict, sets):
-    """Check rules files: names, arities, card data. Exit 1 on errors."""
+    """Check rules files: names, arities, types, card data. Exit 1 on errors
+    (and, with --strict, on warnings)."""
     from interpreter.loader import load_game
 
     failed = False
@@ -46,9 +47,12 @@ def check(ctx, rules, strict, sets):
         for d in game.diagnostics:
             click.echo(printable(d.render()), err=True)
         warnings = len(game.diagnostics)
+        counted = f"{warnings} warning{'s' if warnings != 1 else ''}"
         if strict and warnings:
             failed = True
-        click.echo(printable(f"{path}: ok" + (f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else "")))
+            click.echo(printable(f"{path}: failed: {counted}, and --strict counts warnings as errors"))
+        else:
+            click.echo(printable(f"{path}: ok" + (f" ({counted})" if warnings else "")))
     if failed:
         ctx.exit(1)
 

@@ -63,11 +63,11 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
         from interpreter import files
 
         files.check_writable(log_path, "the log")  # now, not after the game
-    if not seats and bots is None and not quiet and not as_json:
-        seats = _default_seats()
-    game = load_game(rules, sets)
+    game = load_game(rules, sets)  # a mistake in the rules or a --set value is told before anything else
     if saved:
         _check_saved_rules(game, saved, given, rules, load_path)
+    if not seats and bots is None and not quiet and not as_json:
+        seats = _default_seats()
     game.set_limits(steps=max_steps, check_invariants=check_invariants)
     players = players if players is not None else game.player_range[0]
     for seat in sorted(seats):

@@ -126,6 +126,12 @@ def _balance_lines(s: dict) -> list:
     return out
 
 
+def _percent(share: float) -> str:
+    """A share as a percentage with one decimal, never "-0.0%"."""
+    text = f"{share:.1%}"
+    return "0.0%" if text == "-0.0%" else text
+
+
 def summary_text(s: dict, cards_shown: int = 5) -> str:
     out = []
     speed = f" in {s['seconds']:.1f} s ({s['games_per_second']:.1f} games/s)" if "seconds" in s else ""
@@ -154,7 +160,7 @@ def summary_text(s: dict, cards_shown: int = 5) -> str:
     out.append(_stats_line("decisions", s["decisions"]))
     for term, d in s["score_by_category"].items():
         out.append(_stats_line(f"points: {term}"[:22], d))
-    out.append("share of points: " + ", ".join(f"{t} {v:.1%}" for t, v in s["category_share"].items()))
+    out.append("share of points: " + ", ".join(f"{t} {_percent(v)}" for t, v in s["category_share"].items()))
     from interpreter.simulation.summary import MIN_USES, reliable_impact
 
     impact = reliable_impact(s["card_impact"])
@@ -181,9 +187,9 @@ def summary_text(s: dict, cards_shown: int = 5) -> str:
         out.append("")
         out.append(f"coverage over {s['games']} games ({cov['meaning']})")
         for name, e in cov["rules"].items():
-            out.append(f"  {name:<40}{e['runs']:>10} runs in {e['games'] / max(s['games'], 1):6.1%} of games")
+            out.append(f"  {name:<40}{e['runs']:>10} runs in {_percent(e['games'] / max(s['games'], 1)):>6} of games")
         out.append("  games where a score term gave someone points: " + ", ".join(
-            f"{t} {k / max(s['games'], 1):.1%}" for t, k in cov["terms"].items()))
+            f"{t} {_percent(k / max(s['games'], 1))}" for t, k in cov["terms"].items()))
         for key, title in (("rules_never_run", "rules never run"), ("cards_never_used", "cards never used"),
                            ("cards_only_read", "cards only read by the rules, never chosen nor held"),
                            ("cards_never_in_play", "cards never in play"),

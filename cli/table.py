@@ -5,7 +5,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 
-from .render import plain, safe
+from .render import plain
 
 
 def _zone_text(name: str, zone: dict) -> str:
@@ -13,33 +13,43 @@ def _zone_text(name: str, zone: dict) -> str:
         n = zone["count"]
         return f"{n} card{'s' if n != 1 else ''} (hidden)"
     if "slots" in zone:
-        return "\n".join(f"{i + 1}. {safe(text) if text else '—'}" for i, text in enumerate(zone["slots"]))
-    return "\n".join(map(safe, zone["cards"])) if zone["cards"] else "—"
+        return "\n".join(f"{i + 1}. {text if text else '—'}" for i, text in enumerate(zone["slots"]))
+    return "\n".join(grouped(zone["cards"])) if zone["cards"] else "—"
+
+
+def grouped(texts: list) -> list:
+    """Identical cards as one line: "Computer ×40"."""
+    counts: dict = {}
+    for text in texts:
+        counts[text] = counts.get(text, 0) + 1
+    return [text if k == 1 else f"{text} ×{k}" for text, k in counts.items()]
 
 
 def render_table(console: Console, view: dict, title: str | None = None) -> None:
     """The shared zones and counters, then each player's, in panels; the
     places of a slotted zone are numbered from 1 (`@P` picks by them)."""
     you = view["viewer"]
-    head = safe(f"{view['title']} — round {view['round']}, turn {view['turn']}")
+    head = plain(f"{view['title']} — round {view['round']}, turn {view['turn']}")
     if title:
-        head = safe(f"{view['title']} — {title}")
+        head = plain(f"{view['title']} — {title}")
     shared = Table.grid(padding=(0, 2))
     shared.add_column(style="bold cyan", no_wrap=True)
     shared.add_column()
     for name, zone in view["shared"]:
         shared.add_row(plain(name.replace("_", " ")), plain(_zone_text(name, zone)))
     for name, value in view["shared_counters"].items():
-        shared.add_row(name.replace("_", " "), safe(str(value)))
+        shared.add_row(plain(name.replace("_", " ")), plain(value))
     console.print(Panel(shared, title=head, expand=False))
     for player in view["players"]:
         seat = player["seat"]
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style="bold", no_wrap=True)
         grid.add_column()
-        counters = safe(", ".join(f"{k.replace('_', ' ')} {v}" for k, v in player["counters"].items()))
+        counters = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in player["counters"].items())
         if counters:
             grid.add_row("counters", plain(counters))
+        for name, value in player.get("values", {}).items():
+            grid.add_row(plain(name.replace("_", " ")), plain(value))
         for name, zone in player["zones"]:
             grid.add_row(plain(name.replace("_", " ")), plain(_zone_text(name, zone)))
         title = f"player {seat + 1}" + (" (you)" if seat == you else "") + (" — first player" if seat == view["first_player"] else "")

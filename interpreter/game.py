@@ -300,7 +300,24 @@ class GameState(State):
         return {
             "player": player, "current_player": self.current_player(), "round": self.round,
             "turn": self.turns, "first_player": self.first, "counters": counters, "zones": zones,
+            "values": self.shown_values(player),
         }
+
+    def shown_values(self, viewer: int) -> dict:
+        """The values the rules show per player (`show NAME per player`), as
+        `viewer` may see them: {name: [value or None, one per player]}."""
+        out = {}
+        for name, (vis, fn) in self.program.shown_values.items():
+            me = self.me
+            try:
+                values = []
+                for p in range(self.n):
+                    self.me = p
+                    values.append(fn(self) if vis == "visible" or p == viewer else None)
+            finally:
+                self.me = me
+            out[name] = [_number(v) if v is not None else None for v in values]
+        return out
 
     def _zone_view(self, zi, viewer):
         cards = self.z[zi]

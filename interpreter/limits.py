@@ -26,6 +26,8 @@ LIST_ITEMS = 10_000  # items of a list or map written in the rules (or made by a
 CARD_VALUES = 1_000_000  # values in a card file once YAML aliases are expanded
 CARD_NESTING = 100  # lists and mappings inside one another in a card file
 EFFECTS_PER_CARD = 100  # effect names in one card field of type `effects`
+COPIES = 10_000  # identical cards one entry stands for (`copies: N`)
+CARDS = 100_000  # cards of one card file, copies counted
 
 # Games being played.
 STEPS = 1_000_000  # loop turns and definition calls a rule runs without a decision (`--max-steps`)

@@ -55,7 +55,8 @@ def table_view(st, viewer: int) -> dict:
                     if info.scope == "player" and visibility.counter_visible(info, p, viewer)}
         zones = [(info.name, _zone(st, info, info.base + p, viewer))
                  for info in program.zones.values() if info.scope == "player"]
-        players.append({"seat": p, "counters": counters, "zones": zones})
+        values = {name: shown[p] for name, shown in st.shown_values(viewer).items() if shown[p] is not None}
+        players.append({"seat": p, "counters": counters, "values": values, "zones": zones})
     shared_counters = {info.name: st.ctr[info.index][0] for info in program.counter_list
                        if info.scope == "shared" and visibility.counter_visible(info, None, viewer)}
     return {"title": program.title, "round": st.round, "turn": st.turns, "first_player": st.first,

@@ -5,6 +5,7 @@ import hashlib
 import json
 
 from ..errors import RulesRuntimeError
+from ..language import nodes as n
 from ..language.nodes import EffectList
 from ..language.types import Types
 from ..language.value_types import CARD
@@ -48,6 +49,7 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
         params=params,
         cards=db,
         card_ids=[c.id for c in cards],
+        card_groups=[c.group for c in cards],
         card_names=[c.name for c in cards],
         card_kinds=[c.kind for c in cards],
         fields=fields,
@@ -110,6 +112,8 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
     tiebreaks = [exprs.function(e, Names(), "tiebreak", name=f"tiebreak {i + 1}")
                  for i, e in enumerate(model.tiebreak.exprs)] if model.tiebreak is not None else []
     order = exprs.function(model.turn_order.seats, Names(), "turn order") if model.turn_order is not None else None
+    shown = [exprs.function(n.Name(name, span=decl.span), Names(), f"show {name}", decl.span, name=f"show {name}")
+             for name, decl in model.shown_values.items()]
     views = {name: exprs.function(decl.template, Names().bind("card", "L[0]", CARD), f"show {name}", decl.span, template=True)
              for name, decl in model.shows.items()}
 
@@ -130,6 +134,7 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
     program.tiebreaks = [ns[fn] for fn in tiebreaks]
     program.turn_order = ns[order] if order else None
     program.card_views = {name: _card_view(ns[fn]) for name, fn in views.items()}
+    program.shown_values = {name: (decl.visibility, ns[fn]) for (name, decl), fn in zip(model.shown_values.items(), shown)}
     program.module = module
     program.set_step_budget(program.step_budget)
     program.fingerprint = fingerprint(model, db, params)
@@ -157,7 +162,8 @@ def _register_runtime(module, program) -> None:
     for name, fn in ops_helpers.items():
         module.helper(f"R_{name}", fn)
     for name in ("move_all", "cannot_pay", "negative", "too_large", "seat", "no_action", "end_now", "end_after",
-                 "pick", "option_ids", "unique", "resolve_options", "possible", "forced", "counter_changed"):
+                 "pick", "option_ids", "unique", "resolve_options", "possible", "forced", "counter_changed",
+                 "collapse", "card_option_ids"):
         module.helper(f"R_{name}", getattr(rt, name))
     module.helper("R_runaway", calls.runaway)
     effects = program.effect_codes

@@ -56,7 +56,7 @@ class ExprGen(Visitor):
         self._depth = 0  # loops of the expression being generated that enclose the current point
         self._inlining: set = set()
         self._uses: dict = {}
-        for name in ("add", "highest", "lowest", "shows", "rank", "render", "steps"):
+        for name in ("add", "highest", "lowest", "shows", "rank", "render", "render_player", "steps"):
             module.helper(f"R_{name}", getattr(rt, name))
         module.helper("R_fail", blame)  # the error to report, for an error computing an expression
         for name, b in [*FUNCTIONS.items(), *VALUES.items()]:
@@ -116,11 +116,18 @@ class ExprGen(Visitor):
         return None
 
     def template(self, tmpl: n.Template, names: Names) -> str:
+        """A text with `{...}` parts; a player is written as people count
+        players ("player 2"), a value of any other kind as `render` writes it."""
         parts = []
         outer, self._in_text = self._in_text, True
         try:
             for part in tmpl.parts:
-                parts.append(self.m.const(part) if isinstance(part, str) else f"R_render({self.visit(part, names)})")
+                if isinstance(part, str):
+                    parts.append(self.m.const(part))
+                elif self.type_of(part, names) == PLAYER:
+                    parts.append(f"R_render_player({self.visit(part, names)})")
+                else:
+                    parts.append(f"R_render({self.visit(part, names)})")
         finally:
             self._in_text = outer
         if not parts:

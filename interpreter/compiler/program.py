@@ -60,6 +60,7 @@ class Program:
     params: dict
     cards: object  # CardDB
     card_ids: list
+    card_groups: list  # per card: the id the copies of its entry share (its own id when alone)
     card_names: list
     card_kinds: list
     fields: dict  # field name -> list indexed by card
@@ -82,6 +83,7 @@ class Program:
     counts_reads: bool = False  # compiled to count reads of card fields (coverage); see ExprGen
     card_views: dict = field(default_factory=dict)  # zone name or "cards" -> fn(st, card)
     effect_conditions: dict = field(default_factory=dict)  # effect name -> fn(st): whether it can be offered
+    shown_values: dict = field(default_factory=dict)  # definition name -> (visibility, fn(st)) shown per player
     zone_of_instance: list = field(default_factory=list)
     counter_list: list = field(default_factory=list)
     decisions: list = field(default_factory=list)  # decision points, by id
@@ -97,6 +99,10 @@ class Program:
             raise TypeError(f"the compiled program of {self.title} was not loaded from a rules file; it cannot be pickled")
         rebuild, args = self.origin
         return rebuild, (*args, self.fingerprint, self.step_budget, self.turn_budget, self.check_invariants)
+
+    @property
+    def has_copies(self) -> bool:
+        return self.card_groups != self.card_ids
 
     def set_step_budget(self, steps: int) -> None:
         self.step_budget = steps

@@ -442,11 +442,19 @@ class RuleGen(BlockWriter, Visitor):
         values = self._filtered(s.iterable, s.var, s.cond, names)
         if not self.x.distinct(s.iterable, names):
             values = f"R_unique({values})"
+        copies = kind == "card" and self.ctx.program.has_copies
+        if copies:  # identical copies lying together are one option
+            values = f"R_collapse(st, {values})"
         self.emit(f"vals = {values}", s.span)
         body, end = Label(), Label()
         other = Label() if s.else_body else end
         self.jump_if("not vals", other, s.span)
-        ids = "list(map(CARD_IDS.__getitem__, vals))" if kind == "card" else f"R_option_ids(st.program, {self.m.const(kind)}, vals)"
+        if copies:
+            ids = "R_card_option_ids(st, vals)"
+        elif kind == "card":
+            ids = "list(map(CARD_IDS.__getitem__, vals))"
+        else:
+            ids = f"R_option_ids(st.program, {self.m.const(kind)}, vals)"
         if s.optional:
             self.emit(f"ids = {ids}; ids.append({self.m.const('pass')}); vals.append({self.m.const(dp.PASS)})", s.span)
         else:

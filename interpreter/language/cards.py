@@ -36,6 +36,8 @@ class Card:
     name: str
     data: dict
     spans: dict = field(default_factory=dict)  # field name (`field.key` in a map) -> Span of its value
+    entry: int = 0  # the card file's entry it comes from (several identical cards with `copies: N`)
+    group: str = ""  # the id its entry's cards share: the card's own id, unless the entry has copies
 
 
 @dataclass
@@ -77,6 +79,30 @@ def assign_ids(cards: list) -> None:
                 number += 1
             card.id = f"{slug}-{number}"
             taken.add(card.id)
+
+
+def assign_groups(cards: list, entries: list) -> None:
+    """The copies of one entry share a group id: the slug of the entry's name,
+    numbered like ids when several entries share it, and never another card's
+    own id. A card alone in its entry is its own group."""
+    sizes: dict = {}
+    for card in cards:
+        sizes[card.entry] = sizes.get(card.entry, 0) + 1
+    taken = {card.id for card in cards}
+    slugs: dict = {}
+    for entry, name in enumerate(entries):
+        slugs.setdefault(_slug(name), []).append(entry)
+    groups: dict = {}
+    for slug, group in slugs.items():
+        for number, entry in enumerate(group, 1):
+            if sizes.get(entry, 0) > 1:
+                name = slug if len(group) == 1 else f"{slug}-copies-{number}"
+                while name in taken:
+                    name += "-copies"
+                groups[entry] = name
+                taken.add(name)
+    for card in cards:
+        card.group = groups.get(card.entry, card.id)
 
 
 def _span_at(source: Source, mark, length: int = 1) -> Span:
@@ -294,7 +320,7 @@ def _load_cards(path: Path, schema_path: Path | None, texts: Mapping[Path, str] 
     if problems:
         raise CardDataError(problems)
 
-    cards, problems = [], []
+    cards, problems, entries = [], [], []
     for kind, items in data.items():
         if not isinstance(items, list):
             problems.append(Diagnostic("error", f"card kind '{kind}' must be a list of cards", span_for((kind,))))
@@ -303,14 +329,29 @@ def _load_cards(path: Path, schema_path: Path | None, texts: Mapping[Path, str] 
             if not isinstance(item, dict) or not isinstance(item.get("name"), str):
                 problems.append(Diagnostic("error", f"{_describe_path(data, (kind, i))}: every card needs a 'name'", span_for((kind, i))))
                 continue
+            copies = item.get("copies", 1)
+            if not isinstance(copies, int) or isinstance(copies, bool) or not 1 <= copies <= limits.COPIES:
+                problems.append(Diagnostic("error", f"{_describe_path(data, (kind, i, 'copies'))}: `copies` must be a "
+                                           f"whole number from 1 to {limits.COPIES:,}, got {copies!r}",
+                                           span_for((kind, i, "copies"))))
+                continue
+            if len(cards) + copies > limits.CARDS:
+                problems.append(Diagnostic("error", f"the card file makes more than {limits.CARDS:,} cards (the limit)",
+                                           span_for((kind, i, "copies"))))
+                break
             spans = {k: span_for((kind, i, k)) for k in item}
             for k, value in item.items():  # each entry of a map field (expressions by name) has its own place
                 if isinstance(value, dict):
                     spans.update({f"{k}.{sub}": span_for((kind, i, k, str(sub))) for sub in value})
-            cards.append(Card(len(cards), kind, "", item["name"], dict(item), spans))
+            fields_ = {k: v for k, v in item.items() if k != "copies"}  # one entry, several identical cards
+            entry = len(entries)
+            entries.append(item["name"])
+            for _ in range(copies):
+                cards.append(Card(len(cards), kind, "", item["name"], fields_, spans, entry))
     if problems:
         raise CardDataError(problems)
     assign_ids(cards)
+    assign_groups(cards, entries)
     return CardDB(source, cards, list(data))
 
 

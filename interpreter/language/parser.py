@@ -214,7 +214,13 @@ class _ToAst(Transformer):
     # -- expressions
     int_lit = staticmethod(lambda value: n.Literal(value))
 
-    str_lit = staticmethod(lambda text: n.Literal(text))
+    @_raw
+    def str_lit(self, token):
+        """A text; one with `{...}` parts is a template, wherever it is written."""
+        text = _unescape(str(token))
+        if re.search(r"\{[^{}]*\}", text):
+            return self._template(token)
+        return n.Literal(text)
     true_lit = staticmethod(lambda: n.Literal(True))
     false_lit = staticmethod(lambda: n.Literal(False))
     none_lit = staticmethod(lambda: n.Literal(None))

@@ -58,8 +58,8 @@ def load_model(path: str | Path, texts: Mapping[Path, str] | None = None) -> tup
             visit(base, ext.span)
         for ext in extends[1:]:
             problems.append(Diagnostic("error", "a rules file can extend only one other file", ext.span))
-        if any(isinstance(i, n.CardsDecl) for i in tree.items):
-            model.cards_dir = str(p.parent)
+        if any(isinstance(i.decl if isinstance(i, n.Override) else i, n.CardsDecl) for i in tree.items):
+            model.cards_dir = str(p.parent)  # the card file's path is relative to the file that names it
         problems.extend(merge(model, tree, str(p), extends_base=bool(model.files)))
         chain.pop()
 

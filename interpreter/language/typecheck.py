@@ -11,7 +11,7 @@ from ..errors import Diagnostic
 from . import nodes as n
 from .builtins import FUNCTIONS, VALUES
 from .types import Types
-from .value_types import BOOL, CARD, CARDS, LIST, LISTS, NUMBER, PLAYER, describe
+from .value_types import BOOL, CARD, CARDS, LIST, LISTS, NUMBER, PLAYER, TEXT, describe
 from .visitor import Visitor
 
 
@@ -168,8 +168,13 @@ class TypeCheck(Visitor):
             if left not in LISTS | {None} or right not in LISTS | {None}:
                 self.error(f"cannot add {describe(left)} and {describe(right)}", e.span)
             return
+        if e.op == "+" and TEXT in (left, right):  # texts join
+            if left not in (TEXT, None) or right not in (TEXT, None):
+                self.error(f"cannot add {describe(left)} and {describe(right)}", e.span,
+                           "to put a number in a text, write it in braces: \"{n} points\"")
+            return
         for side, kind in ((e.left, left), (e.right, right)):
-            if kind is not None and kind != NUMBER:
+            if kind is not None and kind not in (NUMBER, PLAYER):  # a player is its seat number
                 self.error(f"'{e.op}' needs numbers, not {describe(kind)}", side.span)
 
     def visit_Field(self, e, scope):
