@@ -276,7 +276,10 @@ async def designer_socket(socket: WebSocket):
 
 
 async def _live(socket: WebSocket, found) -> None:
-    """Send the page its view now and after every change, until it leaves."""
+    """Send the page its view now and after every change, until it leaves.
+    A refused socket is accepted, then closed with a code and a reason: a
+    browser never learns why a handshake was refused, a page must."""
+    await socket.accept()
     if found is None:
         await socket.close(code=4404, reason=NO_LINK)
         return
@@ -285,7 +288,6 @@ async def _live(socket: WebSocket, found) -> None:
         return
     table, seat = found
     hub: Hub = socket.app.state.hub
-    await socket.accept()
     watcher = hub.watch(table, socket, seat)
     try:
         await hub.send(table, watcher)
