@@ -13,6 +13,7 @@
   function render(next) {
     if (!Table.newer(next, view)) return;
     view = next;
+    document.body.dataset.version = view.epoch + ":" + view.version;  // what is drawn, for scripts and tests
     document.title = "Designer — " + view.title;
     $("title").textContent = view.title + " — designer";
     $("where").textContent = "seed " + view.seed + ", " + view.players + " players, round " + view.table.round + ", turn " + view.table.turn;

@@ -14,6 +14,7 @@
   function render(next) {
     if (!Table.newer(next, view)) return;
     view = next;
+    document.body.dataset.version = view.epoch + ":" + view.version;  // what is drawn, for scripts and tests
     document.title = view.table.title + (view.you !== null ? " — player " + (view.you + 1) : "");
     $("title").textContent = view.table.title;
     $("where").textContent = "round " + view.table.round + ", turn " + view.table.turn;
