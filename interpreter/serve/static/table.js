@@ -181,7 +181,7 @@ const Table = (function () {
     for (let i = list.childElementCount; i < lines.length; i++) {
       const line = lines[i];
       list.append(el("li", { class: "event " + line.kind.replace(" ", "-") + (line.forced ? " forced" : ""), "data-step": line.step },
-        line.text + (line.forced ? " (the only option)" : "")));
+        line.text));  // a forced step says so in its text already
     }
     if (follow || list.childElementCount === lines.length) {
       const box = list.parentNode;
