@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -236,7 +237,8 @@ async def designer_restart(request):
 async def designer_save(request):
     table = _designer(request)
     text = table.save_text(table.setup.rules, with_links=False)
-    name = f"{Path(table.setup.rules).stem}-seed{table.setup.seed}-{len(table.decisions)}.json"
+    stem = re.sub(r"[^A-Za-z0-9._-]", "_", Path(table.setup.rules).stem)  # a header's quotes stay closed
+    name = f"{stem}-seed{table.setup.seed}-{len(table.decisions)}.json"
     return Response(text, media_type="application/json",
                     headers={"content-disposition": f'attachment; filename="{name}"'})
 
