@@ -115,6 +115,7 @@ class Checker(Visitor):
         used = set()
         for decl in m.declarations():
             used |= _names_in(decl)
+        used |= set(m.shown_values)
         for values in self.card_fields.values():
             for value in values:
                 for expr in (value.values() if isinstance(value, dict) else [value]):
