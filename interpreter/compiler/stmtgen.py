@@ -271,6 +271,9 @@ class RuleGen(BlockWriter, Visitor):
     def visit_Pass(self, s, names):
         self.emit("pass", s.span)
 
+    def visit_PassPhase(self, s, names):
+        self.emit(f"R_pass_phase(st, {self.m.const(s.span)})", s.span)
+
     def visit_EndGame(self, s, names):
         if s.after_rounds is None:
             self.emit(f"R_end_now(st, {s.lost}, {s.won}, {self.m.const(s.span)})", s.span)
@@ -433,6 +436,8 @@ class RuleGen(BlockWriter, Visitor):
         self.emit("return S", span)
 
     def visit_Choose(self, s, names):
+        if s.simultaneous:
+            return self.simultaneous_choice(s, names)
         kind = self.x.element_kind(s.iterable, names)
         slot = self.var(True)
         label = self.x.function(s.label, names.bind(s.var, slot, self.x.types.element(s.iterable, names.types)),
@@ -470,6 +475,63 @@ class RuleGen(BlockWriter, Visitor):
         self.place(body)
         self.branches(s.body, names.bind(s.var, slot, self.x.types.element(s.iterable, names.types)),
                       s.else_body, names, other, end, s.span)
+
+    def simultaneous_choice(self, s, names):
+        """`simultaneously [may] choose x in L ...`: each player of the round's
+        order in turn is asked (L, its condition and labels read as that
+        player), the picks kept in the frame; once all have chosen, they are
+        revealed and the body runs for each player with its pick (the else
+        body for a player who passed or had no option)."""
+        kind = self.x.element_kind(s.iterable, names)
+        slot, seats, picks, index, saved = (self.var(True) for _ in range(5))
+        inner = names.bind(s.var, slot, self.x.types.element(s.iterable, names.types))
+        label = self.x.function(s.label, inner, self.name, s.span, template=True) if s.label is not None else None
+        point = dp.SimultaneousPoint(slot_index(slot), kind, label, self.prompt, slot_index(picks), slot_index(seats))
+        self.emit(f"{saved} = st.me; {seats} = R_seats_together(st); {picks} = ()", s.span)
+        reveal, top, end = Label(), Label(), Label()
+        self.ask(point, s.span)
+        self.jump_if(f"len({picks}) >= len({seats})", reveal, s.span)
+        self.emit(f"st.me = {seats}[len({picks})]", s.span)
+        values = self._filtered(s.iterable, s.var, s.cond, names)
+        if not self.x.distinct(s.iterable, names):
+            values = f"R_unique({values})"
+        copies = kind == "card" and self.ctx.program.has_copies
+        if copies:
+            values = f"R_collapse(st, {values})"
+        self.emit(f"vals = {values}", s.span)
+        if copies:
+            ids = "R_card_option_ids(st, vals)"
+        elif kind == "card":
+            ids = "list(map(CARD_IDS.__getitem__, vals))"
+        else:
+            ids = f"R_option_ids(st.program, {self.m.const(kind)}, vals)"
+        self.emit("if not vals:" if s.optional else "if len(vals) <= 1:", s.span)
+        self.emit(f"    {slot} = vals[0] if vals else {self.m.const(dp.PASS)}", s.span)
+        self.emit(f"    if st.events is not None and vals: R_forced(st, {point.id}, vals[0])", s.span)
+        self.emit(f"    {picks} = {picks} + ({slot},)", s.span)
+        self.indent += 1
+        self.jump(point.ask, s.span)
+        self.indent -= 1
+        self.emit(f"ids = {ids}", s.span)
+        if s.optional:
+            self.emit(f"ids.append({self.m.const('pass')}); vals.append({self.m.const(dp.PASS)})", s.span)
+        self.suspend(point, "ids", "vals", s.span)
+        self.place(reveal)
+        self.emit(f"if st.events is not None: R_reveal(st, {point.id}, {seats}, {picks})", s.span)
+        self.emit(f"{index} = 0", s.span)
+        self.place(top)
+        self.jump_if(f"{index} >= len({seats})", end, s.span)
+        self.emit(f"st.me = {seats}[{index}]; {slot} = {picks}[{index}]; {index} += 1", s.span)
+        other = Label() if s.else_body else top
+        self.jump_if(f"{slot} == {self.m.const(dp.PASS)}", other, s.span)
+        self.block(s.body, inner)
+        self.jump(top, s.span)
+        if s.else_body:
+            self.place(other)
+            self.block(s.else_body, names)
+            self.jump(top, s.span)
+        self.place(end)
+        self.emit(f"st.me = {saved}", s.span)
 
     def visit_May(self, s, names):
         label = self.x.function(s.label, names, self.name, s.span, template=True)

@@ -29,6 +29,7 @@ class Checker(Visitor):
         self.card_field_names = db.field_names() | {f for k in model.kinds.values() for f, _ in k.fields}
         self.effect_fields = {f for k in model.kinds.values() for f, t in k.fields if t == "effects"}
         self.loop_depth = 0
+        self.acting: list = []  # the `as` blocks and simultaneous choices around the statement checked
 
     # -- reporting
     def error(self, message, span, hint=None):
@@ -40,7 +41,7 @@ class Checker(Visitor):
     def run(self) -> list[Diagnostic]:
         m = self.m
         for what, decl in (("game", m.game), ("players", m.players), ("setup", m.setup), ("turn", m.turn)):
-            if decl is None:
+            if decl is None and not (what == "turn" and m.phases):
                 self.error(f"the rules have no '{what}' declaration", _first_span(m))
         if not m.score_terms:
             self.error("the rules have no 'score' block", _first_span(m))
@@ -159,6 +160,9 @@ class Checker(Visitor):
             self.body(m.setup.body, set())
         if m.turn:
             self.body(m.turn.body, set())
+        for decl in m.phases.values():
+            self.body(decl.body, set())
+        self.check_phases()
         for term in m.score_terms.values():
             self.expr(term.expr, set())
         if m.tiebreak:
@@ -175,6 +179,26 @@ class Checker(Visitor):
             self.expr(decl.template, {"card"})
         for name, decl in m.shown_values.items():
             self.shown_value(name, decl)
+
+    def check_phases(self):
+        """A round is either turns (`turn:`) or phases; the phase hooks and
+        `pass phase` need phases (played until everyone passes)."""
+        m = self.m
+        if m.phases and m.turn is not None:
+            first = next(iter(m.phases.values()))
+            self.error(f"the rules have both a 'turn' block and phases (phase '{first.name}' at line {first.span.line})",
+                       m.turn.span, "a round is either one turn per player (`turn:`) or its phases: "
+                                    "make the turn a phase (`phase NAME:`) or drop the phases")
+        for moment, decl in m.hooks.items():
+            if moment.endswith("phase") and not m.phases:
+                self.error(f"`at {moment}` but the rules declare no phase", decl.span,
+                           "declare the round's phases (`phase NAME:`), or use `at "
+                           f"{moment.replace('phase', 'round')}`")
+        if not any(decl.play != "once" for decl in m.phases.values()):
+            for s in _all_stmts(m):
+                if isinstance(s, n.PassPhase):
+                    self.error("`pass phase` but no phase is played until everyone passes", s.span,
+                               "write `phase NAME until everyone passes:` for a phase players may pass in")
 
     def shown_value(self, name, decl):
         """`show NAME per player`: NAME is a definition without parameters."""
@@ -327,14 +351,36 @@ class Checker(Visitor):
         self.loop(s.body, scope)
 
     def visit_Choose(self, s, scope):
+        if s.simultaneous:
+            self.simultaneous_choice(s)
         self.expr(s.iterable, scope)
         inner = scope | {s.var}
         if s.cond is not None:
             self.expr(s.cond, inner)
         if s.label is not None:
             self.expr(s.label, inner)
+        if s.simultaneous:
+            self.acting.append(s)
         self.body(s.body, inner)
         self.body(s.else_body, scope)
+        if s.simultaneous:
+            self.acting.pop()
+
+    def simultaneous_choice(self, s):
+        """Every player makes a simultaneous choice: not inside `as p:` (where
+        p alone decides) nor inside another one's bodies (run per player)."""
+        if not self.acting:
+            return
+        outer = self.acting[-1]
+        if isinstance(outer, n.ActAs):
+            self.error("`simultaneously choose` inside `as ...:`: every player makes a simultaneous choice, "
+                       f"not only the player of the `as` block (line {outer.span.line})", s.span,
+                       "move the choice out of the `as` block, or drop `simultaneously` for that player's own choice")
+        else:
+            self.error("`simultaneously choose` inside the body of another simultaneous choice "
+                       f"(line {outer.span.line}), which runs once for each player", s.span,
+                       "make the two choices one after the other, or drop `simultaneously` for a choice "
+                       "each player makes in turn")
 
     def visit_May(self, s, scope):
         self.expr(s.label, scope)
@@ -344,7 +390,9 @@ class Checker(Visitor):
     def visit_ActAs(self, s, scope):
         self.expr(s.player, scope)
         depth, self.loop_depth = self.loop_depth, 0  # `stop` may not leave an `as` block
+        self.acting.append(s)
         self.body(s.body, scope)
+        self.acting.pop()
         self.loop_depth = depth
 
     def visit_PickRandom(self, s, scope):
@@ -529,6 +577,14 @@ def _first_span(model):
         if d is not None:
             return d.span
     return NO_SPAN
+
+
+def _all_stmts(model):
+    """Every statement of every rule of `model`."""
+    for decl in (*model.callables().values(), *model.actions.values(), *model.hooks.values(),
+                 *model.empty_hooks.values(), *model.phases.values(), model.setup, model.turn):
+        if decl is not None:
+            yield from _walk_stmts(decl.body)
 
 
 def _walk_stmts(stmts):

@@ -26,6 +26,7 @@ _NAMED = {
     n.ShowDecl: "shows",
     n.ShowValueDecl: "shown_values",
     n.BoardDecl: "boards",
+    n.PhaseDecl: "phases",
 }
 _SINGLE = {
     n.GameDecl: "game",
@@ -60,6 +61,7 @@ class RulesModel:
     shows: dict = field(default_factory=dict)  # zone name or "cards" -> ShowDecl
     shown_values: dict = field(default_factory=dict)  # definition name -> ShowValueDecl
     boards: dict = field(default_factory=dict)  # kind of the space cards -> BoardDecl
+    phases: dict = field(default_factory=dict)  # name -> PhaseDecl, in the order of play
     hooks: dict = field(default_factory=dict)  # moment -> HookDecl
     empty_hooks: dict = field(default_factory=dict)  # zone -> EmptyHookDecl
     score_terms: dict = field(default_factory=dict)  # label -> ScoreTerm
@@ -168,7 +170,7 @@ def _describe(key) -> str:
     namespace, name = key
     singular = {"params": "parameter", "counters": "counter", "zones": "zone", "kinds": "kind",
                 "defines": "definition", "effects": "effect", "procedures": "procedure",
-                "actions": "action", "shows": "display", "shown_values": "shown value", "hooks": "hook",
+                "actions": "action", "shows": "display", "shown_values": "shown value", "phases": "phase", "hooks": "hook",
                 "empty_hooks": "trigger",
                 "boards": "board"}
     if name:

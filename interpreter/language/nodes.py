@@ -15,7 +15,8 @@ Visibility = Literal["visible", "owner", "hidden"]  # who sees a zone or counter
 ArithOp = Literal["+", "-", "*", "//", "%"]
 CompareOp = Literal["==", "!=", "<=", ">=", "<", ">"]
 AggregateOp = Literal["sum", "count", "highest", "lowest", "any", "every"]
-HookMoment = Literal["start of turn", "end of turn", "start of round", "end of round"]
+HookMoment = Literal["start of turn", "end of turn", "start of round", "end of round", "start of phase", "end of phase"]
+PhasePlay = Literal["once", "until passes", "until passes final"]  # a phase's order of play
 FieldType = Literal["effects", "expression", "expression map"]
 BoolOpName = Literal["and", "or"]
 TieMode = Literal["share", "full"]
@@ -250,6 +251,12 @@ class Pass(Stmt):
 
 
 @dataclass(frozen=True)
+class PassPhase(Stmt):
+    """`pass phase`: the player whose turn it is passes in a phase played
+    until everyone passes."""
+
+
+@dataclass(frozen=True)
 class EndGame(Stmt):
     after_rounds: Optional[Expr]  # None = now
     lost: bool = False  # `end game lost`: now, and every player has lost
@@ -308,6 +315,7 @@ class Choose(Stmt):
     label: Optional[Template]
     body: tuple[Stmt, ...]
     else_body: tuple[Stmt, ...] = ()
+    simultaneous: bool = False  # every player chooses unseen; the bodies run once all have chosen
 
 
 @dataclass(frozen=True)
@@ -468,6 +476,16 @@ class SetupDecl(Decl):
 
 @dataclass(frozen=True)
 class TurnDecl(Decl):
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class PhaseDecl(Decl):
+    """`phase NAME "label" [until everyone passes[, passing is final]]: ...`"""
+
+    name: str
+    label: Optional[str]
+    play: PhasePlay
     body: tuple[Stmt, ...]
 
 

@@ -39,7 +39,7 @@ class TypeCheck(Visitor):
             self.body(decl.body, {})
         for decl in list(m.hooks.values()) + list(m.empty_hooks.values()):
             self.body(decl.body, {})
-        for decl in (m.setup, m.turn):
+        for decl in (m.setup, m.turn, *m.phases.values()):
             if decl is not None:
                 self.body(decl.body, {})
         for term in m.score_terms.values():
