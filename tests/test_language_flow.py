@@ -200,3 +200,61 @@ def test_openspiel_random_sim_test_on_phases_and_simultaneous_choices():
     game = osg.load(AUCTION, short_name="python_rules_test_auction_day")
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+
+
+# ---------------------------------------------------------------- reactions and response windows
+HEIST = ROOT / "tests" / "flow" / "heist.rules"
+
+
+@pytest.fixture(scope="module")
+def heist():
+    return load_game(HEIST)
+
+
+def asked(st) -> tuple:
+    return st.current_player(), st.decision().prompt, sorted(labels(st).values())
+
+
+def test_reactions_are_offered_to_the_other_players_from_the_named_player(heist):
+    st = heist.new_initial_state(4, seed=1)
+    play(st, "player-3")  # player 1 robs player 3: player 3 hears it first, then 4, then 2
+    order = []
+    while st.decision().prompt == "react to robbery":
+        order.append(st.current_player())
+        assert labels(st) == {"yes": "raise the alarm against player 1", "no": "pass"}
+        play(st, "yes")
+    assert order == [2, 3, 1]
+    assert [st.counter("alarms", p) for p in range(4)] == [0, 1, 1, 1]
+
+
+def test_first_only_closes_the_window_at_the_first_taker(heist):
+    st = heist.new_initial_state(4, seed=1)
+    play(st, "player-2", "no", "no", "no")
+    # the escape: offered from the next player (2), then 3 and 4; 2 declines, 3 takes it
+    assert asked(st)[:2] == (1, "react to escape")
+    play(st, "no")
+    assert asked(st)[:2] == (2, "react to escape")
+    play(st, "yes")
+    assert st.current_player() == 1 and st.decision().prompt == "turn"  # player 4 is not asked
+    assert st.counter("guards", 2) == 0 and st.counter("gold", 0) == 2 and st.counter("gold", 2) == 4
+
+
+def test_a_reaction_whose_condition_fails_is_not_offered(heist):
+    st = heist.new_initial_state(2, seed=1)
+    play(st, "player-2", "no", "yes")  # player 2 spends its only guard
+    play(st, "player-1", "no")  # player 1's guard is left: it is offered
+    assert asked(st)[:2] == (0, "react to escape")
+    play(st, "yes")
+    play(st, "player-2", "no")  # no guard left anywhere: no escape window at all
+    assert st.decision().prompt == "turn" and st.current_player() == 1
+
+
+def test_reactions_survive_saves_and_play_with_every_bot(heist):
+    st = heist.new_initial_state(3, seed=4)
+    play(st, "player-2")
+    resumed = heist.state_from_json(st.to_json())
+    assert asked(resumed) == asked(st)
+    for bot in sorted(AGENTS):
+        spec = f"{bot}:30" if bot == "mcts" else bot
+        for players in (2, 3, 4):
+            assert play_game(heist, players, 5, make_agents(spec, players, 5)).is_terminal()

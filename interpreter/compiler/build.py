@@ -83,6 +83,8 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
         bodies.append((name, f"procedure {name}", decl.params, decl.body, name.replace("_", " "), decl))
     for name, decl in model.actions.items():
         bodies.append((("action", name), f"action {name}", (), decl.body, name.replace("_", " "), decl))
+    for name, decl in model.reactions.items():
+        bodies.append((("reaction", name), f"reaction {name}", decl.params, decl.body, name.replace("_", " "), decl))
     for moment, decl in model.hooks.items():
         bodies.append((("hook", moment), f"at {moment}", (), decl.body, moment, decl))
     for zone, decl in model.empty_hooks.items():
@@ -173,7 +175,7 @@ def _register_runtime(module, program) -> None:
         module.helper(f"R_{name}", fn)
     for name in ("move_all", "cannot_pay", "negative", "too_large", "seat", "no_action", "end_now", "end_after",
                  "pick", "option_ids", "unique", "resolve_options", "possible", "forced", "counter_changed",
-                 "collapse", "card_option_ids", "seats_together", "reveal"):
+                 "collapse", "card_option_ids", "seats_together", "reveal", "responders"):
         module.helper(f"R_{name}", getattr(rt, name))
     module.helper("R_runaway", calls.runaway)
     module.helper("R_pass_phase", pass_phase)

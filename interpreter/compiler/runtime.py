@@ -312,6 +312,14 @@ def seats_together(st) -> tuple:
     return tuple((st.first + i) % st.n for i in range(st.n))
 
 
+def responders(st, start, span=None) -> tuple:
+    """The players offered reactions to an event `me` announces: every other
+    player, in seat order from `start` (None: the player after `me`)."""
+    me, n = st.me, st.n
+    first = (me + 1) % n if start is None else seat(st, start, "`announce ... from` needs a player", span)
+    return tuple(p for p in ((first + i) % n for i in range(n)) if p != me)
+
+
 def reveal(st, point, seats, picks):
     """Tell the picks of a simultaneous choice, now that all are made: each
     labelled as its player reads it."""

@@ -22,7 +22,7 @@ from .exprgen import Names
 from .program import Code
 from .runtime import LARGEST
 
-_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve)
+_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve, n.Announce)
 
 
 def suspending_rules(model, keys: dict) -> set:
@@ -530,6 +530,47 @@ class RuleGen(BlockWriter, Visitor):
             self.place(other)
             self.block(s.else_body, names)
             self.jump(top, s.span)
+        self.place(end)
+        self.emit(f"st.me = {saved}", s.span)
+
+    def visit_Announce(self, s, names):
+        """`announce EVENT(args) [from P] [first only]`: each other player in
+        seat order from P (the next player) is offered, one reaction after
+        the other in the order they are written, each reaction to EVENT whose
+        condition holds for that player, as `may "label"`; a reaction taken
+        runs as that player. With `first only`, the first reaction taken
+        closes the window."""
+        reactions = [(name, d) for name, d in self.ctx.model.reactions.items() if d.event == s.event]
+        saved, seats, k, taken = (self.var(True) for _ in range(4))
+        slots = [self.var(True) for _ in s.args]
+        for slot, arg in zip(slots, s.args):
+            self.emit(f"{slot} = {self.x.gen(arg, names)}", s.span)
+        start = self.x.gen(s.start, names) if s.start is not None else "None"
+        self.emit(f"{saved} = st.me; {seats} = R_responders(st, {start}, {self.m.const(s.span)}); {k} = 0; "
+                  f"{taken} = False", s.span)
+        top, end = Label(), Label()
+        self.place(top)
+        self.jump_if(f"{k} >= len({seats})" + (f" or {taken}" if s.first_only else ""), end, s.span)
+        self.emit(f"st.me = {seats}[{k}]; {k} += 1", s.span)
+        for name, decl in reactions:
+            bound = Names()
+            for param, slot, arg in zip(decl.params, slots, s.args):
+                bound = bound.bind(param, slot, self.x.type_of(arg, names))
+            skip = Label()
+            if decl.when is not None:
+                self.jump_if(f"not ({self.x.gen(decl.when, bound)})", skip, decl.when.span)
+            label = self.x.function(decl.label, bound, f"reaction {name}", decl.span, template=True)
+            point = dp.MayPoint(label, f"react to {s.event.replace('_', ' ')}")
+            self.ask(point, s.span)
+            self.suspend(point, self.m.const(["yes", "no"]), self.m.const(["yes", "no"]), s.span)
+            point.body, point.other = Label(), skip
+            self.place(point.body)
+            self.emit(f"{taken} = True", s.span)
+            self.call(self.ctx.code_index[("reaction", name)], slots, s.span)
+            if s.first_only:
+                self.jump(end, s.span)
+            self.place(skip)
+        self.jump(top, s.span)
         self.place(end)
         self.emit(f"st.me = {saved}", s.span)
 

@@ -12,7 +12,7 @@ from .builtins import BUILTIN_NAMES, FUNCTIONS, VALUES
 from .params import allowed_values
 from .visitor import Visitor
 
-_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve)
+_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve, n.Announce)
 
 
 def check(model, db, params: dict, card_fields: dict) -> list[Diagnostic]:
@@ -163,6 +163,12 @@ class Checker(Visitor):
         for decl in m.phases.values():
             self.body(decl.body, set())
         self.check_phases()
+        for decl in m.reactions.values():
+            self.expr(decl.label, set(decl.params))
+            if decl.when is not None:
+                self.expr(decl.when, set(decl.params))
+            self.body(decl.body, set(decl.params))
+        self.check_reactions()
         for term in m.score_terms.values():
             self.expr(term.expr, set())
         if m.tiebreak:
@@ -199,6 +205,30 @@ class Checker(Visitor):
                 if isinstance(s, n.PassPhase):
                     self.error("`pass phase` but no phase is played until everyone passes", s.span,
                                "write `phase NAME until everyone passes:` for a phase players may pass in")
+
+    def check_reactions(self):
+        """Every reaction answers an event some rule announces."""
+        announced = {s.event for s in _all_stmts(self.m) if isinstance(s, n.Announce)}
+        for decl in self.m.reactions.values():
+            if decl.event not in announced:
+                self.warning(f"reaction '{decl.name}' answers '{decl.event}', which no rule announces", decl.span,
+                             did_you_mean(decl.event, announced) or f"write `announce {decl.event}` where it happens")
+
+    def visit_Announce(self, s, scope):
+        for a in s.args:
+            self.expr(a, scope)
+        if s.start is not None:
+            self.expr(s.start, scope)
+        answers = [d for d in self.m.reactions.values() if d.event == s.event]
+        if not answers:
+            events = {d.event for d in self.m.reactions.values()}
+            self.error(f"`announce {s.event}` but no reaction answers '{s.event}'", s.span,
+                       did_you_mean(s.event, events) or f"declare one: `reaction NAME \"label\" to {s.event}: ...`")
+        for d in answers:
+            if len(d.params) != len(s.args):
+                self.error(f"`announce {s.event}` gives {len(s.args)} value{'s' if len(s.args) != 1 else ''}, but "
+                           f"reaction '{d.name}' takes {len(d.params)}", s.span,
+                           f"it is declared as {d.name}({', '.join(d.params)}) (line {d.span.line})")
 
     def shown_value(self, name, decl):
         """`show NAME per player`: NAME is a definition without parameters."""
@@ -582,7 +612,8 @@ def _first_span(model):
 def _all_stmts(model):
     """Every statement of every rule of `model`."""
     for decl in (*model.callables().values(), *model.actions.values(), *model.hooks.values(),
-                 *model.empty_hooks.values(), *model.phases.values(), model.setup, model.turn):
+                 *model.empty_hooks.values(), *model.phases.values(), *model.reactions.values(),
+                 model.setup, model.turn):
         if decl is not None:
             yield from _walk_stmts(decl.body)
 

@@ -276,6 +276,16 @@ class Resolve(Stmt):
 
 
 @dataclass(frozen=True)
+class Announce(Stmt):
+    """`announce EVENT(args) [from P] [first only]`: a response window."""
+
+    event: str
+    args: tuple[Expr, ...]
+    start: Optional[Expr]  # the first player offered a reaction (None: the next player)
+    first_only: bool  # the window closes once one player has reacted
+
+
+@dataclass(frozen=True)
 class ChooseAction(Stmt):
     pass
 
@@ -486,6 +496,18 @@ class PhaseDecl(Decl):
     name: str
     label: Optional[str]
     play: PhasePlay
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class ReactionDecl(Decl):
+    """`reaction NAME(params) "label" to EVENT when C: ...`"""
+
+    name: str
+    params: tuple[str, ...]
+    label: Template
+    event: str
+    when: Optional[Expr]
     body: tuple[Stmt, ...]
 
 

@@ -145,6 +145,13 @@ class _ToAst(Transformer):
         return n.ShowValueDecl(name, visibility or "visible")
 
     @_raw
+    def reaction_decl(self, name, params, label, event, when, body):
+        return n.ReactionDecl(str(name), params or (), self._template(label), str(event), when, body)
+
+    def announce_stmt(self, event, args, start, first_only):
+        return n.Announce(event, tuple(args or ()), start, first_only is not None)
+
+    @_raw
     def action_decl(self, name, label, when, body):
         return n.ActionDecl(str(name), self._template(label), when, body)
 

@@ -34,6 +34,10 @@ class TypeCheck(Visitor):
             self.body(decl.body, {})
         for decl in m.procedures.values():
             self.body(decl.body, {p: None for p in decl.params})
+        for decl in m.reactions.values():
+            scope = {p: None for p in decl.params}
+            self.condition(decl.when, scope, f"the condition of reaction '{decl.name}'")
+            self.body(decl.body, scope)
         for decl in m.actions.values():
             self.condition(decl.when, {}, f"the condition of action '{decl.name}'")
             self.body(decl.body, {})
