@@ -22,7 +22,7 @@ class Phase:
 
     @property
     def passing(self) -> bool:
-        return self.play != "once"
+        return self.play.startswith("until")
 
 
 def build_main(program, setup: int, phases: list, hooks: dict) -> Code:
@@ -124,7 +124,9 @@ def next_turn(st, phase) -> bool:
     round: the next player in the order. Until everyone passes: around the
     order again, skipping (when passing is final) those who passed; over when
     every player has passed (without passing final: all in a row, since a
-    turn that does not pass starts the count again)."""
+    turn that does not pass starts the count again). Together: one turn."""
+    if phase.play == "together":
+        return False  # one turn, the first player's, for the whole table
     if not phase.passing:
         st.pos += 1
         return next_in_order(st)

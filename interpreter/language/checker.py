@@ -200,7 +200,7 @@ class Checker(Visitor):
                 self.error(f"`at {moment}` but the rules declare no phase", decl.span,
                            "declare the round's phases (`phase NAME:`), or use `at "
                            f"{moment.replace('phase', 'round')}`")
-        if not any(decl.play != "once" for decl in m.phases.values()):
+        if not any(decl.play.startswith("until") for decl in m.phases.values()):
             for s in _all_stmts(m):
                 if isinstance(s, n.PassPhase):
                     self.error("`pass phase` but no phase is played until everyone passes", s.span,

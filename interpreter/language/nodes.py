@@ -16,7 +16,7 @@ ArithOp = Literal["+", "-", "*", "//", "%"]
 CompareOp = Literal["==", "!=", "<=", ">=", "<", ">"]
 AggregateOp = Literal["sum", "count", "highest", "lowest", "any", "every"]
 HookMoment = Literal["start of turn", "end of turn", "start of round", "end of round", "start of phase", "end of phase"]
-PhasePlay = Literal["once", "until passes", "until passes final"]  # a phase's order of play
+PhasePlay = Literal["once", "until passes", "until passes final", "together"]  # a phase's order of play
 FieldType = Literal["effects", "expression", "expression map"]
 BoolOpName = Literal["and", "or"]
 TieMode = Literal["share", "full"]

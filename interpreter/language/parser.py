@@ -112,6 +112,8 @@ class _ToAst(Transformer):
     def phase_decl(self, name, label, play, body):
         if play is None:
             mode = "once"
+        elif play == "together":
+            mode = "together"
         else:
             mode = "until passes final" if "final" in play else "until passes"
         return n.PhaseDecl(name, label, mode, body)

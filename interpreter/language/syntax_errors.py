@@ -26,7 +26,7 @@ _READABLE = {
     "TIE_MODE": "'share' or 'full'",
     "RESOLVE_MODE": "'all' or 'any'",
     "PLACE": "'on top' or 'at bottom'",
-    "PHASE_PLAY": "'until everyone passes' (or ', passing is final' after it)",
+    "PHASE_PLAY": "'until everyone passes' (or ', passing is final' after it) or 'together'",
     "SIMULTANEOUSLY": "'simultaneously'",
 }
 
