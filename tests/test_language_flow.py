@@ -258,3 +258,30 @@ def test_reactions_survive_saves_and_play_with_every_bot(heist):
         spec = f"{bot}:30" if bot == "mcts" else bot
         for players in (2, 3, 4):
             assert play_game(heist, players, 5, make_agents(spec, players, 5)).is_terminal()
+
+
+def test_an_arranged_position_in_a_phase_and_a_simultaneous_choice_loads(auction):
+    """A position without its history (a save checked field by field) keeps
+    the phase, who passed, and the picks already made."""
+    st = auction.new_initial_state(3, seed=1)
+    play(st, "pass")
+    assert st.passed == (0,)
+    st.forget_history()
+    loaded = auction.state_from_json(st.to_json())
+    assert (loaded.phase, loaded.passed, loaded.current_player()) == (2, (0,), 1)
+    st = to_the_bids(auction, players=3)
+    play(st, "2")
+    st.forget_history()
+    loaded = auction.state_from_json(st.to_json())
+    assert loaded.current_player() == 1 and loaded.to_json() == st.to_json()
+    play(loaded, "1", "pass")
+    assert loaded.counter("points", 0) >= 2
+
+
+def test_a_damaged_phase_in_a_save_is_refused(auction):
+    st = auction.new_initial_state(2, seed=1)
+    st.forget_history()
+    data = json.loads(st.to_json())
+    data["state"]["phase"] = 9
+    with pytest.raises(Exception, match="phase"):
+        auction.state_from_json(json.dumps(data))
