@@ -93,7 +93,10 @@ def _replayed(game, fields):
     replayed = st.to_data()
     differ = [name for name in SAVED if name not in DERIVED and name != "cov" and name in fields
               and fields[name] != replayed[name]]
-    missing = [name for name in SAVED if name not in DERIVED and name != "cov" and name not in fields]
+    # A field added since the save was written is missing from it: it must hold its default.
+    defaults = {f.name: plain(f.default) for f in FIELDS}
+    missing = [name for name in SAVED if name not in DERIVED and name != "cov" and name not in fields
+               and replayed[name] != defaults[name]]
     if differ or missing:
         raise SaveFileError("the saved position does not follow from its own history (the save was changed "
                             "after it was written): " + ", ".join(differ + missing))

@@ -285,3 +285,14 @@ def test_a_damaged_phase_in_a_save_is_refused(auction):
     data["state"]["phase"] = 9
     with pytest.raises(Exception, match="phase"):
         auction.state_from_json(json.dumps(data))
+
+
+def test_a_save_written_before_phases_existed_still_loads(tmp_path):
+    """Saves hold every state field; one written before the phase fields
+    existed lacks them, and a game without phases keeps their defaults."""
+    game = load_game(ROOT / "rules" / "catalyst.rules")
+    st = game.new_initial_state(2, seed=3)
+    play(st, st.legal_actions()[0])
+    data = json.loads(st.to_json())
+    del data["state"]["phase"], data["state"]["passed"]
+    assert game.state_from_json(json.dumps(data)).to_json() == st.to_json()
