@@ -19,6 +19,8 @@ Event tuples (the first item is the kind):
   ("shuffle", zone instance)
   ("trigger", rule code)
   ("round", round)            ("turn", turn number, player)
+  ("phase", phase number, label)
+  ("reveal", point, ((player, value, label), ...))  the picks of a simultaneous choice
   ("last round", round, span) ("end", "now" | "lost" | "won" | "rounds", span or round)
 
 Where a rule ends the game, its words say where (file:line) and quote the
@@ -125,7 +127,10 @@ def _merged_text(st, event, viewer, parts):
 
 def _decision(st, event, viewer):
     _, player, point, value, label, forced = event
-    kind = getattr(st.program.decisions[point], "kind", None)
+    decision = st.program.decisions[point]
+    kind = getattr(decision, "kind", None)
+    if getattr(decision, "secret", False) and viewer not in (player, visibility.EVERYTHING):
+        return f"{player_name(player)} has chosen (shown when every player has)"
     if not visibility.option_visible(st, kind, value, player, viewer):
         label = "chose a card you cannot see"
     return f"{player_name(player)}: {label}" + (" (the only option)" if forced else "")
@@ -161,6 +166,18 @@ def _shuffle(st, event, viewer):
 
 def _trigger(st, event, viewer):
     return f"triggered: {st.program.codes[event[1]].name}"
+
+
+def _reveal(st, event, viewer):
+    _, point, picks = event
+    kind = getattr(st.program.decisions[point], "kind", None)
+    told = [f"{player_name(player)}: {label if visibility.option_visible(st, kind, value, player, viewer) else 'a card you cannot see'}"
+            for player, value, label in picks]
+    return "all have chosen: " + "; ".join(told)
+
+
+def _phase(st, event, viewer):
+    return f"phase {event[1]}: {event[2]}"
 
 
 def _round(st, event, viewer):
@@ -213,4 +230,4 @@ def _number(value):
 
 
 _TELLERS = {"decision": _decision, "counter": _counter, "move": _move, "shuffle": _shuffle, "trigger": _trigger,
-            "round": _round, "turn": _turn, "last round": _last_round, "end": _end}
+            "round": _round, "turn": _turn, "phase": _phase, "reveal": _reveal, "last round": _last_round, "end": _end}

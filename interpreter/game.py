@@ -297,11 +297,14 @@ class GameState(State):
                     p.card_ids[c]: self._zone_view(info.base + c, player) for c in range(len(p.card_ids))
                     if any(x is not None for x in self.z[info.base + c]) and visibility.card_visible(self, c, player)
                 }
-        return {
+        seen = {
             "player": player, "current_player": self.current_player(), "round": self.round,
             "turn": self.turns, "first_player": self.first, "counters": counters, "zones": zones,
             "values": self.shown_values(player),
         }
+        if p.phases:  # the phase of the round, and who has passed in it (everyone sees a pass)
+            seen["phase"], seen["passed"] = self.phase, sorted(self.passed)
+        return seen
 
     def shown_values(self, viewer: int) -> dict:
         """The values the rules show per player (`show NAME per player`), as

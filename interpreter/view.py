@@ -59,6 +59,17 @@ def table_view(st, viewer: int) -> dict:
         players.append({"seat": p, "counters": counters, "values": values, "zones": zones})
     shared_counters = {info.name: st.ctr[info.index][0] for info in program.counter_list
                        if info.scope == "shared" and visibility.counter_visible(info, None, viewer)}
-    return {"title": program.title, "round": st.round, "turn": st.turns, "first_player": st.first,
-            "current_player": st.current_player(), "viewer": viewer,
-            "shared": shared, "shared_counters": shared_counters, "players": players}
+    out = {"title": program.title, "round": st.round, "turn": st.turns, "first_player": st.first,
+           "current_player": st.current_player(), "viewer": viewer,
+           "shared": shared, "shared_counters": shared_counters, "players": players}
+    if program.phases:
+        out["phase"], out["phase_label"] = st.phase, phase_label(program, st.phase)
+    return out
+
+
+def phase_label(program, number: int) -> str:
+    """The words for phase `number` of the round (from 1): its label, else its name."""
+    if not program.phases or not 1 <= number <= len(program.phases):
+        return ""
+    phase = program.phases[number - 1]
+    return phase.label or phase.name.replace("_", " ")

@@ -112,6 +112,8 @@ def counter_ever_seen(info) -> bool:
 
 def has_hidden_parts(program) -> bool:
     """Whether some zone (other than the one every card starts in) or some
-    counter is not visible to every player."""
+    counter is not visible to every player, or players choose simultaneously
+    (each pick hidden from the others until all are made)."""
     return (any(z.visibility != VISIBLE and z.name != program.setup_zone for z in program.zones.values())
-            or any(c.visibility != VISIBLE for c in program.counter_list))
+            or any(c.visibility != VISIBLE for c in program.counter_list)
+            or any(getattr(d, "secret", False) for d in program.decisions))

@@ -169,3 +169,22 @@ class ResolveAllPoint(Point):
 
     def label(self, st, fr, value):
         return st.program.effect_labels.get(value, value)
+
+
+class SimultaneousPoint(ChoosePoint):
+    """`simultaneously [may] choose x in L`: each player in turn picks one of
+    its values (or passes); the pick joins the others, kept in the frame and
+    told to no one else, and the next player is asked. Which player is
+    asked, and the picks so far, are the frame's: `secret` tells the
+    engine's listeners and the sampled worlds that the picks of the others
+    are hidden until all are made."""
+
+    secret = True
+
+    def __init__(self, slot: int, kind, label_fn, prompt: str, picks: int, seats: int):
+        super().__init__(slot, kind, label_fn, prompt)
+        self.picks, self.seats = picks, seats  # the frame slots of the picks so far and of the players asked
+
+    def apply(self, st, fr, value):
+        fr[2][self.picks] = fr[2][self.picks] + (value,)
+        fr[1] = self.ask

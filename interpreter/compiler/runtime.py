@@ -304,6 +304,37 @@ def forced(st, point, value):
     st.events.append(("decision", st.me, point, value, label, True))
 
 
+def seats_together(st) -> tuple:
+    """The players of a simultaneous choice, in the order they are asked:
+    the round's order (from the first player before the first round)."""
+    if st.order:
+        return tuple(st.order)
+    return tuple((st.first + i) % st.n for i in range(st.n))
+
+
+def responders(st, start, span=None) -> tuple:
+    """The players offered reactions to an event `me` announces: every other
+    player, in seat order from `start` (None: the player after `me`)."""
+    me, n = st.me, st.n
+    first = (me + 1) % n if start is None else seat(st, start, "`announce ... from` needs a player", span)
+    return tuple(p for p in ((first + i) % n for i in range(n)) if p != me)
+
+
+def reveal(st, point, seats, picks):
+    """Tell the picks of a simultaneous choice, now that all are made: each
+    labelled as its player reads it."""
+    decision = st.program.decisions[point]
+    fr, me = st.frames[-1], st.me
+    told = []
+    try:
+        for seat, value in zip(seats, picks):
+            st.me = seat
+            told.append((seat, value, decision.label(st, fr, value)))
+    finally:
+        st.me = me
+    st.events.append(("reveal", point, tuple(told)))
+
+
 def counter_changed(st, counter, owner, before, after):
     if before != after:
         st.events.append(("counter", counter, owner, before, after))

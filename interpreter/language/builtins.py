@@ -273,4 +273,16 @@ def _turn_number(st):
     return st.turns
 
 
+@value("phase", NUMBER, "phase == 2", source="st.phase")
+def _phase(st):
+    """The phase of the round being played, from 1, in the order the `phase` blocks are written (0 in a game without phases)."""
+    return st.phase
+
+
+@builtin("passed", ["player"], [{PLAYER}], BOOL, "passed(next_player(me))")
+def _passed(st, player):
+    """Whether the player has passed in the phase being played (`pass phase`); in a phase where passing is not final, a player who plays again has not passed."""
+    return player in st.passed
+
+
 BUILTIN_NAMES = frozenset(VALUES)  # the names of the built-in values

@@ -15,7 +15,8 @@ Visibility = Literal["visible", "owner", "hidden"]  # who sees a zone or counter
 ArithOp = Literal["+", "-", "*", "//", "%"]
 CompareOp = Literal["==", "!=", "<=", ">=", "<", ">"]
 AggregateOp = Literal["sum", "count", "highest", "lowest", "any", "every"]
-HookMoment = Literal["start of turn", "end of turn", "start of round", "end of round"]
+HookMoment = Literal["start of turn", "end of turn", "start of round", "end of round", "start of phase", "end of phase"]
+PhasePlay = Literal["once", "until passes", "until passes final", "together"]  # a phase's order of play
 FieldType = Literal["effects", "expression", "expression map"]
 BoolOpName = Literal["and", "or"]
 TieMode = Literal["share", "full"]
@@ -250,6 +251,12 @@ class Pass(Stmt):
 
 
 @dataclass(frozen=True)
+class PassPhase(Stmt):
+    """`pass phase`: the player whose turn it is passes in a phase played
+    until everyone passes."""
+
+
+@dataclass(frozen=True)
 class EndGame(Stmt):
     after_rounds: Optional[Expr]  # None = now
     lost: bool = False  # `end game lost`: now, and every player has lost
@@ -266,6 +273,16 @@ class Let(Stmt):
 class Resolve(Stmt):
     mode: ResolveMode  # any: any or all of them, in any order
     effects: Expr
+
+
+@dataclass(frozen=True)
+class Announce(Stmt):
+    """`announce EVENT(args) [from P] [first only]`: a response window."""
+
+    event: str
+    args: tuple[Expr, ...]
+    start: Optional[Expr]  # the first player offered a reaction (None: the next player)
+    first_only: bool  # the window closes once one player has reacted
 
 
 @dataclass(frozen=True)
@@ -308,6 +325,7 @@ class Choose(Stmt):
     label: Optional[Template]
     body: tuple[Stmt, ...]
     else_body: tuple[Stmt, ...] = ()
+    simultaneous: bool = False  # every player chooses unseen; the bodies run once all have chosen
 
 
 @dataclass(frozen=True)
@@ -468,6 +486,28 @@ class SetupDecl(Decl):
 
 @dataclass(frozen=True)
 class TurnDecl(Decl):
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class PhaseDecl(Decl):
+    """`phase NAME "label" [until everyone passes[, passing is final]]: ...`"""
+
+    name: str
+    label: Optional[str]
+    play: PhasePlay
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class ReactionDecl(Decl):
+    """`reaction NAME(params) "label" to EVENT when C: ...`"""
+
+    name: str
+    params: tuple[str, ...]
+    label: Template
+    event: str
+    when: Optional[Expr]
     body: tuple[Stmt, ...]
 
 

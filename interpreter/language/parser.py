@@ -108,6 +108,15 @@ class _ToAst(Transformer):
     procedure_decl = staticmethod(lambda name, params, body: n.ProcedureDecl(name, params or (), body))
     setup_decl = n.SetupDecl
     turn_decl = n.TurnDecl
+
+    def phase_decl(self, name, label, play, body):
+        if play is None:
+            mode = "once"
+        elif play == "together":
+            mode = "together"
+        else:
+            mode = "until passes final" if "final" in play else "until passes"
+        return n.PhaseDecl(name, label, mode, body)
     hook_decl = n.HookDecl
     empty_hook_decl = n.EmptyHookDecl
     score_decl = staticmethod(lambda *terms: n.ScoreDecl(terms))
@@ -136,6 +145,13 @@ class _ToAst(Transformer):
 
     def show_value_decl(self, name, visibility):
         return n.ShowValueDecl(name, visibility or "visible")
+
+    @_raw
+    def reaction_decl(self, name, params, label, event, when, body):
+        return n.ReactionDecl(str(name), params or (), self._template(label), str(event), when, body)
+
+    def announce_stmt(self, event, args, start, first_only):
+        return n.Announce(event, tuple(args or ()), start, first_only is not None)
 
     @_raw
     def action_decl(self, name, label, when, body):
@@ -178,6 +194,7 @@ class _ToAst(Transformer):
     refill_stmt = n.Refill
     stop_stmt = n.Stop
     pass_stmt = n.Pass
+    pass_phase_stmt = n.PassPhase
     let_stmt = n.Let
     resolve_stmt = n.Resolve
     choose_action_stmt = n.ChooseAction
@@ -204,8 +221,9 @@ class _ToAst(Transformer):
         return n.If(((cond, body), *elifs), else_body or ())
 
     @_raw
-    def choose_stmt(self, may, var, iterable, cond, label, body, else_body):
-        return n.Choose(may is not None, str(var), iterable, cond, self._template(label), body, else_body or ())
+    def choose_stmt(self, together, may, var, iterable, cond, label, body, else_body):
+        return n.Choose(may is not None, str(var), iterable, cond, self._template(label), body, else_body or (),
+                        together is not None)
 
     @_raw
     def may_stmt(self, may, label, body, else_body):
