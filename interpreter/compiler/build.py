@@ -158,12 +158,13 @@ class RuleContext:
 
 
 def _register_runtime(module, program) -> None:
-    ops_helpers = {"move": ops.move, "deal": ops.deal, "shuffle": ops.shuffle, "slide": ops.slide, "refill": ops.refill}
+    ops_helpers = {"move": ops.move, "deal": ops.deal, "shuffle": ops.shuffle, "slide": ops.slide, "refill": ops.refill,
+                   "lay": ops.lay}
     for name, fn in ops_helpers.items():
         module.helper(f"R_{name}", fn)
     for name in ("move_all", "cannot_pay", "negative", "too_large", "seat", "no_action", "end_now", "end_after",
                  "pick", "option_ids", "unique", "resolve_options", "possible", "forced", "counter_changed",
-                 "collapse", "card_option_ids"):
+                 "collapse", "card_option_ids", "look", "reorder_start"):
         module.helper(f"R_{name}", getattr(rt, name))
     module.helper("R_runaway", calls.runaway)
     effects = program.effect_codes

@@ -19,10 +19,11 @@ from .codegen import Label
 from ..language.value_types import CARD
 from ..language.visitor import Visitor
 from .exprgen import Names
+from .knowgen import KnowledgeGen
 from .program import Code
 from .runtime import LARGEST
 
-_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve)
+_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve, n.Reorder)
 
 
 def suspending_rules(model, keys: dict) -> set:
@@ -55,7 +56,7 @@ def _children(stmt):
         yield from stmt.body
 
 
-class RuleGen(BlockWriter, Visitor):
+class RuleGen(KnowledgeGen, BlockWriter, Visitor):
     """Generates the function of one rule."""
 
     def __init__(self, ctx, index: int, name: str, params, body, prompt: str, resumable: bool, span=None):

@@ -205,6 +205,13 @@ def _bottom(st, items):
     return None
 
 
+@builtin("top_cards", ["items", "count"], [{CARDS, LIST}, {NUMBER}], CARDS, "top_cards(deck, 3)")
+def _top_cards(st, items, count):
+    """The top `count` cards of a zone or list (fewer if it holds fewer), the top one first."""
+    cards = [card for card in items if card is not None]
+    return cards[::-1][:max(0, count)]
+
+
 @builtin("position", ["player"], [{PLAYER, NUMBER}], NUMBER, "position(me)", inline="({0} - st.first) % st.n")
 def _position(st, player):
     """A player's place in turn order, 0 for the first player."""

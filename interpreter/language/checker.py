@@ -12,7 +12,7 @@ from .builtins import BUILTIN_NAMES, FUNCTIONS, VALUES
 from .params import allowed_values
 from .visitor import Visitor
 
-_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve)
+_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve, n.Reorder)
 
 
 def check(model, db, params: dict, card_fields: dict) -> list[Diagnostic]:
@@ -96,6 +96,11 @@ class Checker(Visitor):
             self.error(f"the cards start in zone '{m.cards.zone}', which is not declared", m.cards.span, did_you_mean(m.cards.zone, m.zones))
         elif m.cards and m.zones[m.cards.zone].scope != "shared":
             self.error(f"the cards must start in a shared zone; '{m.cards.zone}' is not shared", m.cards.span)
+        for kind, decls in (("zone", m.zones), ("counter", m.counters)):
+            for name, decl in decls.items():
+                if decl.visibility == "others" and decl.scope != "player":
+                    self.error(f"{kind} '{name}' is `others only`, but it is {decl.scope}, not per player",
+                               decl.span, "`others only` means every player but its owner: declare it `per player`")
         for name, decl in m.zones.items():
             if decl.slots is not None and decl.slots < 1:
                 self.error(f"zone '{name}' needs at least 1 slot", decl.span)
@@ -189,6 +194,9 @@ class Checker(Visitor):
         if decl.visibility == "hidden":
             self.error(f"`show {name} per player, hidden` would show it to no one", decl.span,
                        "write `visible` or `owner only`")
+        elif decl.visibility == "others":
+            self.error(f"`show {name} per player, others only`: a value is shown to all or to its player",
+                       decl.span, "write `visible` or `owner only`")
 
     def board_is_fixed(self, decl):
         """A board is built once: its adjacency may read the two spaces'
@@ -255,6 +263,15 @@ class Checker(Visitor):
 
     def visit_Shuffle(self, s, scope):
         self.zone_ref(s.zone, scope)
+
+    def visit_LookAt(self, s, scope):
+        self.expr(s.cards, scope)
+
+    visit_Reorder = visit_LookAt
+
+    def visit_Reveal(self, s, scope):
+        self.expr(s.cards, scope)
+        self.expr(s.to, scope)
 
     def visit_Slide(self, s, scope):
         self.zone_ref(s.zone, scope, slotted=True)

@@ -151,6 +151,7 @@ class _ToAst(Transformer):
     vis_hidden = staticmethod(lambda: "hidden")
     vis_visible = staticmethod(lambda: "visible")
     vis_owner = staticmethod(lambda: "owner")
+    vis_others = staticmethod(lambda: "others")
     signed_int = staticmethod(lambda value: value)
     negative_int = staticmethod(lambda value: -value)
     opt_min = staticmethod(lambda value: ("minimum", value))
@@ -174,6 +175,9 @@ class _ToAst(Transformer):
     set_stmt = n.SetCounter
     deal_stmt = n.Deal
     shuffle_stmt = n.Shuffle
+    look_stmt = n.LookAt
+    reveal_stmt = n.Reveal
+    reorder_stmt = n.Reorder
     slide_stmt = n.Slide
     refill_stmt = n.Refill
     stop_stmt = n.Stop
