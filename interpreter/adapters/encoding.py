@@ -49,18 +49,41 @@ def _effect_lists(program):
 
 
 def _literal_choices(game) -> list:
-    """Rendered values of `choose x in [literal, ...]` (or in a list parameter)."""
-    params = game.program.params
+    """Rendered values of `choose x in [literal, ...]`, in a list parameter,
+    or in a procedure's argument given either (followed through the calls
+    that pass it on)."""
+    model = game.model
     out = []
-    for node in game.model.nodes():
-        if not isinstance(node, n.Choose):
-            continue
-        it = node.iterable
-        if isinstance(it, n.ListLit):
-            out.extend(render(item.value) for item in it.items if isinstance(item, n.Literal))
-        elif isinstance(it, n.Name) and isinstance(params.get(it.name), (list, tuple)):
-            out.extend(render(v) for v in params[it.name])
+    for decl in model.declarations():
+        for node in n.walk(decl):
+            if isinstance(node, n.Choose):
+                out.extend(_values_of(game, node.iterable, decl, set()))
     return out
+
+
+def _values_of(game, expr, decl, seen: set) -> list:
+    """The rendered values a list expression of `decl` may hold, as far as
+    they are written in the rules: literals, list parameters, arguments."""
+    params = game.program.params
+    if isinstance(expr, n.ListLit):
+        return [render(item.value) for item in expr.items if isinstance(item, n.Literal)]
+    if not isinstance(expr, n.Name):
+        return []
+    if isinstance(decl, n.ProcedureDecl) and expr.name in decl.params:
+        key = (decl.name, expr.name)
+        if key in seen:
+            return []
+        seen.add(key)
+        position = decl.params.index(expr.name)
+        out = []
+        for caller in game.model.declarations():
+            for node in n.walk(caller):
+                if isinstance(node, n.CallStmt) and node.name == decl.name and len(node.args) > position:
+                    out.extend(_values_of(game, node.args[position], caller, seen))
+        return out
+    if isinstance(params.get(expr.name), (list, tuple)):
+        return [render(v) for v in params[expr.name]]
+    return []
 
 
 def _computed_number_choices(game) -> list:
