@@ -204,3 +204,38 @@ def test_bots_play_whole_games_logged_and_replayed(tmp_path):
         assert replay.exit_code == 0, replay.output
     result = CliRunner().invoke(cli, ["simulate", str(PEEK), "-n", "30", "--seed", "1"])
     assert result.exit_code == 0, result.output
+
+
+# ---------------------------------------------------------------- agent adapters
+def test_observation_vectors_carry_what_each_player_knows(game):
+    from interpreter.adapters.encoding import Encoding
+
+    enc = Encoding(game)
+    st, order = sorted_by_first(game)
+    looker, other = enc.vector(st, 0), enc.vector(st, 1)
+    twin = rearranged(st, 1, 4)
+    assert enc.vector(twin, 1) == other  # the other player's vector does not tell where the cards are
+    assert enc.vector(twin, 0) != looker  # the looker's does
+    play(st, "bury")
+    play(st, st.legal_actions()[0])
+    (block,) = [b for b in enc.blocks if b.name == "zone:pile"]
+    for viewer in (0, 1):
+        assert enc.vector(st, viewer)[block.stop - 1] == 1  # the mark on the buried card's back
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_pettingzoo_api_test_passes(game):
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+
+    from interpreter.adapters.pettingzoo_env import RulesEnv
+
+    for players in (2, 3):
+        api_test(RulesEnv(game, players=players), num_cycles=300)
+
+
+def test_openspiel_random_sim_test_passes():
+    pyspiel = pytest.importorskip("pyspiel")
+    from interpreter.adapters import openspiel_game as osg
+
+    pyspiel.random_sim_test(osg.load(PEEK), num_sims=5, serialize=True, verbose=False)

@@ -28,7 +28,7 @@ import math
 
 from ..compiler.runtime import render
 from ..errors import RulesError
-from ..visibility import counter_ever_seen, zone_ever_seen
+from ..visibility import VISIBLE, counter_ever_seen, counter_visible, zone_ever_seen
 from ..language import nodes as n
 
 CONTROL_IDS = ("yes", "no", "pass", "done")
@@ -186,7 +186,11 @@ class Encoding:
             low = -INF if info.minimum is None else info.minimum
             high = INF if info.maximum is None else info.maximum
             self.counters.append((info, self._block(f"counter:{info.name}", size, low, high)))
-        # zones: (info, per-instance size, block)
+        # zones: (info, per-instance size, block, where the known cards start, where the marks start)
+        # A zone not every player sees may hold cards a viewer knows there, and
+        # counters seen on the backs of its cards (summed per counter).
+        self.back_counters = [info for info in program.counter_list
+                              if info.scope == "card" and counter_visible(info, None, 0)]
         self.zones = []
         for info in program.zones.values():
             per = 1  # the number of cards
@@ -194,9 +198,13 @@ class Encoding:
                 per += (info.slots or 1) * ncards
                 if info.stack and not info.slots:
                     per += ncards  # which card is on top
+            known_at = marks_at = None
+            if info.visibility != VISIBLE and info.scope != "card":  # (per card: as many again per card)
+                known_at, marks_at = per, per + ncards
+                per += ncards + len(self.back_counters)
             instances = {"shared": 1, "player": mp, "card": ncards}[info.scope]
-            block = self._block(f"zone:{info.name}", per * instances, 0, ncards)
-            self.zones.append((info, per, block))
+            block = self._block(f"zone:{info.name}", per * instances, 0, INF if marks_at is not None else ncards)
+            self.zones.append((info, per, block, known_at, marks_at))
         self.size = self._at
         self.low = [0.0] * self.size
         self.high = [1.0] * self.size
@@ -263,27 +271,37 @@ class Encoding:
             else:
                 buf[block.start] = values[0]
         zones = obs["zones"]
-        for info, per, block in self.zones:
+        for zone in self.zones:
+            info, per, block = zone[:3]
             view = zones[info.name]
             if info.scope == "shared":
-                self._fill_zone(buf, block.start, info, view)
+                self._fill_zone(buf, block.start, zone, view)
             elif info.scope == "player":
                 for seat, v in enumerate(view):
-                    self._fill_zone(buf, block.start + rel(seat) * per, info, v)
+                    self._fill_zone(buf, block.start + rel(seat) * per, zone, v)
             else:
                 for host, v in view.items():
-                    self._fill_zone(buf, block.start + cidx[host] * per, info, v)
+                    self._fill_zone(buf, block.start + cidx[host] * per, zone, v)
 
     def fill_header(self, buf, nplayers: int, viewer: int) -> None:
         buf[self.players.start + nplayers - 1] = 1
         if viewer >= 0:
             buf[self.viewer.start + viewer] = 1
 
-    def _fill_zone(self, buf, at, info, view) -> None:
-        if isinstance(view, dict):  # not visible to the viewer: its size only
-            buf[at] = view["count"]
-            return
+    def _fill_zone(self, buf, at, zone, view) -> None:
+        info, _, _, known_at, marks_at = zone
         cidx, ncards = self.card_index, self.ncards
+        if isinstance(view, dict):  # not visible to the viewer: its size, the cards it knows, the marks
+            buf[at] = view["count"]
+            if known_at is None:
+                return
+            for c in view.get("known", ()):
+                if c is not None:
+                    buf[at + known_at + cidx[c]] = 1
+            marks = view.get("marks", {})
+            for k, counter in enumerate(self.back_counters):
+                buf[at + marks_at + k] = sum(marks.get(counter.name, ()))
+            return
         if info.slots:
             buf[at] = sum(1 for c in view if c is not None)
             for slot, c in enumerate(view):
