@@ -239,3 +239,22 @@ def test_openspiel_random_sim_test_passes():
     from interpreter.adapters import openspiel_game as osg
 
     pyspiel.random_sim_test(osg.load(PEEK), num_sims=5, serialize=True, verbose=False)
+
+
+def test_the_terminal_shows_the_looker_what_it_knows():
+    typed = "1\n1\n1\nquit\n"  # sort: Six on top, then Eight; a bot plays; then quit
+    out = CliRunner().invoke(cli, ["run", str(PEEK), "--human", "1", "--bots", "random", "--seed", "3"], input=typed)
+    assert out.exit_code == 0, out.output
+    assert "player 1 looks at Six, Eight, Eleven (deck)" in out.output
+    assert "1. next from the top: Six" in out.output
+    assert "you know: Six (top), Eight (2 from the top), Eleven (3 from the top)" in out.output
+    assert "on their backs: charge 1" in out.output
+
+
+def test_the_terminal_does_not_show_another_players_look():
+    out = CliRunner().invoke(cli, ["run", str(PEEK), "--human", "2", "--bots", "random", "--seed", "1"],
+                             input="quit\n")
+    assert out.exit_code == 0, out.output
+    told = out.output[out.output.index("turn 1: player 1"):out.output.index("turn 2: player 2")]
+    assert told.splitlines()[2:] == ["player 1 looks at 3 cards (deck)"] + ["player 1: chose a card you cannot see"] * 2
+    assert "you know:" not in out.output

@@ -175,7 +175,7 @@ class ResolveAllPoint(Point):
 class ReorderPoint(Point):
     """`reorder X`: the card to lay back next, from the top down."""
 
-    prompt_text = "Put the cards back in the order you choose: which card goes next, from the top?"
+    prompt_text = "Put the cards back in the order you choose (the next card from the top)"
     kind = "card"
 
     def __init__(self, slot: int):
