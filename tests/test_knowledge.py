@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from cli.main import cli
 from interpreter import visibility
 from interpreter.agents import make_agent
+from interpreter.errors import RulesError
 from interpreter.events import tell_all
 from interpreter.loader import load_game
 from interpreter.play import world_sampler
@@ -258,3 +259,42 @@ def test_the_terminal_does_not_show_another_players_look():
     told = out.output[out.output.index("turn 1: player 1"):out.output.index("turn 2: player 2")]
     assert told.splitlines()[2:] == ["player 1 looks at 3 cards (deck)"] + ["player 1: chose a card you cannot see"] * 2
     assert "you know:" not in out.output
+
+
+def variant(tmp_path, old: str, new: str):
+    (tmp_path / "cards.yaml").write_text((PEEK.parent / "cards.yaml").read_text())
+    rules = PEEK.read_text()
+    assert old in rules
+    (tmp_path / "game.rules").write_text(rules.replace(old, new))
+    return load_game(tmp_path / "game.rules")
+
+
+def test_reveal_to_every_seat_and_to_no_seat(tmp_path):
+    game = variant(tmp_path, "reveal c to next_player(me)", "reveal c to seats")
+    st = game.new_initial_state(3, 4)
+    play(st, "tell")
+    card = st.legal_actions()[0]
+    play(st, card)
+    assert all(card in st.observation(p)["zones"]["hand"][0]["known"] for p in (1, 2))
+    assert card in st.observation(visibility.PUBLIC)["zones"]["hand"][0]["known"]
+    game = variant(tmp_path, "reveal c to next_player(me)", "reveal c to players + 4")
+    st = game.new_initial_state(2, 4)
+    play(st, "tell")
+    with pytest.raises(RulesError, match=r"`reveal \.\.\. to` needs a player or players, got 6") as err:
+        st.apply_action(st.legal_actions()[0])
+    assert err.value.diagnostics[0].span.line == 44  # the `reveal` line
+
+
+def test_reorder_needs_cards_lying_in_one_zone(tmp_path):
+    game = variant(tmp_path, "reorder top_cards(deck, 3)", "reorder top_cards(deck, 1) + hand")
+    st = game.new_initial_state(2, 4)
+    with pytest.raises(RulesError, match="`reorder` puts back cards lying in one zone, each once; these lie in 2 zones"):
+        st.apply_action("sort")
+
+
+def test_reorder_of_a_hand_keeps_its_places(tmp_path):
+    game = variant(tmp_path, "reorder top_cards(deck, 3)", "reorder hand")
+    st = game.new_initial_state(2, 4)
+    hand = st.zone("hand", 0)
+    play(st, "sort", hand[0])
+    assert st.zone("hand", 0) == hand[::-1]
