@@ -11,7 +11,7 @@ from .render import plain
 def _zone_text(name: str, zone: dict) -> str:
     if "count" in zone:
         n = zone["count"]
-        text = f"{n} card{'s' if n != 1 else ''} (hidden)"
+        text = f"{n} card{'s' if n != 1 else ''} (hidden)" if n is not None else "cards (hidden, how many is not told)"
         known = zone.get("known") or []
         depth = {i: len(known) - 1 - i for i in range(len(known))}  # places counted from the top
         seen = [f"{c} ({'top' if depth[i] == 0 else f'{depth[i] + 1} from the top'})"

@@ -151,7 +151,8 @@ def _owner_name(st, info, owner) -> str:
 
 def _move(st, event, viewer):
     _, card, source, dest = event
-    seen = visibility.instance_visible(st, source, viewer) or visibility.instance_visible(st, dest, viewer)
+    seen = (visibility.instance_visible(st, source, viewer) or visibility.instance_visible(st, dest, viewer)
+            or visibility.knows(st, card, viewer))
     name = st.program.card_names[card] if seen else "a card"
     return f"{name}: {place(st, source)} -> {place(st, dest)}"
 

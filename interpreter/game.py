@@ -338,7 +338,7 @@ class GameState(State):
         ids = self.program.card_ids
         if visibility.instance_visible(self, zi, viewer):
             return [ids[c] if c is not None else None for c in cards]
-        view = {"count": sum(1 for c in cards if c is not None)}
+        view = {"count": sum(1 for c in cards if c is not None) if visibility.size_seen(self, zi, viewer) else None}
         known = visibility.known_places(self, zi, viewer)
         if known is not None:
             view["known"] = [ids[c] if c is not None else None for c in known]

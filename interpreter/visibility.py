@@ -138,6 +138,12 @@ def option_visible(st, kind, value, decider: int, viewer: int) -> bool:
     return True
 
 
+def size_seen(st, zi: int, viewer: int) -> bool:
+    """Whether `viewer` is told how many cards instance `zi` holds: always,
+    unless the rules declare its size hidden and the viewer does not see it."""
+    return not st.program.zone_of_instance[zi].size_hidden or instance_visible(st, zi, viewer)
+
+
 def known_places(st, zi: int, viewer: int):
     """For an instance `viewer` does not see: per place, bottom first, the
     card it knows there or None; None when it knows none of them."""

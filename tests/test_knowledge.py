@@ -298,3 +298,18 @@ def test_reorder_of_a_hand_keeps_its_places(tmp_path):
     hand = st.zone("hand", 0)
     play(st, "sort", hand[0])
     assert st.zone("hand", 0) == hand[::-1]
+
+
+def test_a_zone_may_hide_its_size_from_who_does_not_see_it(tmp_path):
+    game = variant(tmp_path, "zone pile: shared, stack, hidden", "zone pile: shared, stack, hidden, size hidden")
+    st = game.new_initial_state(2, 4)
+    play(st, "bury")
+    play(st, st.legal_actions()[0])
+    for viewer in (0, 1, visibility.PUBLIC):
+        pile = st.observation(viewer)["zones"]["pile"]
+        assert pile["count"] is None and pile["marks"] == {"charge": [1]}
+    assert st.observation(visibility.EVERYTHING)["zones"]["pile"] == st.zone("pile")
+    assert st.observation(0)["zones"]["deck"]["count"] == len(st.zone("deck"))
+    out = CliRunner().invoke(cli, ["run", str(tmp_path / "game.rules"), "--human", "1", "--bots", "random",
+                                   "--seed", "4"], input="4\n1\nquit\n")
+    assert "pile  cards (hidden, how many is not told)" in out.output

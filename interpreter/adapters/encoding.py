@@ -292,7 +292,7 @@ class Encoding:
         info, _, _, known_at, marks_at = zone
         cidx, ncards = self.card_index, self.ncards
         if isinstance(view, dict):  # not visible to the viewer: its size, the cards it knows, the marks
-            buf[at] = view["count"]
+            buf[at] = view["count"] or 0  # (None: its size is hidden too)
             if known_at is None:
                 return
             for c in view.get("known", ()):

@@ -39,7 +39,7 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
         for i, (name, d) in enumerate(model.counters.items())
     }
     zones = {
-        name: ZoneInfo(name, i, d.scope, d.slots, d.stack, d.visibility)
+        name: ZoneInfo(name, i, d.scope, d.slots, d.stack, d.visibility, size_hidden=d.size_hidden)
         for i, (name, d) in enumerate(model.zones.items())
     }
     program = Program(

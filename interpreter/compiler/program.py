@@ -35,6 +35,7 @@ class ZoneInfo:
     base: int = 0  # first instance in the state's flat zone list
     count: int = 1  # number of instances
     empty_hook: Optional[int] = None  # code index run when an instance becomes empty
+    size_hidden: bool = False  # who does not see its cards is not told how many there are
 
 
 @dataclass

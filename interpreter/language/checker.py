@@ -102,6 +102,9 @@ class Checker(Visitor):
                     self.error(f"{kind} '{name}' is `others only`, but it is {decl.scope}, not per player",
                                decl.span, "`others only` means every player but its owner: declare it `per player`")
         for name, decl in m.zones.items():
+            if decl.size_hidden and decl.visibility == "visible":
+                self.error(f"zone '{name}' is visible, so everyone sees how many cards it holds; `size hidden` "
+                           "would hide nothing", decl.span, "write `hidden`, `owner only` or `others only` with it")
             if decl.slots is not None and decl.slots < 1:
                 self.error(f"zone '{name}' needs at least 1 slot", decl.span)
             elif decl.slots is not None and decl.slots > limits.SLOTS:

@@ -447,6 +447,7 @@ class ZoneDecl(Decl):
     stack: bool = False
     slots: Optional[int] = None
     visibility: Visibility = "visible"
+    size_hidden: bool = False  # `size hidden`: who does not see the cards is not told how many there are
 
 
 @dataclass(frozen=True)

@@ -158,6 +158,7 @@ class _ToAst(Transformer):
     opt_max = staticmethod(lambda value: ("maximum", value))
     opt_visibility = staticmethod(lambda value: ("visibility", value))
     opt_stack = staticmethod(lambda: ("stack", True))
+    opt_size_hidden = staticmethod(lambda: ("size_hidden", True))
     opt_slots = staticmethod(lambda value: ("slots", value))
 
     def counter_decl(self, names, scope, *options):
