@@ -227,7 +227,7 @@ def _next_player(st, player):
 @builtin("distance", ["a", "b"], [{CARD}, {CARD}], NUMBER, "distance(c, top(row)) <= 3")
 def _distance(st, a, b):
     """Steps on the shortest way from space `a` to space `b` of a board (see `board`), or none if no way leads there."""
-    return st.program.boards.distance(a, b)
+    return st.program.boards.distance(a, b, st)
 
 
 @builtin("has", ["card", "field"], [{CARD}, {TEXT}], BOOL, 'has(c, "cost")', fixed=True)

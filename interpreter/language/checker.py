@@ -176,7 +176,11 @@ class Checker(Visitor):
             self.expr(m.turn_order.seats, set())
         for decl in m.boards.values():
             self.expr(decl.adjacent, {decl.a, decl.b})
-            self.board_is_fixed(decl)
+            if decl.zone is None:
+                self.board_is_fixed(decl)
+            elif decl.zone not in m.zones:
+                self.error(f"board '{decl.name}' grows in zone '{decl.zone}', which is not declared", decl.span,
+                           did_you_mean(decl.zone, m.zones) or "declare the zone the spaces are placed in")
         for name, decl in m.shows.items():
             if name != "cards" and name not in m.zones:
                 self.error(f"`show {name}`: no zone named '{name}'", decl.span, did_you_mean(name, set(m.zones) | {"cards"}))

@@ -429,6 +429,7 @@ class BoardDecl(Decl):
     a: str
     b: str
     adjacent: Expr
+    zone: Optional[str] = None  # `board KIND in ZONE`: the spaces are the cards lying in ZONE (it grows)
 
 
 @dataclass(frozen=True)

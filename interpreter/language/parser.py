@@ -127,8 +127,9 @@ class _ToAst(Transformer):
         return n.Override(inner)
 
     @_raw
-    def board_decl(self, kind, a, b, adjacent):
-        return n.BoardDecl(str(kind), str(a), str(b), adjacent, span=self._tspan(kind))
+    def board_decl(self, kind, zone, a, b, adjacent):
+        return n.BoardDecl(str(kind), str(a), str(b), adjacent, str(zone) if zone is not None else None,
+                           span=self._tspan(kind))
 
     @_raw
     def show_decl(self, name, template):
