@@ -31,7 +31,6 @@ PUBLIC = -1  # the viewer "every player": sees only what everyone sees
 EVERYTHING = -2  # the viewer who sees every card and counter: a finished game, a game's log
 
 VISIBLE, OWNER, OTHERS, HIDDEN = "visible", "owner", "others", "hidden"
-EVERYONE = -1  # the bit mask of every seat
 
 
 def zone_visible(info, owner, viewer: int) -> bool:
@@ -48,17 +47,19 @@ def zone_visible(info, owner, viewer: int) -> bool:
 
 def seer_masks(program) -> list:
     """Per zone instance, the seats that see its cards as a bit mask
-    (EVERYONE: all of them): a card leaving the instance stays known to them.
-    A card held by a card is judged by its zone alone (its holder may move)."""
+    (every seat the rules allow: all bits of max_players): a card leaving the
+    instance stays known to them. A card held by a card is judged by its zone
+    alone (its holder may move)."""
+    everyone = (1 << program.max_players) - 1
     masks = []
     for zi, info in enumerate(program.zone_of_instance):
         owner = zi - info.base
         if info.visibility == VISIBLE:
-            masks.append(EVERYONE)
+            masks.append(everyone)
         elif info.visibility == OWNER and info.scope == "player":
             masks.append(1 << owner)
         elif info.visibility == OTHERS and info.scope == "player":
-            masks.append(EVERYONE & ~(1 << owner))
+            masks.append(everyone & ~(1 << owner))
         else:
             masks.append(0)
     return masks

@@ -313,3 +313,15 @@ def test_a_zone_may_hide_its_size_from_who_does_not_see_it(tmp_path):
     out = CliRunner().invoke(cli, ["run", str(tmp_path / "game.rules"), "--human", "1", "--bots", "random",
                                    "--seed", "4"], input="4\n1\nquit\n")
     assert "pile  cards (hidden, how many is not told)" in out.output
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_every_position_of_a_game_saves_and_loads_with_what_each_player_knows(game, players):
+    bot = make_agent("random", players, 0)
+    st = game.new_initial_state(players, players + 10)
+    while not st.is_terminal():
+        again = game.state_from_json(st.to_json())
+        assert again.known == st.known and again.fingerprint() == st.fingerprint()
+        assert all(again.observation(p) == st.observation(p) for p in range(players))
+        st.apply_action(bot.choose_id(st.legal_actions()))
+    assert any(st.known)
