@@ -227,5 +227,6 @@ def _number(value):
     return value if isinstance(value, int) else float(value)
 
 
-_TELLERS = {"decision": _decision, "counter": _counter, "move": _move, "shuffle": _shuffle, "look": _look, "trigger": _trigger,
+_TELLERS = {"decision": _decision, "counter": _counter, "move": _move, "shuffle": _shuffle, "look": _look,
+            "trigger": _trigger,
             "round": _round, "turn": _turn, "last round": _last_round, "end": _end}

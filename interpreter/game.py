@@ -138,8 +138,12 @@ class GameState(State):
             return []
         point, fr = self._decision_point()
         hidden = viewer is not None and viewer != self.decider and point.kind == "card"
-        return [Option(i, HIDDEN_OPTION if hidden and not visibility.option_visible(self, point.kind, v, self.decider, viewer)
-                       else point.label(self, fr, v)) for i, v in zip(self.option_ids, self.option_values)]
+
+        def label(value):
+            if hidden and not visibility.option_visible(self, point.kind, value, self.decider, viewer):
+                return HIDDEN_OPTION
+            return point.label(self, fr, value)
+        return [Option(i, label(v)) for i, v in zip(self.option_ids, self.option_values)]
 
     def decision(self, viewer: int | None = None) -> Decision | None:
         """The pending decision; as `viewer` may see it if given (see `legal_options`)."""

@@ -162,7 +162,8 @@ def _check_layout(program, fields, n):
     if not isinstance(loc, list) or len(loc) != ncards or not all(_is_int(z) for z in loc):
         raise SaveFileError("the card locations do not match the cards")
     known = fields["known"]
-    if not isinstance(known, list) or len(known) != ncards or not all(_is_int(k) and 0 <= k < 1 << program.max_players for k in known):
+    seats = 1 << program.max_players
+    if not isinstance(known, list) or len(known) != ncards or not all(_is_int(k) and 0 <= k < seats for k in known):
         raise SaveFileError("what the players know of the cards does not match the cards and seats")
     seen = [None] * ncards
     for zi, (info, zone) in enumerate(zip(program.zone_of_instance, zones)):

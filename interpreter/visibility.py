@@ -14,7 +14,8 @@ The rules declare each zone and counter `visible` (everyone), `owner only`
   (`look at`), to whom it was revealed (`reveal ... to`); a shuffle of its
   zone makes it unknown again (compiler/ops.py keeps the marks);
 - a counter's value is seen by whoever its visibility allows; a per-card
-  counter is seen with its card;
+  counter is seen with its card, and on the card's back, by place, by who
+  does not see the card (`marks_on_backs`);
 - an option of a decision is seen by the deciding player; by others only if
   every card it names is seen by them;
 - cards left in the zone every card starts in (set aside by public rules) are
@@ -63,16 +64,6 @@ def seer_masks(program) -> list:
         else:
             masks.append(0)
     return masks
-
-
-def seats_mask(seats) -> int:
-    """The bit mask of a seat or of a list of seats."""
-    if isinstance(seats, int):
-        return 1 << seats
-    mask = 0
-    for seat in seats:
-        mask |= 1 << seat
-    return mask
 
 
 def knows(st, card: int, viewer: int) -> bool:

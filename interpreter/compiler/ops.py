@@ -134,7 +134,6 @@ def refill(st, zi: int, src: int) -> None:
                 run_nested(st, info.empty_hook)
 
 
-
 def show_options(st) -> None:
     """A decision offering cards names them to the player deciding, who
     knows them from then on, wherever they lie."""
