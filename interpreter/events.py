@@ -228,5 +228,4 @@ def _number(value):
 
 
 _TELLERS = {"decision": _decision, "counter": _counter, "move": _move, "shuffle": _shuffle, "look": _look,
-            "trigger": _trigger,
-            "round": _round, "turn": _turn, "last round": _last_round, "end": _end}
+            "trigger": _trigger, "round": _round, "turn": _turn, "last round": _last_round, "end": _end}
