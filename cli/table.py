@@ -11,7 +11,16 @@ from .render import plain
 def _zone_text(name: str, zone: dict) -> str:
     if "count" in zone:
         n = zone["count"]
-        return f"{n} card{'s' if n != 1 else ''} (hidden)"
+        text = f"{n} card{'s' if n != 1 else ''} (hidden)" if n is not None else "cards (hidden, how many is not told)"
+        known = zone.get("known") or []
+        depth = {i: len(known) - 1 - i for i in range(len(known))}  # places counted from the top
+        seen = [f"{c} ({'top' if depth[i] == 0 else f'{depth[i] + 1} from the top'})"
+                for i, c in enumerate(known) if c is not None]
+        if seen:
+            text += "\nyou know: " + ", ".join(reversed(seen))
+        for counter, values in (zone.get("marks") or {}).items():
+            text += f"\non their backs: {counter.replace('_', ' ')} {sum(values)}"
+        return text
     if "slots" in zone:
         return "\n".join(f"{i + 1}. {text if text else '—'}" for i, text in enumerate(zone["slots"]))
     return "\n".join(grouped(zone["cards"])) if zone["cards"] else "—"

@@ -95,7 +95,7 @@ def _replayed(game, fields):
               and fields[name] != replayed[name]]
     # A field added since the save was written is missing from it: it must hold its default.
     defaults = {f.name: plain(f.default) for f in FIELDS}
-    missing = [name for name in SAVED if name not in DERIVED and name != "cov" and name not in fields
+    missing = [name for name in SAVED if name not in DERIVED and name not in ("cov", "known") and name not in fields
                and replayed[name] != defaults[name]]
     if differ or missing:
         raise SaveFileError("the saved position does not follow from its own history (the save was changed "
@@ -108,6 +108,8 @@ def _replayed(game, fields):
 # ---------------------------------------------------------------- a position arranged by hand
 def _checked(game, fields, state_class):
     program = game.program
+    if "known" not in fields and isinstance(fields.get("loc"), list):  # saved before cards could be known
+        fields["known"] = [0] * len(fields["loc"])
     problems = []
     for f in FIELDS:
         if not f.saved or f.derived or f.name in ("seed", "history"):
@@ -162,6 +164,10 @@ def _check_layout(program, fields, n):
         raise SaveFileError("the zones do not match the rules")
     if not isinstance(loc, list) or len(loc) != ncards or not all(_is_int(z) for z in loc):
         raise SaveFileError("the card locations do not match the cards")
+    known = fields["known"]
+    seats = 1 << program.max_players
+    if not isinstance(known, list) or len(known) != ncards or not all(_is_int(k) and 0 <= k < seats for k in known):
+        raise SaveFileError("what the players know of the cards does not match the cards and seats")
     seen = [None] * ncards
     for zi, (info, zone) in enumerate(zip(program.zone_of_instance, zones)):
         if not isinstance(zone, list) or (info.slots and len(zone) != info.slots):

@@ -4,8 +4,11 @@ Cards the player cannot see (hidden zones, other players' owner-only zones) are
 shuffled among the places they occupy, each card kind among its own places
 (kinds are told apart by their backs); everything visible stays, and so do the
 cards still in the zone all cards start in (left out of the game by public
-rules). Counters on a card (per-card counters) are seen on its back, so they
-stay with the place, not with the card that moves. Counters the player never
+rules), and the cards the player knows where they lie (seen going face down,
+looked at, revealed to it: `state.known`). Counters on a card (per-card
+counters) are seen on its back, so they stay with the place, not with the
+card that moves; so does what the other players know of the card at a place
+(which card that is, the sample does not know). Counters the player never
 sees (hidden counters, other players' owner-only counters) are set to their
 lowest value, so the sample carries none of their values. Search bots work on
 such samples, never on the true state.
@@ -27,6 +30,7 @@ def determinize(st, player: int, seed_state: int):
     world.forget_history()  # the sample is no position the true actions lead to
     kinds = world.program.card_kinds
     on_card = [world.ctr[c.index] for c in world.program.counter_list if c.scope == "card"]
+    on_card.append(world.known)
     by_kind: dict = {}
     for zi, i in unseen_places(world, player):
         by_kind.setdefault(kinds[world.z[zi][i]], []).append((zi, i))

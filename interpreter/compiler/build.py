@@ -39,7 +39,7 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
         for i, (name, d) in enumerate(model.counters.items())
     }
     zones = {
-        name: ZoneInfo(name, i, d.scope, d.slots, d.stack, d.visibility)
+        name: ZoneInfo(name, i, d.scope, d.slots, d.stack, d.visibility, size_hidden=d.size_hidden)
         for i, (name, d) in enumerate(model.zones.items())
     }
     program = Program(
@@ -170,12 +170,14 @@ class RuleContext:
 
 
 def _register_runtime(module, program) -> None:
-    ops_helpers = {"move": ops.move, "deal": ops.deal, "shuffle": ops.shuffle, "slide": ops.slide, "refill": ops.refill}
+    ops_helpers = {"move": ops.move, "deal": ops.deal, "shuffle": ops.shuffle, "slide": ops.slide, "refill": ops.refill,
+                   "lay": ops.lay}
     for name, fn in ops_helpers.items():
         module.helper(f"R_{name}", fn)
     for name in ("move_all", "cannot_pay", "negative", "too_large", "seat", "no_action", "end_now", "end_after",
                  "pick", "option_ids", "unique", "resolve_options", "possible", "forced", "counter_changed",
-                 "collapse", "card_option_ids", "seats_together", "reveal", "responders"):
+                 "collapse", "card_option_ids", "seats_together", "reveal", "responders", "look",
+                 "reorder_start"):
         module.helper(f"R_{name}", getattr(rt, name))
     module.helper("R_runaway", calls.runaway)
     module.helper("R_pass_phase", pass_phase)

@@ -17,6 +17,7 @@ class Point:
     """One decision point of the rules."""
 
     prompt_text = "Choose"
+    kind = None  # "card" where the options are cards (what a player may see of a choice depends on it)
 
     def __init__(self):
         self.id = None  # index in program.decisions
@@ -188,3 +189,22 @@ class SimultaneousPoint(ChoosePoint):
     def apply(self, st, fr, value):
         fr[2][self.picks] = fr[2][self.picks] + (value,)
         fr[1] = self.ask
+
+
+class ReorderPoint(Point):
+    """`reorder X`: the card to lay back next, from the top down."""
+
+    prompt_text = "Put the cards back in the order you choose (the next card from the top)"
+    kind = "card"
+
+    def __init__(self, slot: int):
+        super().__init__()
+        self.slot = slot
+        self.body = None
+
+    def apply(self, st, fr, value):
+        fr[2][self.slot] = value
+        fr[1] = self.body
+
+    def label(self, st, fr, value):
+        return f"next from the top: {st.program.card_names[value]}"

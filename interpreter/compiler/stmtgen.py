@@ -20,10 +20,11 @@ from ..language.value_types import CARD
 from ..language.visitor import Visitor
 from .exprgen import Names
 from .flowgen import FlowGen
+from .knowgen import KnowledgeGen
 from .program import Code
 from .runtime import LARGEST
 
-_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve, n.Announce)
+_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve, n.Announce, n.Reorder)
 
 
 def suspending_rules(model, keys: dict) -> set:
@@ -56,7 +57,7 @@ def _children(stmt):
         yield from stmt.body
 
 
-class RuleGen(FlowGen, BlockWriter, Visitor):
+class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
     """Generates the function of one rule."""
 
     def __init__(self, ctx, index: int, name: str, params, body, prompt: str, resumable: bool, span=None):

@@ -43,6 +43,8 @@ FIELDS = (
     StateField("ctr", "rows", "counter values: one row per counter, one entry per owner"),
     StateField("z", "rows", "zone instances: the cards in each, bottom first (None: an empty slot)"),
     StateField("loc", "list", "the zone instance holding each card"),
+    StateField("known", "list", "per card, the seats that know it where it lies unseen, as a bit mask "
+                                "(bit p: seat p): see interpreter/visibility.py"),
     StateField("rng", "value", "the random generator's state (SplitMix64, one integer)"),
     StateField("frames", "frames", "where rule execution stands: [code, block, locals] per running rule"),
     StateField("me", "value", "the acting player", default=0),

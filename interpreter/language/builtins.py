@@ -205,6 +205,13 @@ def _bottom(st, items):
     return None
 
 
+@builtin("top_cards", ["items", "count"], [{CARDS, LIST}, {NUMBER}], CARDS, "top_cards(deck, 3)")
+def _top_cards(st, items, count):
+    """The top `count` cards of a zone or list (fewer if it holds fewer), the top one first."""
+    cards = [card for card in items if card is not None]
+    return cards[::-1][:max(0, count)]
+
+
 @builtin("position", ["player"], [{PLAYER, NUMBER}], NUMBER, "position(me)", inline="({0} - st.first) % st.n")
 def _position(st, player):
     """A player's place in seat order counted from the first player: 0 for the first player, 1 for the next. A `turn order` declaration does not change it."""
@@ -220,7 +227,7 @@ def _next_player(st, player):
 @builtin("distance", ["a", "b"], [{CARD}, {CARD}], NUMBER, "distance(c, top(row)) <= 3")
 def _distance(st, a, b):
     """Steps on the shortest way from space `a` to space `b` of a board (see `board`), or none if no way leads there."""
-    return st.program.boards.distance(a, b)
+    return st.program.boards.distance(a, b, st)
 
 
 @builtin("has", ["card", "field"], [{CARD}, {TEXT}], BOOL, 'has(c, "cost")', fixed=True)

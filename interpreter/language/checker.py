@@ -14,7 +14,7 @@ from .params import allowed_values
 from .parser import readable_as_name
 from .visitor import Visitor
 
-_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve, n.Announce)
+_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve, n.Announce, n.Reorder)
 
 
 def check(model, db, params: dict, card_fields: dict) -> list[Diagnostic]:
@@ -105,7 +105,15 @@ class Checker(FlowChecks, Visitor):
             self.error(f"the cards start in zone '{m.cards.zone}', which is not declared", m.cards.span, did_you_mean(m.cards.zone, m.zones))
         elif m.cards and m.zones[m.cards.zone].scope != "shared":
             self.error(f"the cards must start in a shared zone; '{m.cards.zone}' is not shared", m.cards.span)
+        for kind, decls in (("zone", m.zones), ("counter", m.counters)):
+            for name, decl in decls.items():
+                if decl.visibility == "others" and decl.scope != "player":
+                    self.error(f"{kind} '{name}' is `others only`, but it is {decl.scope}, not per player",
+                               decl.span, "`others only` means every player but its owner: declare it `per player`")
         for name, decl in m.zones.items():
+            if decl.size_hidden and decl.visibility == "visible":
+                self.error(f"zone '{name}' is visible, so everyone sees how many cards it holds; `size hidden` "
+                           "would hide nothing", decl.span, "write `hidden`, `owner only` or `others only` with it")
             if decl.slots is not None and decl.slots < 1:
                 self.error(f"zone '{name}' needs at least 1 slot", decl.span)
             elif decl.slots is not None and decl.slots > limits.SLOTS:
@@ -191,7 +199,11 @@ class Checker(FlowChecks, Visitor):
             self.expr(m.turn_order.seats, set())
         for decl in m.boards.values():
             self.expr(decl.adjacent, {decl.a, decl.b})
-            self.board_is_fixed(decl)
+            if decl.zone is None:
+                self.board_is_fixed(decl)
+            elif decl.zone not in m.zones:
+                self.error(f"board '{decl.name}' grows in zone '{decl.zone}', which is not declared", decl.span,
+                           did_you_mean(decl.zone, m.zones) or "declare the zone the spaces are placed in")
         for name, decl in m.shows.items():
             if name != "cards" and name not in m.zones:
                 self.error(f"`show {name}`: no zone named '{name}'", decl.span, did_you_mean(name, set(m.zones) | {"cards"}))
@@ -212,6 +224,9 @@ class Checker(FlowChecks, Visitor):
         if decl.visibility == "hidden":
             self.error(f"`show {name} per player, hidden` would show it to no one", decl.span,
                        "write `visible` or `owner only`")
+        elif decl.visibility == "others":
+            self.error(f"`show {name} per player, others only`: a value is shown to all or to its player",
+                       decl.span, "write `visible` or `owner only`")
 
     def board_is_fixed(self, decl):
         """A board is built once: its adjacency may read the two spaces'
@@ -278,6 +293,15 @@ class Checker(FlowChecks, Visitor):
 
     def visit_Shuffle(self, s, scope):
         self.zone_ref(s.zone, scope)
+
+    def visit_LookAt(self, s, scope):
+        self.expr(s.cards, scope)
+
+    visit_Reorder = visit_LookAt
+
+    def visit_Reveal(self, s, scope):
+        self.expr(s.cards, scope)
+        self.expr(s.to, scope)
 
     def visit_Slide(self, s, scope):
         self.zone_ref(s.zone, scope, slotted=True)

@@ -11,7 +11,7 @@ from ..errors import NO_SPAN, Span
 
 # The fixed vocabularies of the language.
 Scope = Literal["player", "shared", "card"]  # whose a counter or zone is
-Visibility = Literal["visible", "owner", "hidden"]  # who sees a zone or counter
+Visibility = Literal["visible", "owner", "others", "hidden"]  # who sees a zone or counter
 ArithOp = Literal["+", "-", "*", "//", "%"]
 CompareOp = Literal["==", "!=", "<=", ">=", "<", ">"]
 AggregateOp = Literal["sum", "count", "highest", "lowest", "any", "every"]
@@ -234,6 +234,30 @@ class Refill(Stmt):
     source: Ref
 
 
+# -- who knows what (docs/constructs-knowledge.md)
+@dataclass(frozen=True)
+class LookAt(Stmt):
+    """`look at X`: the acting player sees the card or cards X where they lie."""
+
+    cards: Expr
+
+
+@dataclass(frozen=True)
+class Reveal(Stmt):
+    """`reveal X to P`: the player (or players) P see the card or cards X."""
+
+    cards: Expr
+    to: Expr
+
+
+@dataclass(frozen=True)
+class Reorder(Stmt):
+    """`reorder X`: the acting player puts the cards X (lying in one zone)
+    back in the order it chooses, top first; it sees them, others lose track."""
+
+    cards: Expr
+
+
 @dataclass(frozen=True)
 class CallStmt(Stmt):
     name: str
@@ -423,6 +447,7 @@ class BoardDecl(Decl):
     a: str
     b: str
     adjacent: Expr
+    zone: Optional[str] = None  # `board KIND in ZONE`: the spaces are the cards lying in ZONE (it grows)
 
 
 @dataclass(frozen=True)
@@ -441,6 +466,7 @@ class ZoneDecl(Decl):
     stack: bool = False
     slots: Optional[int] = None
     visibility: Visibility = "visible"
+    size_hidden: bool = False  # `size hidden`: who does not see the cards is not told how many there are
 
 
 @dataclass(frozen=True)

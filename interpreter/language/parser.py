@@ -136,8 +136,9 @@ class _ToAst(Transformer):
         return n.Override(inner)
 
     @_raw
-    def board_decl(self, kind, a, b, adjacent):
-        return n.BoardDecl(str(kind), str(a), str(b), adjacent, span=self._tspan(kind))
+    def board_decl(self, kind, zone, a, b, adjacent):
+        return n.BoardDecl(str(kind), str(a), str(b), adjacent, str(zone) if zone is not None else None,
+                           span=self._tspan(kind))
 
     @_raw
     def show_decl(self, name, template):
@@ -167,12 +168,14 @@ class _ToAst(Transformer):
     vis_hidden = staticmethod(lambda: "hidden")
     vis_visible = staticmethod(lambda: "visible")
     vis_owner = staticmethod(lambda: "owner")
+    vis_others = staticmethod(lambda: "others")
     signed_int = staticmethod(lambda value: value)
     negative_int = staticmethod(lambda value: -value)
     opt_min = staticmethod(lambda value: ("minimum", value))
     opt_max = staticmethod(lambda value: ("maximum", value))
     opt_visibility = staticmethod(lambda value: ("visibility", value))
     opt_stack = staticmethod(lambda: ("stack", True))
+    opt_size_hidden = staticmethod(lambda: ("size_hidden", True))
     opt_slots = staticmethod(lambda value: ("slots", value))
 
     def counter_decl(self, names, scope, *options):
@@ -190,6 +193,9 @@ class _ToAst(Transformer):
     set_stmt = n.SetCounter
     deal_stmt = n.Deal
     shuffle_stmt = n.Shuffle
+    look_stmt = n.LookAt
+    reveal_stmt = n.Reveal
+    reorder_stmt = n.Reorder
     slide_stmt = n.Slide
     refill_stmt = n.Refill
     stop_stmt = n.Stop

@@ -127,6 +127,16 @@ class TypeCheck(Visitor):
         self.expect(s.cards, scope, {CARD, CARDS, LIST}, "what is moved")
         self.owner(s.dest, scope)
 
+    def visit_LookAt(self, s, scope):
+        self.expect(s.cards, scope, {CARD, CARDS, LIST}, "what is looked at")
+
+    def visit_Reorder(self, s, scope):
+        self.expect(s.cards, scope, {CARDS, LIST}, "the cards put back in order")
+
+    def visit_Reveal(self, s, scope):
+        self.expect(s.cards, scope, {CARD, CARDS, LIST}, "what is revealed")
+        self.expect(s.to, scope, {PLAYER, PLAYERS, NUMBER, LIST}, "whom it is revealed to")
+
     def visit_Deal(self, s, scope):
         self.expect(s.count, scope, {NUMBER}, "the number of cards to deal")
 
