@@ -21,6 +21,7 @@ from .errors import InvalidActionError, RulesError, RulesRuntimeError
 from .traits import Traits, traits_of
 
 TERMINAL = -4  # current_player() once the game is over (OpenSpiel's value)
+HIDDEN_OPTION = "a card you cannot see"  # an option's label for a player who may not see its card
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ class Game:
         self.path = path
         self.model = model
         self.diagnostics = list(diagnostics)
+        program.seers = visibility.seer_masks(program)
 
     def set_limits(self, steps: int | None = None, turns: int | None = None, check_invariants: bool | None = None,
                    decisions: int | None = None) -> None:
@@ -93,6 +95,9 @@ class Game:
         home = p.zones[p.setup_zone].base
         st.z[home] = list(range(ncards))
         st.loc = [home] * ncards
+        st.known = [0] * ncards
+        if not p.seers:
+            p.seers = visibility.seer_masks(p)
         st.rng = _rng.seed_state(seed)
         st.seed = seed
         st.frames = [[p.main, 0, []]]
@@ -125,17 +130,27 @@ class GameState(State):
         """Stable ids of the legal options, e.g. ``['draw', 'pass']``."""
         return [] if self.over else list(self.option_ids)
 
-    def legal_options(self) -> list[Option]:
+    def legal_options(self, viewer: int | None = None) -> list[Option]:
+        """The options with their labels; as `viewer` (another seat, or
+        visibility.PUBLIC) may see them if given: an option naming a card
+        the viewer cannot see is labelled without its name."""
         if self.over:
             return []
         point, fr = self._decision_point()
-        return [Option(i, point.label(self, fr, v)) for i, v in zip(self.option_ids, self.option_values)]
+        hidden = viewer is not None and viewer != self.decider and point.kind == "card"
 
-    def decision(self) -> Decision | None:
+        def label(value):
+            if hidden and not visibility.option_visible(self, point.kind, value, self.decider, viewer):
+                return HIDDEN_OPTION
+            return point.label(self, fr, value)
+        return [Option(i, label(v)) for i, v in zip(self.option_ids, self.option_values)]
+
+    def decision(self, viewer: int | None = None) -> Decision | None:
+        """The pending decision; as `viewer` may see it if given (see `legal_options`)."""
         if self.over:
             return None
         point, fr = self._decision_point()
-        return Decision(self.decider, point.prompt(self, fr), tuple(self.legal_options()))
+        return Decision(self.decider, point.prompt(self, fr), tuple(self.legal_options(viewer)))
 
     def prompt(self) -> str | None:
         """The question of the pending decision (None once the game is over)."""
@@ -297,11 +312,14 @@ class GameState(State):
                     p.card_ids[c]: self._zone_view(info.base + c, player) for c in range(len(p.card_ids))
                     if any(x is not None for x in self.z[info.base + c]) and visibility.card_visible(self, c, player)
                 }
-        return {
+        seen = {
             "player": player, "current_player": self.current_player(), "round": self.round,
             "turn": self.turns, "first_player": self.first, "counters": counters, "zones": zones,
             "values": self.shown_values(player),
         }
+        if p.phases:  # the phase of the round, and who has passed in it (everyone sees a pass)
+            seen["phase"], seen["passed"] = self.phase, sorted(self.passed)
+        return seen
 
     def shown_values(self, viewer: int) -> dict:
         """The values the rules show per player (`show NAME per player`), as
@@ -320,11 +338,21 @@ class GameState(State):
         return out
 
     def _zone_view(self, zi, viewer):
+        """The card ids of a zone instance the viewer sees; else its size, the
+        cards the viewer knows in it by place (`known`, bottom first) and the
+        counters seen on its cards' backs by place (`marks`)."""
         cards = self.z[zi]
-        if not visibility.instance_visible(self, zi, viewer):
-            return {"count": sum(1 for c in cards if c is not None)}
         ids = self.program.card_ids
-        return [ids[c] if c is not None else None for c in cards]
+        if visibility.instance_visible(self, zi, viewer):
+            return [ids[c] if c is not None else None for c in cards]
+        view = {"count": sum(1 for c in cards if c is not None) if visibility.size_seen(self, zi, viewer) else None}
+        known = visibility.known_places(self, zi, viewer)
+        if known is not None:
+            view["known"] = [ids[c] if c is not None else None for c in known]
+        marks = visibility.marks_on_backs(self, zi, viewer)
+        if marks:
+            view["marks"] = marks
+        return view
 
     # -- reading and arranging positions by name (for scenarios, tests, tools)
     def _owner_index(self, scope: str, owner) -> int:
