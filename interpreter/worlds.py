@@ -13,7 +13,7 @@ such samples, never on the true state.
 from __future__ import annotations
 
 from . import rng as _rng
-from .visibility import counter_visible, unseen_places
+from .visibility import counter_visible, instance_visible
 
 
 def determinize(st, player: int, seed_state: int):
@@ -23,7 +23,7 @@ def determinize(st, player: int, seed_state: int):
     kinds = world.program.card_kinds
     on_card = [world.ctr[c.index] for c in world.program.counter_list if c.scope == "card"]
     by_kind: dict = {}
-    for zi, i in unseen_places(world, player):
+    for zi, i in _unseen_places(world, player):
         by_kind.setdefault(kinds[world.z[zi][i]], []).append((zi, i))
     for kind in sorted(by_kind):
         places = by_kind[kind]
@@ -41,6 +41,22 @@ def determinize(st, player: int, seed_state: int):
     # The world's own future randomness must not be the true one either.
     world.rng, _ = _rng.next_u64(seed_state)
     return world, seed_state
+
+
+def _unseen_places(st, viewer: int) -> list:
+    """`visibility.unseen_places`, in the same order, asking who sees a zone
+    instance only when it holds cards (most zones on cards are empty, and
+    asking walks the cards holding them)."""
+    program = st.program
+    home = program.zones[program.setup_zone].base
+    places = []
+    for zi, zone in enumerate(st.z):
+        if zi == home:
+            continue
+        held = [(zi, i) for i, card in enumerate(zone) if card is not None]
+        if held and not instance_visible(st, zi, viewer):
+            places.extend(held)
+    return places
 
 
 def _forget_unseen_counters(world, player: int) -> None:

@@ -270,3 +270,24 @@ def test_sanity_greedy_beats_random_and_random_is_weak(game):
         agents[1 - seat] = make_agent("random", seed, 1 - seat)
         wins += play_game(game, 2, seed, agents).returns()[seat]
     assert wins >= 6
+
+
+@pytest.mark.parametrize("rules, players", [(CATALYST, 2), (CATALYST, 4), (SOLO, 2),
+                                            (RULES / "catastropolis" / "catastropolis.rules", 3)])
+def test_worlds_redistribute_exactly_the_cards_visibility_hides(rules, players):
+    """worlds.py asks about non-empty zones only; the places must be those of
+    visibility.unseen_places, in the same order, for every viewer."""
+    from interpreter import worlds
+    from interpreter.visibility import PUBLIC
+
+    game = load_game(rules)
+    for seed in range(3):
+        st = game.new_initial_state(players, seed)
+        bot = make_agent("random", seed, 0)
+        for step in range(60):
+            if st.is_terminal():
+                break
+            if step % 6 == 0:
+                for viewer in [*range(players), PUBLIC]:
+                    assert worlds._unseen_places(st, viewer) == unseen_places(st, viewer)
+            st.apply_action(bot.choose_id(st.legal_actions()))
