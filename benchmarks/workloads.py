@@ -80,9 +80,11 @@ def mcts_search():
     """Simulations of one ISMCTS search at a 2-player opening, each a random
     rollout to the end of the game (`mcts:horizon=0`); `count` simulations."""
     from interpreter.agents import make_agent
+    from interpreter.agents.evaluate import evaluator_for
     from interpreter.play import world_sampler
 
     game = _game()
+    evaluator_for(game.program, discount=0.5)  # learnt once per rules file: setup
     st = game.new_initial_state(2, 11)
     player = st.current_player()
     state = {}
@@ -94,6 +96,30 @@ def mcts_search():
             state["root"] = __import__("interpreter.agents.mcts", fromlist=["Node"]).Node()
             state["worlds"] = world_sampler(st, player, 11)
         bot.iterate(state["root"], state["worlds"]())
+
+    return work
+
+
+def mcts_default_search():
+    """Simulations of the default `mcts` bot (each rollout one turn, best of
+    4 completions, then the evaluation) at a 2-player position 30 decisions in."""
+    from interpreter.agents import make_agent
+    from interpreter.agents.evaluate import evaluator_for
+    from interpreter.agents.mcts import Node
+    from interpreter.play import world_sampler
+
+    game = _game()
+    evaluator_for(game.program, discount=0.5)  # learnt once per rules file: setup
+    st = game.new_initial_state(2, 5)
+    bot = make_agent("random", 5, 0)
+    while st.decisions < 30 or len(st.legal_actions()) < 2:
+        st.apply_action(bot.choose_id(st.legal_actions()))
+    player = st.current_player()
+    search = make_agent("mcts:1:reuse=0", 5, player)
+    root, worlds = Node(), world_sampler(st, player, 5)
+
+    def work(i):
+        search.iterate(root, worlds())
 
     return work
 
@@ -154,6 +180,7 @@ def clones():
 
 WORKLOADS = {
     "random": random_games, "baseline": baseline_games, "greedy": greedy_games, "mcts": mcts_search,
+    "mcts_default": mcts_default_search,
     "openspiel": openspiel_search, "observation": observations, "clone": clones,
 }
 
