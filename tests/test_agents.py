@@ -260,6 +260,46 @@ def test_evaluation_leaves_the_position_as_it_was(game):
     assert all(v >= s - 1e-9 for v, s in zip(values, scores))
 
 
+@pytest.mark.parametrize("rules, counts", [(CATALYST, (4, 2, 3)), (SOLO, (2,))])
+def test_remembered_values_are_the_values(rules, counts):
+    """Values recalled from what they were read from equal values computed
+    afresh, over whole games of every size (one evaluator for all, as bots
+    share it), on positions arranged by hand, and right after one thing a
+    value reads has changed."""
+    game = load_game(rules)
+    ev = Evaluator(game.program)
+    for seed, players in enumerate(counts):
+        st = game.new_initial_state(players, seed)
+        bot = make_agent("random", seed, 0)
+        while not st.is_terminal():
+            for p in range(players):
+                assert ev.value(st, p) == ev.compute_value(st, p)
+                assert ev.value(st.clone(), p) == ev.compute_value(st, p)  # recalled
+            st.apply_action(bot.choose_id(st.legal_actions()))
+    players = counts[-1]
+    st = midgame(game, players, steps=60)
+    for p in range(players):
+        ev.value(st, p)
+        for name in ("coins", "military"):
+            st.set_counter(name, st.counter(name, p) + 4, p)
+            assert ev.value(st, p) == ev.compute_value(st, p)
+        pile = st.zone("scoring_pile", p)
+        if pile:
+            st.place(pile[-1], "playing_area", p)
+            assert ev.value(st, p) == ev.compute_value(st, p)
+
+
+def test_noted_lists_note_every_read():
+    from interpreter.agents.recall import EVERYTHING, _Noted
+
+    noted = _Noted([[1], [2], [3]])
+    assert noted[1] == [2] and noted.read == {1}
+    for read in (list, len, lambda x: x.index([3]), lambda x: [2] in x, lambda x: x[0:2]):
+        noted = _Noted([[1], [2], [3]])
+        read(noted)
+        assert EVERYTHING in noted.read
+
+
 def test_sanity_greedy_beats_random_and_random_is_weak(game):
     """A small sample (the ladder measures hundreds of games)."""
     wins = 0.0

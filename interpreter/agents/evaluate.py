@@ -24,10 +24,10 @@ import math
 
 from ..errors import RulesRuntimeError
 from ..language.builtins import hosted_cards
+from .recall import Recall
 
 DISCOUNT = 0.5  # share of a held card's best gain credited before it is earned
 SMOOTH = 6  # counter values averaged over (covers steps of 1, 2, 3 and 6)
-MEMO_SIZE = 4096  # positions whose values are kept (then the memo starts again)
 
 
 class Evaluator:
@@ -44,7 +44,7 @@ class Evaluator:
         self.counters = [c for c in program.counter_list if c.scope == "player"]
         self.card_zone_bases = [z.base for z in zones if z.scope == "card"]
         self.terms = [fn for _, fn in program.score_terms]
-        self.memo: dict = {}  # position_key -> values, for positions met again
+        self.recall = Recall(self.compute_value)
         self.all_terms = tuple(range(len(self.terms)))
         # Which score terms a change can touch, learnt once per program from
         # seeded sample positions (so it is the same in every run): a counter
@@ -68,21 +68,19 @@ class Evaluator:
 
     # -- the value of a position
     def value(self, st, player: int) -> float:
+        """The player's value. A search values many positions that differ
+        only where this player's value does not look (another player's turn,
+        effects resolved in another order): values are remembered with what
+        they were computed from (recall.py), exactly."""
+        return self.recall(st, player)
+
+    def compute_value(self, st, player: int) -> float:
         before = self.term_values(st, player)
         base = float(sum(before))
         return base + self.discount * self.potential(st, player, before) + self.smoothing(st, player, before)
 
     def values(self, st) -> list:
-        """Every player's value. A search meets the same position by several
-        paths (effects resolved in another order), so values are kept by
-        position (`position_key`: everything a score term may read)."""
-        key = position_key(st)
-        found = self.memo.get(key)
-        if found is None:
-            if len(self.memo) >= MEMO_SIZE:
-                self.memo.clear()
-            found = self.memo[key] = [self.value(st, p) for p in range(st.n)]
-        return list(found)
+        return [self.recall(st, p) for p in range(st.n)]
 
     def margin(self, st, player: int) -> float:
         """The player's value minus the best value among the others."""
@@ -311,14 +309,6 @@ def _put_back(st, card: int, src: int, dst: int, where: int) -> None:
     else:
         st.z[src].insert(where, card)
     st.loc[card] = src
-
-
-def position_key(st) -> tuple:
-    """Everything of a position that a score term may read: the cards in each
-    zone, the counters and the round's bookkeeping (not the rules' frames, the
-    generator or the history, which no score reads)."""
-    return (tuple(map(tuple, st.z)), tuple(map(tuple, st.ctr)), st.n, st.first, st.cur, st.round, st.turns,
-            st.order, st.pos, st.end_round, st.over, st.won, st.lost)
 
 
 def squash(vals: list, player: int, scale: float | None = None) -> float:
