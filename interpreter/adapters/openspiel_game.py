@@ -51,6 +51,7 @@ from ..game import Game
 from ..loader import load_game
 from .encoding import Encoding
 
+_TERMINAL, _CHANCE = pyspiel.PlayerId.TERMINAL, pyspiel.PlayerId.CHANCE
 DEFAULT_SEEDS = 1 << 16
 DEFAULT_MAX_GAME_LENGTH = 2000
 PREFIX = "python_rules_"
@@ -361,19 +362,23 @@ class RulesState(pyspiel.State):
         """The interpreter's GameState (None before the chance node is resolved)."""
         return self._c.st
 
+    # current_player, _legal_actions and _apply_action are a search's inner
+    # loop (several calls per step of every rollout): written out.
     def current_player(self):
         c = self._c
-        if c.terminal():
-            return pyspiel.PlayerId.TERMINAL
-        if c.chance():
-            return pyspiel.PlayerId.CHANCE
-        return c.st.current_player()
+        st = c.st
+        if st is None:
+            return _CHANCE
+        if c.cut or st.is_terminal():
+            return _TERMINAL
+        return st.current_player()
 
     def _legal_actions(self, player):
         c = self._c
-        if c.terminal() or c.chance() or player != c.st.current_player():
+        st = c.st
+        if st is None or c.cut or st.is_terminal() or player != st.current_player():
             return []
-        return c.ctx.encoding.legal_indices(c.st)
+        return c.ctx.encoding.legal_indices(st)
 
     def chance_outcomes(self):
         k = self._c.seeds
