@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .options import reports_errors
+from .options import PathArg, reports_errors
 
 
 def bundled_folder() -> Path:
@@ -24,7 +24,7 @@ def bundled_folder() -> Path:
 
 
 @click.command("games")
-@click.option("--copy", "target", type=click.Path(file_okay=False), default=None, metavar="DIR",
+@click.option("--copy", "target", type=PathArg(file_okay=False), default=None, metavar="DIR",
               help="Copy the sample rules, cards and schemas into DIR (rules/ and schemas/), to edit them.")
 @reports_errors
 def games_command(target):

@@ -1,23 +1,35 @@
-"""Play in the terminal: the table, numbered options, help, undo, save, quit."""
+"""Play in the terminal: the table, what happens told as it happens, numbered
+options, and commands to look things up, undo, save and quit."""
 from __future__ import annotations
 
 import copy
 import sys
 
 from rich.console import Console
-
+from interpreter import files, visibility
+from interpreter.errors import RulesError
 from interpreter.saves import session_text
 from interpreter.view import table_view
 
-from .render import write_atomic
+from . import lookup
+from .narrate import Narrator, after_choice, listen, styled
+from .render import plain, safe
 from .table import render_table
 
-HELP = """Type the number of an option to choose it.
-  ?, help     this help
-  undo        go back to your previous decision
-  save FILE   save the game (resume with: catalyst run --load FILE)
-  quit        leave the game (save first to keep it)"""
+HELP = """Type the number of an option to choose it, or @P for the option naming the card at
+position P of the table (the numbered places of a row of spaces).
+  card NAME     a card's details: all its data, printed values and effects
+                (card N: the card option N names; card @P: the card at position P)
+  look ...      the same as card
+  table         the table again, with the details of every card all players see
+  history [N]   the last N things that happened (20 if N is not given)
+  undo          go back to your previous decision
+  save FILE     save the game (resume with: catalyst run --load FILE)
+  quit          leave the game (save first to keep it)
+  ?, help       this help"""
 
+HISTORY = 20
+QUIT = object()  # the answer of a person leaving the game
 
 
 class Session:
@@ -26,7 +38,10 @@ class Session:
     def __init__(self, game, state, humans: set, agents: list, meta: dict, console: Console, on_decision=None):
         self.game, self.state, self.humans, self.agents = game, state, humans, agents
         self.meta, self.console, self.on_decision = meta, console, on_decision
-        self.history: list = []
+        # One person sees their player's view; several at one screen see what all players see.
+        self.viewer = next(iter(humans)) if len(humans) == 1 else visibility.PUBLIC
+        self.narrator = Narrator(self.viewer)
+        self.undo_points: list = []
         self.shown_turn = None  # the turn whose table was last drawn
         self.stdin = sys.stdin
 
@@ -34,6 +49,7 @@ class Session:
         """Play until the end; return the final state, or None if the player quit."""
         from interpreter.play import world_sampler
 
+        self.tell(self.narrator.take(self.state), typed=False)  # the setup, when the state listened to it
         while not self.state.is_terminal():
             st = self.state
             player = st.current_player()
@@ -45,23 +61,30 @@ class Session:
                 if choice == "undo":
                     continue
             else:
-                choice = self.agents[player].choose(decision, st.observation(player), world_sampler(st, player, self.meta["seed"]))
-                label = next(o.label for o in decision.options if o.id == choice)
-                self.console.print(f"[dim]player {player + 1}:[/dim] {label}")
+                worlds = world_sampler(st, player, self.meta["seed"])
+                choice = self.agents[player].choose(decision, st.observation(player), worlds)
             if self.on_decision:
                 self.on_decision(st, decision, choice)
+            listen(st)
             st.apply_action(choice)
+            self.tell(self.narrator.take(st), typed=player in self.humans)
         return self.state
+
+    def tell(self, lines, typed: bool) -> None:
+        """Print what just happened; the option a person typed is not repeated."""
+        for event, text in after_choice(lines) if typed else lines:
+            self.console.print(styled(event, text))
 
     def ask(self, decision):
         st = self.state
-        self.history.append((st.clone(), copy.deepcopy(self.agents)))
+        self.undo_points.append((st.clone(), copy.deepcopy(self.agents), len(self.narrator.told)))
         if self.shown_turn != st.turns:
             render_table(self.console, table_view(st, decision.player))
             self.shown_turn = st.turns
         else:
-            counters = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in table_view(st, decision.player)["players"][decision.player]["counters"].items())
-            self.console.print(f"[dim]you have: {counters}[/dim]")
+            mine = table_view(st, decision.player)["players"][decision.player]["counters"]
+            counters = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in mine.items())
+            self.console.print(f"[dim]you have: {safe(counters)}[/dim]")
         self.show_options(decision)
         while True:
             line = self.read()
@@ -71,39 +94,124 @@ class Session:
             line = line.strip()
             if not line:
                 continue
-            word, _, rest = line.partition(" ")
-            word = word.lower()
-            if word in ("?", "help"):
-                self.console.print(HELP)
-            elif word == "quit":
-                self.console.print("Game left unfinished.")
+            answer = self.answer(decision, line)
+            if answer is QUIT:
                 return None
-            elif word == "undo":
-                if len(self.history) < 2:
-                    self.console.print("Nothing to undo: this is your first decision.")
-                    continue
-                self.history.pop()
-                self.state, self.agents = self.history.pop()
-                self.shown_turn = None
-                self.console.print("Back to your previous decision.")
-                return "undo"
-            elif word == "save":
-                self.save(rest.strip())
-            elif line.isdigit() and 1 <= int(line) <= len(decision.options):
-                return decision.options[int(line) - 1].id
-            else:
-                self.console.print(f"Please type a number from 1 to {len(decision.options)}, or ? for help.")
+            if answer is not None:
+                return answer
+
+    def answer(self, decision, line: str):
+        """What a typed line asks for: an option's id, "undo", QUIT, or None to ask again."""
+        word, _, rest = line.partition(" ")
+        word, rest = word.lower(), rest.strip()
+        if word in ("?", "help"):
+            self.console.print(safe(HELP))
+        elif word == "quit":
+            self.console.print("Game left unfinished.")
+            return QUIT
+        elif word == "undo":
+            return self.undo()
+        elif word == "save":
+            self.save(rest)
+        elif word in ("card", "look"):
+            self.show_card(decision, rest)
+        elif word == "table":
+            self.show_table(decision)
+        elif word == "history":
+            self.show_history(rest)
+        elif line.isdigit() and 1 <= int(line) <= len(decision.options):
+            return decision.options[int(line) - 1].id
+        elif line.startswith("@") and line[1:].strip().isdigit():
+            return self.by_position(decision, int(line[1:]))
+        else:
+            self.console.print(f"Please type a number from 1 to {len(decision.options)}, or ? for help.")
+        return None
+
+    def undo(self):
+        if len(self.undo_points) < 2:
+            self.console.print("Nothing to undo: this is your first decision.")
+            return None
+        self.undo_points.pop()
+        self.state, self.agents, told = self.undo_points.pop()
+        del self.narrator.told[told:]
+        listen(self.state)
+        self.shown_turn = None
+        self.console.print("Back to your previous decision.")
+        return "undo"
+
+    def by_position(self, decision, position: int):
+        matches = lookup.options_at(self.state, position)
+        if len(matches) == 1:
+            return decision.options[matches[0]].id
+        if not matches:
+            self.console.print(f"No option names a card at position {position}.")
+        else:
+            self.console.print(f"Several options name a card at position {position}: "
+                               f"{', '.join(str(i + 1) for i in matches)}; type its number.")
+        return None
+
+    def show_card(self, decision, what: str):
+        st = self.state
+        if not what:
+            self.console.print("Say which: card NAME, card N (option N) or card @P (position P).")
+            return
+        if what.isdigit():
+            number = int(what)
+            if not 1 <= number <= len(decision.options):
+                self.console.print(f"There is no option {number}.")
+                return
+            cards = [c for c in [lookup.option_cards(st)[number - 1]] if c is not None]
+            missing = f"Option {number} names no card."
+        elif what.startswith("@") and what[1:].strip().isdigit():
+            cards = lookup.cards_at(st, int(what[1:]), self.viewer_of(decision))
+            missing = f"No card you can see lies at position {what[1:].strip()}."
+        else:
+            cards = lookup.find_by_name(st, what)
+            missing = f"No card is called '{what}'."
+        if not cards:
+            self.console.print(safe(missing))
+        elif len(cards) > 8:
+            self.console.print(safe(f"{len(cards)} cards match '{what}': "
+                                      + ", ".join(st.program.card_names[c] for c in cards[:8]) + ", ..."))
+        for card in cards[:8]:
+            self.console.print(safe("\n".join(lookup.card_details(st, card, self.viewer_of(decision)))))
+
+    def show_table(self, decision):
+        st = self.state
+        render_table(self.console, table_view(st, decision.player))
+        cards = lookup.public_cards(st)
+        if cards:
+            self.console.print("[bold]the cards every player sees:[/bold]")
+        for card in cards:
+            self.console.print(safe("  " + lookup.card_summary(st, card)))
+        self.show_options(decision)
+
+    def show_history(self, rest: str):
+        count = int(rest) if rest.isdigit() else HISTORY
+        lines = self.narrator.history(count)
+        if not lines:
+            self.console.print("Nothing has happened yet.")
+        for event, text in lines:
+            self.console.print(styled(event, text))
+
+    def viewer_of(self, decision) -> int:
+        """Whose eyes look things up: the deciding person's."""
+        return decision.player if decision.player in self.humans else self.viewer
 
     def show_options(self, decision):
-        self.console.print(f"[bold]player {decision.player + 1}, {decision.prompt.lower()}:[/bold]")
+        self.console.print(f"[bold]player {decision.player + 1}, {safe(decision.prompt.lower())}:[/bold]")
         for i, option in enumerate(decision.options, 1):
-            self.console.print(f"  {i:>2}. {option.label}")
+            self.console.print(f"  {i:>2}. {safe(option.label)}")
 
     def read(self):
+        """A line typed at the prompt, or None once input has ended (or stdin is closed)."""
         self.console.print("> ", end="")
-        line = self.stdin.readline()
-        if not self.stdin.isatty():
-            self.console.print(line.rstrip("\n"))  # a transcript shows what was typed
+        try:
+            line = self.stdin.readline() if self.stdin is not None else ""
+            if line and not self.stdin.isatty():
+                self.console.print(plain(line.rstrip("\n")))  # a transcript shows what was typed
+        except (OSError, ValueError):  # a closed or broken stdin ends input
+            line = ""
         return line if line else None
 
     def save(self, path: str):
@@ -113,8 +221,8 @@ class Session:
         meta = {k: v for k, v in self.meta.items() if k != "rules"}
         text = session_text(path, self.meta["rules"], self.game, self.state, {**meta, "human": sorted(self.humans)})
         try:
-            write_atomic(path, text)
-        except OSError as err:
-            self.console.print(f"Could not save to {path}: {err.strerror or err}")
+            files.write_text(path, text, "the saved game")
+        except RulesError as err:
+            self.console.print(plain(f"Not saved: {err.diagnostics[0].message}"), soft_wrap=True)  # paths unbroken
             return
-        self.console.print(f"Saved to {path}.")
+        self.console.print(plain(f"Saved to {path}."), soft_wrap=True)

@@ -2,12 +2,24 @@
 from __future__ import annotations
 
 import functools
+import os
+import re
 import sys
 import traceback
 
 import click
 
 from interpreter.errors import RulesError
+
+
+# C0 and C1 controls but tab and line end, and the bidirectional overrides
+# that reorder what a terminal shows.
+_CONTROLS = re.compile("[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069]")
+
+
+def printable(text: str) -> str:
+    """`text` with every character that could steer a terminal replaced by '?'."""
+    return _CONTROLS.sub("?", text)
 
 
 class Context:
@@ -37,10 +49,20 @@ def reports_errors(fn):
         except RulesError as err:
             if debugging():
                 show_traceback()
-            text = err.render()
+            text = printable(err.render())
             # Click already starts the message with "Error:".
             raise click.ClickException(text[len("error: "):] if text.startswith("error: ") else text) from None
     return wrapper
+
+
+class PathArg(click.Path):
+    """A path on the command line; one holding a NUL byte is a usage error
+    (os.stat, which click.Path calls, would raise ValueError)."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and "\0" in value:
+            self.fail(f"{value!r} contains a NUL byte", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 def parse_sets(values) -> dict:
@@ -55,3 +77,21 @@ def parse_sets(values) -> dict:
 
 set_option = click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
                           help="Override a parameter of the rules (repeatable).")
+
+
+class BotsOption(click.Option):
+    """`--bots`, whose help lists every bot of the agents registry (read when
+    the help is shown, so the registry is imported only then)."""
+
+    def get_help_record(self, ctx):
+        from interpreter.agents import bot_usages
+
+        self.help = self.help.replace("{bots}", ", ".join(bot_usages()))
+        return super().get_help_record(ctx)
+
+
+def fresh_seed() -> int:
+    """A seed nobody chose, from the system's entropy: the one place a game's
+    randomness does not come from a seed (it makes the seed). Six digits, to
+    be typed again with --seed."""
+    return int.from_bytes(os.urandom(4), "big") % 1_000_000

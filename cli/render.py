@@ -1,23 +1,72 @@
-"""Text output of the CLI: turn log lines, score tables, JSON-lines logs."""
+"""Text output of the CLI: turn log lines, score tables, JSON-lines logs.
+
+Text from rules and card files (titles, labels, card names, field values)
+is never read as Rich markup: it goes into tables as `Text` objects, so a
+card named "[link=...]" prints as written. Text printed plainly has its
+control characters replaced, so it cannot drive the terminal either.
+"""
 from __future__ import annotations
 
 import sys
-import os
-import tempfile
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
+from interpreter import files
 from interpreter.errors import RulesError
+
+from .options import printable
+
+def plain(text) -> Text:
+    """User text for Rich: shown as written, never read as markup."""
+    return Text(printable(str(text)))
+
+
+def safe(text) -> str:
+    """User text to put inside Rich markup: its own markup escaped, and every
+    character that could steer a terminal replaced."""
+    return escape(printable(str(text)))
 
 
 def console() -> Console:
-    return Console(file=sys.stdout, width=110, highlight=False)
+    return Console(file=sys.stdout, width=110, highlight=False, emoji=False)
 
 
 def log_line(st, decision, label: str) -> str:
-    return f"round {st.round:>2} turn {st.turns:>3}  player {decision.player + 1}: {label}"
+    return printable(f"round {st.round:>2} turn {st.turns:>3}  player {decision.player + 1}: {label}")
+
+
+def event_lines(lines: list, heading: str | None = None) -> None:
+    """What followed a decision (texts from replay.told), under its line."""
+    from .narrate import short
+
+    if heading and lines:
+        click.echo(f"{heading}:")
+    for text in lines:
+        click.echo(printable("    " + short(text, ("move",))))
+
+
+def seed_line(game, rules: str, seed: int, players: int, resumed: bool) -> str:
+    """The seed of a game, with the command that deals the same game again."""
+    if resumed:
+        return f"{game.title}: a saved game of seed {seed}, {players} players"
+    return f"{game.title} — seed {seed} (the same deal again: catalyst run {rules} --players {players} --seed {seed})"
+
+
+def reveal(st) -> None:
+    """The table at the end, every hidden card shown (but the cards that
+    never left the zone every card starts in: they were not in the game)."""
+    from interpreter import visibility
+    from interpreter.view import table_view
+
+    from .table import render_table
+
+    view = table_view(st, visibility.EVERYTHING)
+    view["shared"] = [(name, zone) for name, zone in view["shared"] if name != st.program.setup_zone]
+    render_table(console(), view, title=f"the end, every card shown (round {st.round}, turn {st.turns})")
 
 
 def final_table(st, quiet: bool) -> None:
@@ -27,17 +76,18 @@ def final_table(st, quiet: bool) -> None:
             mark = " *" if p in result["winners"] else ""
             click.echo(f"player {p + 1}: {score}{mark}")
         return
-    table = Table(title=f"{st.program.title}: final scores after {result['turns']} turns")
+    title = plain(f"{st.program.title}: final scores after {result['turns']} turns")
+    table = Table(title=title, min_width=len(title) + 4)  # the title on one line
     table.add_column("player")
     labels = list(result["breakdown"][0]) if result["breakdown"] else []
     for label in labels:
-        table.add_column(label, justify="right")
+        table.add_column(plain(label), justify="right")
     table.add_column("total", justify="right", style="bold")
     for p, (score, parts) in enumerate(zip(result["scores"], result["breakdown"])):
         name = f"player {p + 1}" + (" (first)" if p == result["first_player"] else "")
         won = " winner" if p in result["winners"] else ""
         table.add_row(name + won, *(str(parts[label]) for label in labels), str(score))
-    Console(file=sys.stdout, width=max(100, 20 + 12 * len(labels))).print(table)
+    Console(file=sys.stdout, width=max(100, 20 + 12 * len(labels)), highlight=False, emoji=False).print(table)
     click.echo(outcome_line(result))
 
 
@@ -57,25 +107,8 @@ def outcome_line(result: dict) -> str:
     return f"{names(winners)} win (shared)" if len(winners) > 1 else f"{names(winners)} wins"
 
 
-def write_atomic(path: str, text: str) -> None:
-    """Write a file so that a crash never leaves it half written."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".part")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def write_log(path, text: str) -> None:
-    try:
-        write_atomic(path, text)
-    except OSError as err:
-        raise RulesError(f"cannot write the log to {path}: {err.strerror or err}") from None
+    files.write_text(path, text, "the log")
 
 
 def cards_table(cards, fields) -> None:
@@ -85,10 +118,10 @@ def cards_table(cards, fields) -> None:
     table.add_column("kind")
     table.add_column("name", style="bold")
     for name in shown:
-        table.add_column(name)
+        table.add_column(plain(name))
     for card in cards:
-        table.add_row(card.id, card.kind, card.name, *(_cell(card.data.get(f)) for f in shown))
-    Console(file=sys.stdout, width=160).print(table)
+        table.add_row(plain(card.id), plain(card.kind), plain(card.name), *(plain(_cell(card.data.get(f))) for f in shown))
+    Console(file=sys.stdout, width=160, highlight=False, emoji=False).print(table)
 
 
 def _cell(value) -> str:

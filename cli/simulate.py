@@ -7,26 +7,29 @@ import json
 
 import click
 
-from .options import parse_sets, reports_errors, set_option
+from interpreter import limits
+
+from .options import BotsOption, PathArg, parse_sets, printable, reports_errors, set_option
 
 
 def _options(fn):
     """Options shared by simulate and compare (applied bottom-up)."""
     for option in reversed([
-        click.option("-n", "--games", type=click.IntRange(min=1), default=1000, show_default=True,
+        click.option("-n", "--games", type=click.IntRange(1, limits.GAMES), default=1000, show_default=True,
                      help="Number of games (with --sprt: the most games played)."),
         click.option("--players", "-p", type=int, default=None, help="Number of players (default: the fewest allowed)."),
-        click.option("--bots", default="random", show_default=True,
-                     help="Bot for every seat, or one per seat (random,greedy); seats are rotated from game to game."),
+        click.option("--bots", default="random", show_default=True, cls=BotsOption,
+                     help="Bot for every seat, or one per seat separated by commas ({bots}); "
+                          "seats are rotated from game to game."),
         click.option("--seed", type=int, default=0, show_default=True,
                      help="Seed of the sweep: game i gets a seed made from (seed, i)."),
-        click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+        click.option("--jobs", "-j", type=click.IntRange(1, limits.JOBS), default=None,
                      help="Local worker processes.  [default: every core]"),
         click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
                      help="Run the games on a Dask distributed cluster instead of local processes."),
         click.option("--coverage", is_flag=True, help="Count how often each rule and card was used; list those never used."),
         click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
-        click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+        click.option("--report", "report_dir", type=PathArg(file_okay=False), default=None, metavar="DIR",
                      help="Write DIR/report.html with PNG plots (needs matplotlib)."),
         click.option("--max-steps", type=click.IntRange(min=1), default=None,
                      help="Steps a rule may run without a decision before it is stopped.  [default: 1000000]"),
@@ -41,7 +44,7 @@ def _progress(total: int, what: str):
     """A progress bar with rate and time left on a terminal (stderr); none otherwise."""
     from rich.console import Console
 
-    console = Console(stderr=True)
+    console = Console(stderr=True, emoji=False)
     if not console.is_terminal:
         yield None
         return
@@ -90,29 +93,29 @@ def _team_lines(team) -> list:
         return []
     out = [f"team win rate {_interval(team['win_rate'])}  ({team['meaning']})"]
     for row in team["top_score_by_seat"]:
-        out.append(f"  {'top score, seat ' + str(row['seat']):<22}{_interval(row)}")
+        out.append(f"  {'top score, player ' + str(row['seat'] + 1):<22}{_interval(row)}")
     for row in team["top_score_by_position"]:
-        out.append(f"  {'top score, position ' + str(row['position']):<22}{_interval(row)}")
+        out.append(f"  {'top score, position ' + str(row['position'] + 1):<22}{_interval(row)}")
     return out
 
 
 def _balance_lines(s: dict) -> list:
-    """Seats the rules play alone, the first-player advantage and balance
-    (among the seats that decide)."""
+    """Players the rules play alone, the first-player advantage and balance
+    (among the players that decide)."""
     out = []
     against = s.get("against_non_deciding")
     of = s.get("balance_of", "win")
     if against:
         one, many = len(against["seats"]) == 1, len(against["deciding_seats"]) > 1
-        seats = ", ".join(str(x) for x in against["seats"])
-        deciders = ", ".join(str(x) for x in against["deciding_seats"])
-        out.append(f"{'seat' if one else 'seats'} {seats} never {'decides' if one else 'decide'} "
+        seats = ", ".join(str(x + 1) for x in against["seats"])
+        deciders = ", ".join(str(x + 1) for x in against["deciding_seats"])
+        out.append(f"{'player' if one else 'players'} {seats} never {'decides' if one else 'decide'} "
                    f"(the rules play {'it' if one else 'them'} alone); the deciding "
-                   f"{'seats' if many else 'seat'} {deciders} {'win' if many else 'wins'} "
+                   f"{'players' if many else 'player'} {deciders} {'win' if many else 'wins'} "
                    f"{_interval(against['win_rate'])} of the games against {'it' if one else 'them'}")
     fpa = s["first_player_advantage"]
     if fpa is None:
-        out.append("first-player advantage and balance: none (fewer than two seats decide)")
+        out.append("first-player advantage and balance: none (fewer than two players decide)")
     else:
         fair = "1/" + str(s["players"]) if not s.get("non_deciding_seats") else f"{fpa['fair_share']:.3f}"
         out.append(f"first-player advantage  {fpa['advantage']:+.3f}  ({fpa['low']:+.3f} to {fpa['high']:+.3f}; "
@@ -121,6 +124,12 @@ def _balance_lines(s: dict) -> list:
     out.append(f"decisiveness {s['decisiveness']:.3f}"
                + (f"; lost by everyone {_interval(s['lost_by_all'])}" if s["lost_by_all"]["wins"] else ""))
     return out
+
+
+def _percent(share: float) -> str:
+    """A share as a percentage with one decimal, never "-0.0%"."""
+    text = f"{share:.1%}"
+    return "0.0%" if text == "-0.0%" else text
 
 
 def summary_text(s: dict, cards_shown: int = 5) -> str:
@@ -135,9 +144,9 @@ def summary_text(s: dict, cards_shown: int = 5) -> str:
     out.append("win rate (95% Wilson interval)")
     for row in s["win_rate_by_seat"]:
         mark = "" if row.get("decides", True) else "  (never decides)"
-        out.append(f"  seat {row['seat']:<17}{_interval(row)}{mark}")
+        out.append(f"  player {row['seat'] + 1:<15}{_interval(row)}{mark}")
     for row in s["win_rate_by_position"]:
-        label = f"position {row['position']}" + (" (first)" if row["position"] == 0 else "")
+        label = f"position {row['position'] + 1}" + (" (first)" if row["position"] == 0 else "")
         out.append(f"  {label:<22}{_interval(row)}")
     for bot, row in s["win_rate_by_bot"].items():
         out.append(f"  {'bot ' + bot:<22}{_interval(row)}")
@@ -151,7 +160,7 @@ def summary_text(s: dict, cards_shown: int = 5) -> str:
     out.append(_stats_line("decisions", s["decisions"]))
     for term, d in s["score_by_category"].items():
         out.append(_stats_line(f"points: {term}"[:22], d))
-    out.append("share of points: " + ", ".join(f"{t} {v:.1%}" for t, v in s["category_share"].items()))
+    out.append("share of points: " + ", ".join(f"{t} {_percent(v)}" for t, v in s["category_share"].items()))
     from interpreter.simulation.summary import MIN_USES, reliable_impact
 
     impact = reliable_impact(s["card_impact"])
@@ -178,9 +187,9 @@ def summary_text(s: dict, cards_shown: int = 5) -> str:
         out.append("")
         out.append(f"coverage over {s['games']} games ({cov['meaning']})")
         for name, e in cov["rules"].items():
-            out.append(f"  {name:<40}{e['runs']:>10} runs in {e['games'] / max(s['games'], 1):6.1%} of games")
+            out.append(f"  {name:<40}{e['runs']:>10} runs in {_percent(e['games'] / max(s['games'], 1)):>6} of games")
         out.append("  games where a score term gave someone points: " + ", ".join(
-            f"{t} {k / max(s['games'], 1):.1%}" for t, k in cov["terms"].items()))
+            f"{t} {_percent(k / max(s['games'], 1))}" for t, k in cov["terms"].items()))
         for key, title in (("rules_never_run", "rules never run"), ("cards_never_used", "cards never used"),
                            ("cards_only_read", "cards only read by the rules, never chosen nor held"),
                            ("cards_never_in_play", "cards never in play"),
@@ -188,6 +197,15 @@ def summary_text(s: dict, cards_shown: int = 5) -> str:
             items = cov[key]
             out.append(f"{title} ({len(items)}): " + (", ".join(items) if items else "none"))
     return "\n".join(out)
+
+
+def metric_name(metric: str) -> str:
+    """A metric as people read it: seats' win rates name players, from 1
+    (`win_rate_seat_0`, the id `--metric` takes, reads "win rate, player 1")."""
+    prefix = "win_rate_seat_"
+    if metric.startswith(prefix) and metric[len(prefix):].isdigit():
+        return f"win rate, player {int(metric[len(prefix):]) + 1}"
+    return metric
 
 
 def _p(value) -> str:
@@ -214,30 +232,42 @@ def comparison_text(result) -> str:
                        f"(the intervals assume near-normal means, which win-or-lose outcomes reach only with more)")
         if v.sprt:
             t = v.sprt
-            out.append(f"  sequential test on {t['metric']} (effect {t['effect']}, alpha = beta = 0.05): "
+            out.append(f"  sequential test on {metric_name(t['metric'])} (effect {t['effect']}, alpha = beta = 0.05): "
                        f"{t['decision']} after {t['games']} games")
         out.append(f"  {'metric':<30}{'base':>9}{'variant':>9}{'difference':>11}  {'95% interval':<19}{'p_holm':>7}  verdict")
         for d in v.differences:
             interval = "-" if d["low"] != d["low"] else f"{d['low']:+.3f} to {d['high']:+.3f}"
-            out.append(f"  {d['metric'][:30]:<30}{d['base']:9.3f}{d['variant']:9.3f}{d['difference']:+11.3f}  "
+            out.append(f"  {metric_name(d['metric'])[:30]:<30}{d['base']:9.3f}{d['variant']:9.3f}{d['difference']:+11.3f}  "
                        f"{interval:<19}{_p(d['p_holm']):>7}  {d['verdict']}")
     return "\n".join(out)
 
 
 def _write_records(path):
-    handle = open(path, "w", encoding="utf-8")
+    """The records file (written beside the target, put in place at the end)
+    and the function that writes one record."""
+    from interpreter.files import OutputFile
+
+    out = OutputFile(path, "the game records")
 
     def write(record):
-        handle.write(json.dumps(record, separators=(",", ":")) + "\n")
+        out.write(json.dumps(record, separators=(",", ":")) + "\n")
 
-    return handle, write
+    return out, write
+
+
+def _report_folder(report_dir) -> None:
+    """Refuse a report folder that cannot be written now, before the games are played."""
+    if report_dir:
+        from interpreter.files import prepare_folder
+
+        prepare_folder(report_dir, "the report")
 
 
 # ---------------------------------------------------------------- commands
 @click.command("simulate")
-@click.argument("rules", type=click.Path(dir_okay=False))
+@click.argument("rules", type=PathArg(dir_okay=False))
 @_options
-@click.option("--out", "out_path", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("--out", "out_path", type=PathArg(dir_okay=False, writable=True), default=None,
               help="Write one JSON line per game (seed, seats, bots, scores, winners, ...).")
 @reports_errors
 def simulate_command(rules, games, players, bots, seed, jobs, scheduler, coverage, as_json, report_dir, max_steps,
@@ -246,14 +276,18 @@ def simulate_command(rules, games, players, bots, seed, jobs, scheduler, coverag
     intervals, scores, length, balance, card impact."""
     from interpreter.simulation import simulate
 
-    handle, write = _write_records(out_path) if out_path else (None, None)
+    _report_folder(report_dir)
+    records, write = _write_records(out_path) if out_path else (None, None)
     try:
         with _progress(games, "simulating") as advance:
             result = simulate(rules, games, players, bots, parse_sets(sets), seed, jobs, scheduler, coverage,
                               out=write, progress=advance, max_steps=max_steps)
-    finally:
-        if handle:
-            handle.close()
+    except BaseException:
+        if records:
+            records.discard()  # an existing file stays as it was
+        raise
+    if records:
+        records.commit()
     if report_dir:
         from interpreter.simulation.report import write_report
 
@@ -263,11 +297,11 @@ def simulate_command(rules, games, players, bots, seed, jobs, scheduler, coverag
     if as_json:
         click.echo(_dump(result.summary))
     else:
-        click.echo(summary_text(result.summary))
+        click.echo(printable(summary_text(result.summary)))
 
 
 @click.command("compare")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False), metavar="BASE VARIANT...")
+@click.argument("files", nargs=-1, required=True, type=PathArg(dir_okay=False), metavar="BASE VARIANT...")
 @_options
 @click.option("--sprt", is_flag=True,
               help="Stop early once a sequential probability ratio test (alpha = beta = 0.05) decides.")
@@ -286,6 +320,7 @@ def compare_command(files, games, players, bots, seed, jobs, scheduler, coverage
     if len(files) < 2:
         raise click.UsageError("give a base rules file and at least one variant")
     base, variants = files[0], list(files[1:])
+    _report_folder(report_dir)
     with _progress(games * len(files), "comparing") as advance:
         result = compare(base, variants, games, players, bots, parse_sets(sets), seed, jobs, scheduler,
                          coverage, sprt, metric, effect, progress=advance, max_steps=max_steps)
@@ -299,11 +334,11 @@ def compare_command(files, games, players, bots, seed, jobs, scheduler, coverage
     if as_json:
         click.echo(_dump(result.to_json()))
     else:
-        click.echo(comparison_text(result))
+        click.echo(printable(comparison_text(result)))
         if coverage:
             for name, summary in [(base, result.base.summary)] + [(v.rules, v.summary) for v in result.variants]:
                 cov = summary["coverage"]
                 click.echo("")
-                click.echo(f"{name}: rules never run: {', '.join(cov['rules_never_run']) or 'none'}; "
+                click.echo(printable(f"{name}: rules never run: {', '.join(cov['rules_never_run']) or 'none'}; "
                            f"cards never used: {', '.join(cov['cards_never_used']) or 'none'}; "
-                           f"score terms never scored: {', '.join(cov['terms_never_scored']) or 'none'}")
+                           f"score terms never scored: {', '.join(cov['terms_never_scored']) or 'none'}"))

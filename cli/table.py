@@ -1,9 +1,11 @@
-"""Draw a player's view of the table with rich."""
+"""Draw a player's view of the table with rich (user text as plain `Text`, never markup)."""
 from __future__ import annotations
 
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
+
+from .render import plain
 
 
 def _zone_text(name: str, zone: dict) -> str:
@@ -11,20 +13,32 @@ def _zone_text(name: str, zone: dict) -> str:
         n = zone["count"]
         return f"{n} card{'s' if n != 1 else ''} (hidden)"
     if "slots" in zone:
-        return "\n".join(f"{i + 1}. {text or '—'}" for i, text in enumerate(zone["slots"]))
-    return "\n".join(zone["cards"]) if zone["cards"] else "—"
+        return "\n".join(f"{i + 1}. {text if text else '—'}" for i, text in enumerate(zone["slots"]))
+    return "\n".join(grouped(zone["cards"])) if zone["cards"] else "—"
 
 
-def render_table(console: Console, view: dict) -> None:
+def grouped(texts: list) -> list:
+    """Identical cards as one line: "Computer ×40"."""
+    counts: dict = {}
+    for text in texts:
+        counts[text] = counts.get(text, 0) + 1
+    return [text if k == 1 else f"{text} ×{k}" for text, k in counts.items()]
+
+
+def render_table(console: Console, view: dict, title: str | None = None) -> None:
+    """The shared zones and counters, then each player's, in panels; the
+    places of a slotted zone are numbered from 1 (`@P` picks by them)."""
     you = view["viewer"]
-    head = f"{view['title']} — round {view['round']}, turn {view['turn']}"
+    head = plain(f"{view['title']} — round {view['round']}, turn {view['turn']}")
+    if title:
+        head = plain(f"{view['title']} — {title}")
     shared = Table.grid(padding=(0, 2))
     shared.add_column(style="bold cyan", no_wrap=True)
     shared.add_column()
     for name, zone in view["shared"]:
-        shared.add_row(name.replace("_", " "), _zone_text(name, zone))
+        shared.add_row(plain(name.replace("_", " ")), plain(_zone_text(name, zone)))
     for name, value in view["shared_counters"].items():
-        shared.add_row(name.replace("_", " "), str(value))
+        shared.add_row(plain(name.replace("_", " ")), plain(value))
     console.print(Panel(shared, title=head, expand=False))
     for player in view["players"]:
         seat = player["seat"]
@@ -33,8 +47,10 @@ def render_table(console: Console, view: dict) -> None:
         grid.add_column()
         counters = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in player["counters"].items())
         if counters:
-            grid.add_row("counters", counters)
+            grid.add_row("counters", plain(counters))
+        for name, value in player.get("values", {}).items():
+            grid.add_row(plain(name.replace("_", " ")), plain(value))
         for name, zone in player["zones"]:
-            grid.add_row(name.replace("_", " "), _zone_text(name, zone))
+            grid.add_row(plain(name.replace("_", " ")), plain(_zone_text(name, zone)))
         title = f"player {seat + 1}" + (" (you)" if seat == you else "") + (" — first player" if seat == view["first_player"] else "")
         console.print(Panel(grid, title=title, expand=False, border_style="green" if seat == you else "white"))

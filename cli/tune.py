@@ -3,16 +3,15 @@ simulated metrics, and write the best values as a variant file."""
 from __future__ import annotations
 
 import json
-import os
 
 import click
 
-from .options import parse_sets, reports_errors, set_option
+from .options import PathArg, parse_sets, reports_errors, set_option
 from .simulate import _dump, _progress
 
 
 @click.command("tune")
-@click.argument("rules", type=click.Path(dir_okay=False))
+@click.argument("rules", type=PathArg(dir_okay=False))
 @click.option("--param", "params", multiple=True, required=True, metavar="NAME=LOW..HIGH",
               help="A parameter to search: NAME=LOW..HIGH (whole numbers), NAME=a,b,c, "
                    "or an element of a list or map parameter: NAME[i]=LOW..HIGH (repeatable).")
@@ -28,9 +27,9 @@ from .simulate import _dump, _progress
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search and of its games.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Local worker processes.  [default: every core]")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Run the games on a Dask distributed cluster.")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False, writable=True), default=None, metavar="VARIANT.rules",
+@click.option("--out", "out_path", type=PathArg(dir_okay=False, writable=True), default=None, metavar="VARIANT.rules",
               help="Write the best values as a rules file that extends RULES, with the evidence as comments.")
-@click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+@click.option("--report", "report_dir", type=PathArg(file_okay=False), default=None, metavar="DIR",
               help="Write DIR/report.html with the search history (needs matplotlib).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--max-steps", type=click.IntRange(min=1), default=None,
@@ -42,22 +41,16 @@ def tune_command(rules, params, targets, bots, players, budget, first_games, see
     """Search parameters of RULES toward target values of its metrics, by
     simulation: candidates proposed by an optimiser, judged on the same
     games, promising ones given more games."""
+    from interpreter import files
     from interpreter.simulation.tune import tune
 
-    if out_path and not os.path.isdir(os.path.dirname(os.path.abspath(out_path))):
-        # found before the search, not after it
-        raise click.BadParameter(f"no folder {os.path.dirname(out_path)!r} to write {os.path.basename(out_path)!r} in",
-                                 param_hint="--out")
+    if out_path:
+        files.check_writable(out_path, "the variant")  # found before the search, not after it
     with _progress(budget, "tuning") as advance:
         result = tune(rules, list(params), list(targets), budget, players, bots, parse_sets(sets), seed, jobs,
                       scheduler, first_games, max_steps, progress=advance)
     if out_path:
-        from .render import write_atomic
-
-        try:
-            write_atomic(out_path, result.variant(out_path))
-        except OSError as err:
-            raise click.ClickException(f"cannot write the variant to {out_path}: {err.strerror or err}") from None
+        files.write_text(out_path, result.variant(out_path), "the variant")
         click.echo(f"variant: {out_path}", err=True)
     if report_dir:
         from interpreter.simulation.tune_report import write_tune_report

@@ -7,6 +7,7 @@ where one helps, a hint.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -16,8 +17,13 @@ class Source:
     name: str
     text: str
 
+    @cached_property
+    def lines(self) -> list:
+        # split once: a card file asks for thousands of its lines
+        return self.text.splitlines()
+
     def line(self, number: int) -> str:
-        lines = self.text.splitlines()
+        lines = self.lines
         return lines[number - 1] if 0 < number <= len(lines) else ""
 
 

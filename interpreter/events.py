@@ -1,12 +1,16 @@
 """What happened in a game, told to one viewer.
 
-When someone listens (`state.events = []`), the engine records each step as
-a small tuple: decisions (also those taken without asking, when one option
-was left), counter changes, card moves, shuffles, triggers, rounds and turns,
+When someone listens (`state.events = []`, or `new_initial_state(...,
+listen=True)` to hear the setup too), the engine records each step as a
+small tuple: decisions (also those taken without asking, when one option was
+left), counter changes, card moves, shuffles, triggers, rounds and turns,
 and the end of the game with its reason. `tell(st, event, viewer)` words one
 for a viewer, saying only what that viewer may see (visibility.py): a card
 moving between places the viewer cannot see is "a card", another player's
-choice of a card the viewer cannot see is not named.
+choice of a card the viewer cannot see is not named. `tell_all(st, events,
+viewer)` words a whole batch the way a person reads it: the cards moved
+together on one line, a counter's successive values on one line, and each
+card judged where it lay when the event happened, not where it lies now.
 
 Event tuples (the first item is the kind):
   ("decision", player, point, value, label, forced)
@@ -16,8 +20,15 @@ Event tuples (the first item is the kind):
   ("trigger", rule code)
   ("round", round)            ("turn", turn number, player)
   ("last round", round, span) ("end", "now" | "lost" | "won" | "rounds", span or round)
+
+Where a rule ends the game, its words say where (file:line) and quote the
+comment written just above that line in the rules file: the rules' own
+reason, in the designer's words.
 """
 from __future__ import annotations
+
+import os
+from types import SimpleNamespace
 
 from . import visibility
 
@@ -40,11 +51,76 @@ def place(st, zi: int) -> str:
 
 
 def tell(st, event, viewer: int) -> str | None:
-    """`event` in words for `viewer` (a seat, or visibility.PUBLIC); None for
-    an event not worth telling that viewer (a change of a counter it cannot see)."""
-    kind = event[0]
-    teller = _TELLERS.get(kind)
+    """`event` in words for `viewer` (a seat, visibility.PUBLIC or
+    visibility.EVERYTHING); None for an event not worth telling that viewer
+    (a change of a counter it cannot see)."""
+    teller = _TELLERS.get(event[0])
     return teller(st, event, viewer) if teller else None
+
+
+def tell_all(st, events, viewer: int) -> list[tuple[tuple, str]]:
+    """The events of a batch (all that happened since some moment until the
+    state `st`) in words for `viewer`: (first event of the line, line) pairs.
+    Consecutive moves between the same two places make one line, and so do
+    consecutive changes of one counter ("gold 8 -> 13 -> 8")."""
+    told = _told_where_cards_were(st, events, viewer)
+    lines: list[list] = []  # [first event, text, merge key, parts]
+    for event, text in told:
+        key, part = _merge_key(st, event, viewer, text)
+        if key is not None and lines and lines[-1][2] == key:
+            lines[-1][3].append(part)
+            lines[-1][1] = _merged_text(st, event, viewer, lines[-1][3])
+            continue
+        lines.append([event, text, key, [part]])
+    return [(first, text) for first, text, _, _ in lines]
+
+
+def asked(event) -> bool:
+    """Whether `event` is a decision a player was asked (not one taken without
+    asking because one option was left): the choice itself, said elsewhere."""
+    return event[0] == "decision" and not event[5]
+
+
+def _told_where_cards_were(st, events, viewer):
+    """(event, text) for each event the viewer is told, each judged with the
+    cards where they lay just after it (the later moves of the batch undone)."""
+    loc = list(st.loc)
+    moment = SimpleNamespace(program=st.program, loc=loc)
+    told = []
+    for event in reversed(events):
+        text = tell(moment, event, viewer)
+        if text is not None:
+            told.append((event, text))
+        if event[0] == "move":
+            loc[event[1]] = event[2]
+    told.reverse()
+    return told
+
+
+def _merge_key(st, event, viewer, text):
+    """What a line must share with the previous one to be merged with it,
+    and this event's part of the merged line."""
+    if event[0] == "move":
+        _, _, source, dest = event
+        return ("move", source, dest), text[:-len(f": {place(st, source)} -> {place(st, dest)}")]
+    if event[0] == "counter":
+        _, index, owner, before, after = event
+        return ("counter", index, owner), (before, after)
+    return None, None
+
+
+def _merged_text(st, event, viewer, parts):
+    if event[0] == "move":
+        names = [p for p in parts if p != "a card"]
+        unseen = len(parts) - len(names)
+        if unseen:
+            names.append(f"{unseen} cards" if unseen > 1 else "a card")
+        return f"{', '.join(names)}: {place(st, event[2])} -> {place(st, event[3])}"
+    values = [parts[0][0]] + [after for _, after in parts]
+    _, index, owner, _, _ = event
+    info = st.program.counter_list[index]
+    steps = " -> ".join(str(_number(v)) for v in values)
+    return f"{_owner_name(st, info, owner)}: {info.name.replace('_', ' ')} {steps}"
 
 
 def _decision(st, event, viewer):
@@ -61,12 +137,15 @@ def _counter(st, event, viewer):
     if info.scope == "card":
         if not visibility.card_counter_visible(st, info, owner, viewer):
             return None
-        whose = st.program.card_names[owner]
-    else:
-        if not visibility.counter_visible(info, owner if info.scope == "player" else None, viewer):
-            return None
-        whose = player_name(owner) if info.scope == "player" else "the table"
-    return f"{whose}: {info.name.replace('_', ' ')} {_number(before)} -> {_number(after)}"
+    elif not visibility.counter_visible(info, owner if info.scope == "player" else None, viewer):
+        return None
+    return f"{_owner_name(st, info, owner)}: {info.name.replace('_', ' ')} {_number(before)} -> {_number(after)}"
+
+
+def _owner_name(st, info, owner) -> str:
+    if info.scope == "card":
+        return st.program.card_names[owner]
+    return player_name(owner) if info.scope == "player" else "the table"
 
 
 def _move(st, event, viewer):
@@ -81,7 +160,7 @@ def _shuffle(st, event, viewer):
 
 
 def _trigger(st, event, viewer):
-    return f"rule '{st.program.codes[event[1]].name}'"
+    return f"triggered: {st.program.codes[event[1]].name}"
 
 
 def _round(st, event, viewer):
@@ -94,17 +173,39 @@ def _turn(st, event, viewer):
 
 def _last_round(st, event, viewer):
     _, round_, span = event
-    where = f" ({span.filename}:{span.line})" if span is not None and span.source else ""
-    return f"the game will end after round {round_}{where}"
+    return f"the game will end after round {round_}" + _reason(span)
 
 
 def _end(st, event, viewer):
     _, how, where = event
     if how == "rounds":
         return f"the game ends: round {where} was the last"
-    line = f" ({where.filename}:{where.line})" if where is not None and getattr(where, "source", None) else ""
     return {"now": "the game ends now", "lost": "the game ends: everyone has lost",
-            "won": "the game ends: the players have won together"}[how] + line
+            "won": "the game ends: the players have won together"}[how] + _reason(where)
+
+
+def _reason(span) -> str:
+    """": COMMENT (file:line)" for the rule at `span`: the comment lines just
+    above it in its file, if any, and where it is."""
+    if span is None or getattr(span, "source", None) is None:
+        return ""
+    comment = rule_comment(span.source, span.line)
+    # The file's name alone: the same words wherever the rules lie (a log is checked against them).
+    return (f": {comment}" if comment else "") + f" ({os.path.basename(span.filename)}:{span.line})"
+
+
+def rule_comment(source, line: int) -> str:
+    """The comment written on the lines just above `line` of `source` (its
+    `#` lines, joined), or ""."""
+    found = []
+    number = line - 1
+    while number >= 1:
+        text = source.line(number).strip()
+        if not text.startswith("#"):
+            break
+        found.append(text.lstrip("#").strip())
+        number -= 1
+    return " ".join(reversed([f for f in found if f]))
 
 
 def _number(value):

@@ -71,9 +71,12 @@ class Game:
     def player_range(self) -> tuple[int, int]:
         return self.program.min_players, self.program.max_players
 
-    def new_initial_state(self, players: int | None = None, seed: int = 0, coverage: bool = False) -> "GameState":
+    def new_initial_state(self, players: int | None = None, seed: int = 0, coverage: bool = False,
+                          listen: bool = False) -> "GameState":
         """A new game at its first decision. With `coverage`, the state counts
-        how often each rule (code object) runs: see `rule_coverage()`."""
+        how often each rule (code object) runs: see `rule_coverage()`. With
+        `listen`, its `events` list holds what happened so far, the setup
+        included (see events.py)."""
         p = self.program
         players = p.min_players if players is None else players
         if not p.min_players <= players <= p.max_players:
@@ -95,6 +98,7 @@ class Game:
         st.frames = [[p.main, 0, []]]
         st.order = tuple(range(players))
         st.cov = [0] * (len(p.codes) + ncards) if coverage else None  # rule runs, then card reads
+        st.events = [] if listen else None
         run(st)
         if p.check_invariants:
             invariants.check(st)
@@ -296,7 +300,24 @@ class GameState(State):
         return {
             "player": player, "current_player": self.current_player(), "round": self.round,
             "turn": self.turns, "first_player": self.first, "counters": counters, "zones": zones,
+            "values": self.shown_values(player),
         }
+
+    def shown_values(self, viewer: int) -> dict:
+        """The values the rules show per player (`show NAME per player`), as
+        `viewer` may see them: {name: [value or None, one per player]}."""
+        out = {}
+        for name, (vis, fn) in self.program.shown_values.items():
+            me = self.me
+            try:
+                values = []
+                for p in range(self.n):
+                    self.me = p
+                    values.append(fn(self) if vis == "visible" or p == viewer else None)
+            finally:
+                self.me = me
+            out[name] = [_number(v) if v is not None else None for v in values]
+        return out
 
     def _zone_view(self, zi, viewer):
         cards = self.z[zi]

@@ -2,6 +2,7 @@
 Every problem becomes a RulesError with a location."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from .compiler.build import compile_program
@@ -23,4 +24,18 @@ def load_game(path: str | Path, overrides: dict | None = None, coverage: bool = 
                                   count_reads=coverage)
     except RecursionError:
         raise RulesError(f"{path}: the rules are nested too deeply to read (an expression or block hundreds of levels deep)") from None
+    program.origin = (rebuilt_program, (os.path.abspath(path), dict(overrides or {})))
     return Game(program, str(path), checked.model, checked.warnings)
+
+
+def rebuilt_program(path: str, overrides: dict, fingerprint: str, steps: int, turns: int, check_invariants: bool):
+    """A pickled program made again (Program.__reduce__): the same rules,
+    which must not have changed since, with the same limits."""
+    program = load_game(path, overrides).program
+    if program.fingerprint != fingerprint:
+        raise RulesError(f"{path}: the rules, cards or parameters changed since this game was pickled "
+                         f"(fingerprint {fingerprint}, now {program.fingerprint})")
+    program.set_step_budget(steps)
+    program.turn_budget = turns
+    program.check_invariants = check_invariants
+    return program

@@ -19,11 +19,13 @@ def world_sampler(st, player: int, seed: int) -> Callable:
 
 
 def play_game(game, players: int, seed: int, agents: list,
-              on_decision: Optional[Callable] = None, state=None):
+              on_decision: Optional[Callable] = None, state=None, after_decision: Optional[Callable] = None):
     """Run a game with `agents`; call `on_decision(state, decision, choice)`
-    before each choice is applied. Returns the final state."""
+    before each choice is applied and `after_decision(state)` after it.
+    Returns the final state."""
     st = state if state is not None else game.new_initial_state(players, seed)
-    fast = [getattr(agent, "choose_id", None) if on_decision is None else None for agent in agents]
+    watched = on_decision is not None or after_decision is not None
+    fast = [None if watched else getattr(agent, "choose_id", None) for agent in agents]
     while not st.over:
         player = st.decider
         choose_id = fast[player]
@@ -36,4 +38,6 @@ def play_game(game, players: int, seed: int, agents: list,
         if on_decision is not None:
             on_decision(st, decision, choice)
         st.apply_action(choice)
+        if after_decision is not None:
+            after_decision(st)
     return st

@@ -43,7 +43,10 @@ def select_cards(game, where: str | None = None, kind: str | None = None) -> lis
     known = set(fields) | set(game.program.params) | set(game.program.effect_codes) | {"kind", "id"}
     unknown = [node for node in _names(expr) if node.name not in known]
     if unknown:
-        raise RulesError([Diagnostic("error", f"unknown card field '{u.name}'", u.span, did_you_mean(u.name, known)) for u in unknown])
+        texts = {v for card in cards for v in card.data.values() if isinstance(v, str)}
+        raise RulesError([Diagnostic("error", f"unknown card field '{u.name}'", u.span,
+                                     f'to compare with the text {u.name}, write it in quotes: "{u.name}"'
+                                     if u.name in texts else did_you_mean(u.name, known)) for u in unknown])
     fixed = sorted(name for name, b in FUNCTIONS.items() if b.fixed)
     for node in n.walk(expr):
         if isinstance(node, n.Call) and node.name not in fixed:

@@ -3,16 +3,22 @@ against its rules, checking every recorded field.
 
 A log's first line names the rules (their path relative to the log's folder,
 so a log travels with its rules) and their fingerprint, the seed, the number
-of players, the bots and the parameters set; then one line per decision
-(`n`, `round`, `turn`, `player`, `action`, `label`); the last line holds the
-result. The format is described in docs/formats.md.
+of players, the bots and the parameters set, and what the setup did; then
+one line per decision (`n`, `round`, `turn`, `player`, `action`, `label`, and
+`events`: what followed it until the next decision, forced moves included);
+the last line holds the result. Events are told in full (every card named,
+visibility.EVERYTHING): a log is read after the game. The format is
+described in docs/formats.md.
 """
 from __future__ import annotations
 
 import json
 import os
 
+from . import files, limits
 from .errors import RulesError
+from .events import asked, tell_all
+from .visibility import EVERYTHING
 
 LOG_FORMAT = "rules-game-log/2"
 _ENTRY = {"n": int, "round": int, "turn": int, "player": int, "action": str, "label": str}
@@ -32,25 +38,37 @@ def path_in(holder: str, stored: str) -> str:
     return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(holder)), stored))
 
 
-def decisions_of(game, players: int, seed: int, actions: list) -> list:
-    """The log entries of the game these actions play (each with its label)."""
-    st = game.new_initial_state(players, seed)
+def told(st) -> list[str]:
+    """What happened since the state last told, in full, without the option
+    just chosen (a log line says it in its label); the state forgets it."""
+    lines = [text for event, text in tell_all(st, st.events, EVERYTHING) if not asked(event)]
+    st.events.clear()
+    return lines
+
+
+def decisions_of(game, players: int, seed: int, actions: list) -> tuple[list, list]:
+    """What the setup did, and the log entries of the game these actions play
+    (each with its label and the events that followed it)."""
+    st = game.new_initial_state(players, seed, listen=True)
+    setup = told(st)
     entries = []
     for action in actions:
         decision = st.decision()
         label = next(o.label for o in decision.options if o.id == action)
-        entries.append({"n": len(entries) + 1, "round": st.round, "turn": st.turns, "player": decision.player,
-                        "action": action, "label": label})
+        entry = {"n": len(entries) + 1, "round": st.round, "turn": st.turns, "player": decision.player,
+                 "action": action, "label": label}
         st.apply_action(action)
-    return entries
+        entries.append({**entry, "events": told(st)})
+    return setup, entries
 
 
 def log_text(game, final, log_path: str, rules: str, bots: list, sets: dict, result: dict) -> str:
     """The log of the game that ended in `final` (a state with its history)."""
+    setup, entries = decisions_of(game, final.n, final.seed, final.actions())
     header = {"format": LOG_FORMAT, "rules": path_from(log_path, rules), "fingerprint": game.program.fingerprint,
-              "seed": final.seed, "players": final.n, "bots": bots, "sets": dict(sets or {})}
+              "seed": final.seed, "players": final.n, "bots": bots, "sets": dict(sets or {}), "setup": setup}
     lines = [json.dumps(header)]
-    lines += [json.dumps(entry) for entry in decisions_of(game, final.n, final.seed, final.actions())]
+    lines += [json.dumps(entry) for entry in entries]
     lines.append(json.dumps({"result": result}))
     return "\n".join(lines) + "\n"
 
@@ -58,10 +76,10 @@ def log_text(game, final, log_path: str, rules: str, bots: list, sets: dict, res
 def read_log(path: str):
     """(header, decision entries, recorded result) of a log file, checked for shape;
     the header's rules path is made absolute."""
+    raw = files.read_bytes(path, "game log", limits.LOG_FILE_BYTES)
     try:
-        with open(path, encoding="utf-8") as f:
-            lines = [json.loads(line) for line in f if line.strip()]
-    except (OSError, UnicodeDecodeError) as err:
+        lines = [json.loads(line) for line in raw.decode("utf-8").splitlines() if line.strip()]
+    except UnicodeDecodeError as err:
         raise RulesError(f"cannot read the log {path}: {err}") from None
     except (ValueError, RecursionError) as err:
         raise RulesError(f"{path}: not a game log (a line is not JSON: {str(err)[:200]})") from None
@@ -71,6 +89,8 @@ def read_log(path: str):
     for key, kind in (("rules", str), ("fingerprint", str), ("seed", int), ("players", int), ("sets", dict)):
         if not isinstance(header.get(key), kind) or isinstance(header.get(key), bool):
             raise RulesError(f"{path}:1: the log's header is damaged (field '{key}')")
+    if not _texts(header.get("setup", [])):
+        raise RulesError(f"{path}:1: the log's header is damaged (field 'setup')")
     header["rules"] = path_in(path, header["rules"])
     last = lines[-1]
     if not isinstance(last, dict) or not isinstance(last.get("result"), dict):
@@ -81,15 +101,39 @@ def read_log(path: str):
                                               for k, t in _ENTRY.items()):
             raise RulesError(f"{path}:{number}: not a decision of a game log "
                              f"(each needs {', '.join(f'{k} ({t.__name__})' for k, t in _ENTRY.items())})")
+        if not _texts(entry.get("events", [])):
+            raise RulesError(f"{path}:{number}: the decision's events are not a list of texts")
     return header, entries, last["result"]
 
 
-def replay_log(game, header, entries, result, path: str, on_step=None):
-    """Apply every logged action; every recorded field must be what the rules give."""
+def _texts(value) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _check_told(path: str, number: int, logged, replayed: list, what: str) -> None:
+    """The events a log line holds (if it holds any) must be those the rules tell."""
+    if logged is None or logged == replayed:
+        return
+    for k, (said, happened) in enumerate(zip(logged, replayed), 1):
+        if said != happened:
+            raise RulesError(f"{path}:{number}: the log does not match these rules: {what} {k} should be "
+                             f"'{happened[:120]}', the log says '{said[:120]}'")
+    raise RulesError(f"{path}:{number}: the log does not match these rules: it tells {len(logged)} events here, "
+                     f"the rules {len(replayed)}")
+
+
+def replay_log(game, header, entries, result, path: str, on_step=None, on_events=None):
+    """Apply every logged action; every recorded field must be what the rules
+    give. `on_step(state, decision, label)` is called before each action is
+    applied, `on_events(lines)` after it with what followed (and first with the setup's)."""
     if header["fingerprint"] != game.program.fingerprint:
         raise RulesError(f"{path}: the log was written with other rules, cards or parameters "
                          f"(fingerprint {header['fingerprint'][:40]}; these rules: {game.program.fingerprint})")
-    st = game.new_initial_state(header["players"], header["seed"])
+    st = game.new_initial_state(header["players"], header["seed"], listen=True)
+    setup = told(st)
+    _check_told(path, 1, header.get("setup"), setup, "the setup's event")
+    if on_events:
+        on_events(setup)
     for number, entry in enumerate(entries, 2):
         if st.is_terminal():
             raise RulesError(f"{path}:{number}: the game is already over, but the log goes on")
@@ -108,6 +152,10 @@ def replay_log(game, header, entries, result, path: str, on_step=None):
         if on_step:
             on_step(st, decision, label)
         st.apply_action(entry["action"])
+        events = told(st)
+        _check_told(path, number, entry.get("events"), events, "event")
+        if on_events:
+            on_events(events)
     if not st.is_terminal():
         raise RulesError(f"{path}: the log ends before the game does")
     replayed = st.result()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 
+from . import files, limits
 from .compiler.program import FRAME_BLOCK, FRAME_CODE, FRAME_LOCALS
 from .engine import invariants
 from .engine.run import run
@@ -26,10 +27,10 @@ from .engine.state import DERIVED, FIELDS, SAVED, from_plain, plain
 from .errors import RulesError, SaveFileError
 
 FORMAT = 4  # 4: a history of actions; pending options are not saved
-LARGEST_NUMBER = 10 ** 18
-MOST_ITEMS = 100_000  # values in one rule's locals, all nesting included
-MOST_TEXT = 10_000  # characters of one text in a rule's locals
-MOST_ACTIONS = 1_000_000
+LARGEST_NUMBER = limits.COUNTER_VALUE
+MOST_ITEMS = limits.SAVED_LOCAL_VALUES
+MOST_TEXT = limits.SAVED_TEXT
+MOST_ACTIONS = limits.SAVED_ACTIONS
 
 
 def dump(st) -> str:
@@ -291,10 +292,10 @@ def read_session(path: str) -> dict:
     """A save written by `session_text`, checked for shape, its rules path made absolute."""
     from .replay import path_in
 
+    raw = files.read_bytes(path, "saved game", limits.SAVE_FILE_BYTES)
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as err:
         raise SaveFileError(f"{path}: not a readable saved game ({str(err)[:200]})") from None
     if not isinstance(data, dict) or data.get("format") != SESSION_FORMAT:
         raise SaveFileError(f"{path}: not a saved game of this tool (or of an older format)")

@@ -3,7 +3,8 @@
 Built only from what the viewer may see: hidden zones give their size, other
 players' owner-only zones give their size. Cards are shown with the rules'
 `show` templates; cards held by a card (a per-card zone) and per-card counters
-are shown with the card that holds them.
+are shown with the card that holds them. A card holding nothing shows no
+mark: every card has every per-card zone, and most never hold anything.
 """
 from __future__ import annotations
 
@@ -29,8 +30,6 @@ def card_text(st, card: int, viewer: int, zone: str | None = None) -> str:
                 text += f" [{info.name}: {len(held)} hidden]"
             elif held:
                 text += f" [{info.name}: " + ", ".join(card_text(st, c, viewer, info.name) for c in held) + "]"
-            elif info.slots:
-                text += f" [{info.name}: empty]"
     return text
 
 
@@ -56,7 +55,8 @@ def table_view(st, viewer: int) -> dict:
                     if info.scope == "player" and visibility.counter_visible(info, p, viewer)}
         zones = [(info.name, _zone(st, info, info.base + p, viewer))
                  for info in program.zones.values() if info.scope == "player"]
-        players.append({"seat": p, "counters": counters, "zones": zones})
+        values = {name: shown[p] for name, shown in st.shown_values(viewer).items() if shown[p] is not None}
+        players.append({"seat": p, "counters": counters, "values": values, "zones": zones})
     shared_counters = {info.name: st.ctr[info.index][0] for info in program.counter_list
                        if info.scope == "shared" and visibility.counter_visible(info, None, viewer)}
     return {"title": program.title, "round": st.round, "turn": st.turns, "first_player": st.first,

@@ -1,8 +1,9 @@
 """Who may see what: the one place that decides it.
 
-A viewer is a seat, or PUBLIC for what every player sees. The rules declare
-each zone and counter `visible` (everyone), `owner only` (the player it
-belongs to) or `hidden` (no one). From that:
+A viewer is a seat, PUBLIC for what every player sees, or EVERYTHING for
+what anyone may see once a game is over (the final table, a game's log).
+The rules declare each zone and counter `visible` (everyone), `owner only`
+(the player it belongs to) or `hidden` (no one). From that:
 
 - the cards of a zone instance are seen by whoever sees the zone; a card is
   seen where it lies, if its zone is seen and, for a card held by a card (a
@@ -22,6 +23,7 @@ from __future__ import annotations
 from .language.builtins import host_of
 
 PUBLIC = -1  # the viewer "every player": sees only what everyone sees
+EVERYTHING = -2  # the viewer who sees every card and counter: a finished game, a game's log
 
 VISIBLE, OWNER, HIDDEN = "visible", "owner", "hidden"
 
@@ -29,7 +31,7 @@ VISIBLE, OWNER, HIDDEN = "visible", "owner", "hidden"
 def zone_visible(info, owner, viewer: int) -> bool:
     """Whether `viewer` sees the cards of the instance of zone `info` that
     belongs to `owner` (a seat for a per-player zone, else a card or None)."""
-    if info.visibility == VISIBLE:
+    if info.visibility == VISIBLE or viewer == EVERYTHING:
         return True
     if info.visibility == OWNER:
         return info.scope == "player" and viewer >= 0 and owner == viewer
@@ -64,7 +66,7 @@ def counter_visible(info, owner, viewer: int) -> bool:
     """Whether `viewer` sees the value of counter `info` of `owner` (a seat,
     a card or None). A per-card counter's card must be seen as well: see
     `card_counter_visible`."""
-    if info.visibility == VISIBLE:
+    if info.visibility == VISIBLE or viewer == EVERYTHING:
         return True
     if info.visibility == OWNER:
         return info.scope == "player" and viewer >= 0 and owner == viewer

@@ -81,7 +81,7 @@ def test_bots_never_see_face_down_cards(catastropolis):
 def test_simulate_reports_the_team_win_rate():
     out = CliRunner().invoke(cli, ["simulate", RULES, "-n", "40", "--players", "4", "--seed", "2", "-j", "1"])
     assert out.exit_code == 0, out.output
-    assert "team win rate" in out.output and "top score, seat 0" in out.output
+    assert "team win rate" in out.output and "top score, player 1" in out.output
     out = CliRunner().invoke(cli, ["simulate", RULES, "-n", "40", "--players", "4", "--seed", "2", "-j", "1", "--json"])
     summary = json.loads(out.output)
     team = summary["team"]

@@ -55,9 +55,16 @@ def test_run_log_writes_every_decision(runner, tmp_path):
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     header = lines[0]
     assert header == {"format": "rules-game-log/2", "rules": os.path.relpath(CATALYST, tmp_path),
-                      "fingerprint": header["fingerprint"], "seed": 5, "players": 3, "bots": ["random"] * 3, "sets": {}}
+                      "fingerprint": header["fingerprint"], "seed": 5, "players": 3, "bots": ["random"] * 3, "sets": {},
+                      "setup": header["setup"]}
     assert (tmp_path / header["rules"]).resolve() == CATALYST.resolve()
     assert [e["n"] for e in lines[1:-1]] == list(range(1, len(lines) - 1))
+    # What followed each decision, in full: forced moves, the cards dealt, and the end.
+    assert "deck shuffled" in header["setup"]
+    told = [text for entry in lines[1:-1] for text in entry["events"]]
+    assert any(text.endswith("(the only option)") for text in told)
+    assert any(": deck -> market" in text and "a card" not in text for text in told)
+    assert lines[-2]["events"][-1].startswith("the game ends")
     assert "result" in lines[-1]
 
 
@@ -135,3 +142,13 @@ def test_cards_table_filters(runner):
     assert result.exit_code == 0, result.output
     assert "3 cards" in result.output
     assert runner.invoke(cli, ["cards", str(CATALYST), "--kind", "goal"]).output.count("goal") >= 4
+
+
+def test_run_help_lists_every_bot_of_the_registry(runner):
+    from interpreter.agents import AGENTS
+
+    result = runner.invoke(cli, ["run", "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    for cls in AGENTS.values():
+        assert cls.usage in result.output, cls.usage
+    assert "mcts[:ITERATIONS|:500ms]" in result.output

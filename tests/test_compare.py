@@ -9,7 +9,7 @@ import struct
 import pytest
 from click.testing import CliRunner
 
-from cli.simulate import compare_command
+from cli.simulate import compare_command, metric_name
 
 from .conftest import CATALYST, ROOT
 
@@ -64,7 +64,8 @@ def test_text_output_shows_verdicts_and_corrected_p_values():
     assert result.exit_code == 0, result.output
     assert "common random numbers" in result.output and "Student t" in result.output
     assert "p_holm" in result.output
-    assert "win_rate_seat_0" in result.output and "turns" in result.output
+    assert "win rate, player 1" in result.output and "turns" in result.output  # seats read from 1
+    assert "win_rate_seat" not in result.output
     assert "no detectable change" in result.output or "changed by" in result.output
 
 
@@ -87,7 +88,7 @@ def test_terminal_json_and_html_give_the_same_verdicts(tmp_path):
     assert any(d["verdict"].startswith("changed") for d in diffs)
     for d in diffs:
         assert d["verdict"].startswith("changed") == (d["p_holm"] < 0.05), d
-        line = next(line for line in text.splitlines() if line.split()[:1] == [d["metric"]])
+        line = next(line for line in text.splitlines() if line.strip().startswith(metric_name(d["metric"]) + " "))
         assert line.endswith(d["verdict"]), (line, d)
         shown = "<0.001" if d["p_holm"] < 0.001 else f"{d['p_holm']:.3f}"
         assert f" {shown}  {d['verdict']}" in line

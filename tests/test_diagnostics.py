@@ -159,20 +159,19 @@ def test_card_schema_errors_name_the_card_and_field(tmp_path):
 def test_a_card_file_is_validated_again_whenever_it_or_its_schema_changes(tmp_path, monkeypatch):
     """Successful validations are remembered by content, so an unchanged card
     file is not validated again; any change to either text is."""
-    import interpreter.language.cards as cards
-
-    monkeypatch.setattr(cards, "VALIDATION_CACHE", tmp_path / "cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    records = tmp_path / "cache" / "rules-interpreter" / "valid-cards"
     schema = tmp_path / "schema.json"
     schema.write_text('{"type": "object", "properties": {"thing": {"type": "array", "items": {"type": "object",'
                       ' "properties": {"cost": {"type": "integer"}}}}}}')
     rules = BASE.replace('cards "cards.yaml" into box', 'cards "cards.yaml" schema "schema.json" into box')
     load_game(write(tmp_path, rules, CARDS))
-    assert len(list((tmp_path / "cache").iterdir())) == 1
+    assert len(list(records.iterdir())) == 1
     assert "'two' is not of type 'integer'" in problems(tmp_path, rules, CARDS.replace("cost: 2", "cost: two"))
     load_game(write(tmp_path, rules, CARDS))
     schema.write_text(schema.read_text().replace('"integer"', '"string"'))
     assert "2 is not of type 'string'" in problems(tmp_path, rules, CARDS)
-    assert len(list((tmp_path / "cache").iterdir())) == 1
+    assert len(list(records.iterdir())) == 1
 
 
 def test_unknown_parameter_override_suggests(tmp_path):

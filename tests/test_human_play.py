@@ -40,7 +40,7 @@ def test_whole_solo_game_on_stdin_with_undo_save_and_load(tmp_path):
     # one decision, which is then answered again.
     first = ["x", "99", typed[0], typed[1], "undo", typed[1]] + typed[2:half] + [f"save {save}", "quit"]
     runner = CliRunner()
-    out = runner.invoke(cli, ["run", SOLO, "--human", "0", "--seed", "4"], input="\n".join(first) + "\n")
+    out = runner.invoke(cli, ["run", SOLO, "--human", "1", "--seed", "4"], input="\n".join(first) + "\n")
     assert out.exit_code == 0, out.output
     assert "Please type a number from 1 to" in out.output
     assert "Back to your previous decision." in out.output
@@ -56,17 +56,22 @@ def test_whole_solo_game_on_stdin_with_undo_save_and_load(tmp_path):
 
 
 def test_table_shows_market_prices_and_options(tmp_path):
-    out = CliRunner().invoke(cli, ["run", SOLO, "--human", "0", "--seed", "2"], input="?\nquit\n")
+    out = CliRunner().invoke(cli, ["run", SOLO, "--human", "1", "--seed", "2"], input="?\nquit\n")
     assert out.exit_code == 0, out.output
     assert "market" in out.output and "coins" in out.output
     assert "1. Collect Contributions" in out.output
-    assert "undo        go back to your previous decision" in out.output
+    assert "undo          go back to your previous decision" in out.output
+    assert "card NAME     a card's details" in out.output and "history [N]" in out.output
 
 
-def test_no_terminal_and_no_bots_says_how_to_choose(tmp_path):
-    out = CliRunner().invoke(cli, ["run", SOLO])
-    assert out.exit_code == 2
-    assert "add --bots random (or --bots greedy)" in out.output
+def test_no_terminal_and_no_bots_lets_random_bots_play(tmp_path):
+    """As `run --help` says: away from a terminal and without --bots, random
+    bots play every player (and a note on standard error says so)."""
+    out = CliRunner().invoke(cli, ["run", SOLO, "--seed", "3"])
+    assert out.exit_code == 0, out.output
+    assert "no terminal to play at: random bots play every player" in out.output
+    same = CliRunner().invoke(cli, ["run", SOLO, "--seed", "3", "--bots", "random"])
+    assert out.output.splitlines()[1:] == same.output.splitlines()
 
 
 def test_solo_with_a_bot_finishes(tmp_path):
@@ -81,3 +86,23 @@ def test_load_of_a_damaged_save_is_an_error(tmp_path):
     out = CliRunner().invoke(cli, ["run", "--load", str(bad)])
     assert out.exit_code == 1
     assert "damaged" in out.output and "Traceback" not in out.output
+
+
+def test_lookups_positions_history_and_undo_at_the_table():
+    """`card N` shows the card option N names; `@P` picks the option naming
+    the card at position P; `history` holds the player's own choices and what
+    followed, and forgets what an undo took back."""
+    typed = ["2", "card 4", "@5", "history 6", "undo", "history 2", "@9", "quit"]
+    out = CliRunner().invoke(cli, ["run", SOLO, "--human", "1", "--seed", "3"], input="\n".join(typed) + "\n")
+    assert out.exit_code == 0, out.output
+    text = out.output
+    card = text[text.index("> card 4"):text.index("> @5")]
+    assert "Glimmer Page (catalyst)" in card and "where    market, position 5" in card
+    assert "effects  chain/coin build (take 1 chain token or take 1 coin; acquire 1 building)" in card
+    after = text[text.index("> @5"):text.index("> history 6")]
+    assert "Glimmer Page: market -> player 1's playing area" in after
+    history = text[text.index("> history 6"):text.index("> undo")]
+    assert "player 1: recruit Glimmer Page from space 5 for 0 coins" in history
+    back = text[text.index("> history 2"):text.index("> @9")]
+    assert "Glimmer Page: market" not in back and "player 1: Recruit a Catalyst" in back
+    assert "No option names a card at position 9." in text

@@ -82,3 +82,88 @@ def test_stop_may_not_leave_an_as_block(tmp_path):
     rules = DRAFT.replace("    for each p in seats:\n        as p:\n", "    for each p in seats:\n        as p:\n            stop\n")
     with pytest.raises(CheckError, match="'stop' outside a loop"):
         load(tmp_path, rules)
+
+
+def make(tmp_path, text, cards=CARDS):
+    (tmp_path / "cards.yaml").write_text(cards)
+    path = tmp_path / "game.rules"
+    path.write_text(text)
+    return load_game(path)
+
+
+VALUES = """\
+game "Values"
+players 2
+cards "cards.yaml" into box
+counter energy: per player
+counter spent: per player
+zone box: shared, visible
+define energy_left = energy - spent
+define secret_plan = spent * 10
+show energy_left per player
+show secret_plan per player, owner only
+setup:
+    for each p in seats:
+        set energy of p to 5 + p
+turn:
+    may "spend 1 energy":
+        gain 1 spent
+    if round >= 2:
+        end game now
+score:
+    "left": energy_left
+"""
+
+
+def test_a_value_shown_per_player_is_in_the_observation_as_each_may_see_it(tmp_path):
+    """`show NAME per player` works a definition out as each player; `owner
+    only` shows each player their own value alone."""
+    game = make(tmp_path, VALUES)
+    st = game.new_initial_state(2, 1)
+    st.apply_action("yes")
+    seen = st.observation(0)["values"]
+    assert seen["energy_left"] == [5 - st.counter("spent", 0), 6 - st.counter("spent", 1)]
+    assert seen["secret_plan"][0] == st.counter("spent", 0) * 10 and seen["secret_plan"][1] is None
+    assert st.observation(1)["values"]["secret_plan"][0] is None
+
+
+def test_a_value_shown_per_player_is_drawn_at_the_table(tmp_path):
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    make(tmp_path, VALUES)
+    result = CliRunner().invoke(cli, ["run", str(tmp_path / "game.rules"), "--human", "1", "--seed", "1"], input="quit\n")
+    assert "energy left" in result.output and "secret plan" in result.output
+
+
+KNOCKOUT = """\
+game "Knockout"
+players 3
+cards "cards.yaml" into box
+counter alive: per player, min 0, max 1
+counter turns_taken: per player
+zone box: shared, visible
+turn order [p for p in seats where alive of p == 1]
+setup:
+    for each p in seats:
+        set alive of p to 1
+turn:
+    gain 1 turns_taken
+    # the first player knocks out the last one, mid-round
+    if me == 0 and round == 1:
+        set alive of 2 to 0
+    if round >= 2:
+        end game now
+score:
+    "turns": turns_taken
+"""
+
+
+def test_a_player_left_out_of_the_turn_order_mid_round_takes_no_further_turn(tmp_path):
+    """`turn order` is read again before every turn."""
+    from interpreter.agents import make_agents
+    from interpreter.play import play_game
+
+    final = play_game(make(tmp_path, KNOCKOUT), 3, 1, make_agents("random", 3, 1))
+    assert [final.counter("turns_taken", p) for p in range(3)] == [2, 1, 0]

@@ -18,7 +18,7 @@ from .conftest import ROOT
 
 # Layers from the top (imports nothing below it) to the bottom.
 LAYERS = [
-    ("base", ["interpreter.errors", "interpreter.rng"]),
+    ("base", ["interpreter.errors", "interpreter.rng", "interpreter.files", "interpreter.limits"]),
     ("language", ["interpreter.language"]),
     ("compiler", ["interpreter.compiler"]),
     ("engine", ["interpreter.engine"]),

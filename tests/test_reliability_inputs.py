@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from cli.render import write_atomic
+from interpreter.files import FileRefused, write_text
 
 from .conftest import ROOT, RULES
 
@@ -149,7 +149,7 @@ def test_card_schema_violation_in_real_cards(tmp_path):
     (["run", "{game}", "--bots", "random", "--set", 'bonus="3"'], 1, "expected a number like the default 2, got a text"),
     (["run", "{game}", "--bots", "random", "--set", "bonus=[1, 2]"], 1, "expected a number like the default 2, got a list"),
     (["run", "{game}", "--bots", "random", "--set", "bonus=" + "9" * 30], 1, "this number is too large"),
-    (["run", "{game}", "--human", "5"], 2, "seat 5 does not exist with 2 players"),
+    (["run", "{game}", "--human", "5"], 2, "player 5 does not exist with 2 players"),
     (["run", "{game}", "--bots", "random", "--max-steps", "0"], 2, "0 is not in the range x>=1"),
     (["run", "{game}", "--load", "{dir}/none.json"], 2, "does not exist"),
     (["check"], 2, "Missing argument 'RULES...'"),
@@ -185,7 +185,7 @@ def test_check_reports_every_file(tiny):
 def saved(tiny):
     """A save made at the terminal (seat 0 human), then quit."""
     path = tiny / "save.json"
-    expect(invoke("run", RULES / "solo.rules", "--human", "0", "--seed", "2", input=f"1\nsave {path}\nquit\n"), 0, "Saved to")
+    expect(invoke("run", RULES / "solo.rules", "--human", "1", "--seed", "2", input=f"1\nsave {path}\nquit\n"), 0, "Saved to")
     return path
 
 
@@ -199,7 +199,7 @@ def saved(tiny):
     (lambda text: json.dumps({**json.loads(text), "fingerprint": "00"}), "changed since"),
     (lambda text: json.dumps({**json.loads(text), "game": {**json.loads(text)["game"], "fingerprint": "00"}}), "the save was made with different rules"),
     (lambda text: json.dumps({**json.loads(text), "game": {**json.loads(text)["game"], "state": {}}}), "the save is damaged: 'n' is missing"),
-    (lambda text: json.dumps({**json.loads(text), "sets": {"difficulty": "impossible"}}), "changed since"),
+    (lambda text: json.dumps({**json.loads(text), "sets": {"difficulty": "impossible"}}), "'difficulty' may be one of"),
 ], ids=["truncated", "empty", "a-list", "other-format", "bad-seed", "rules-gone", "rules-changed", "other-rules",
         "no-state", "bad-parameter"])
 def test_damaged_saves(saved, damage, message):
@@ -231,8 +231,8 @@ def test_failed_write_leaves_the_old_file_intact(tmp_path, monkeypatch):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", broken_replace)
-    with pytest.raises(OSError):
-        write_atomic(str(path), "new content")
+    with pytest.raises(FileRefused, match="No space left on device"):
+        write_text(str(path), "new content", "the log")
     assert path.read_text() == "precious"
     assert [p.name for p in tmp_path.iterdir()] == ["keep.json"]  # no temporary file left behind
 
@@ -265,6 +265,18 @@ def test_replay_of_a_log_reproduces_the_game(log):
     expect(result, 0, "player 1:")
     recorded = json.loads(log.read_text().splitlines()[-1])["result"]["scores"]
     assert [float(line.split(": ")[1].rstrip(" *")) for line in result.output.strip().splitlines()] == recorded
+
+
+def test_a_log_without_events_still_replays(log):
+    """`setup` and `events` are optional: a log that leaves them out replays,
+    and `replay` prints what followed each decision all the same."""
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    for line in lines:
+        line.pop("events", None)
+        line.pop("setup", None)
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = invoke("replay", log)
+    expect(result, 0, "deck shuffled", "(the only option)", "the game ends")
 
 
 def edit_line(lines, number, **changes):
@@ -300,9 +312,15 @@ def edit_result(lines, **changes):
     (lambda lines: edit_line(lines, 0, fingerprint="0000"), "the log was written with other rules"),
     (lambda lines: edit_line(lines, 0, seed="four"), "the log's header is damaged (field 'seed')"),
     (lambda lines: lines[:-1], "the log ends without the game's result"),
+    (lambda lines: edit_line(lines, 3, events=["nothing happened"]), "the log does not match these rules: event 1 should be"),
+    (lambda lines: edit_line(lines, 3, events=json.loads(lines[3])["events"] + ["player 1: coins 0 -> 99"]),
+     "events here, the rules"),
+    (lambda lines: edit_line(lines, 3, events=[1]), "the decision's events are not a list of texts"),
+    (lambda lines: edit_line(lines, 0, setup=["deck shuffled"]), "the setup's event 1 should be"),
 ], ids=["missing-step", "cut-short", "not-json", "no-header", "other-parameters", "extra-step", "bad-entry",
         "other-label", "other-round", "other-turn", "other-number", "other-player", "other-scores", "other-winners",
-        "other-turns", "other-fingerprint", "bad-seed", "no-result"])
+        "other-turns", "other-fingerprint", "bad-seed", "no-result", "other-events", "more-events", "bad-events",
+        "other-setup"])
 def test_a_log_that_does_not_match_its_rules(log, damage, message):
     lines = log.read_text().splitlines()
     log.write_text("\n".join(damage(lines)) + "\n")

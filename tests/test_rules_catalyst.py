@@ -695,6 +695,27 @@ def test_acquire_building_price(catalyst, players, taken, owned, price):
     assert st.counter("coins", me) == 8 - price
 
 
+def test_the_table_shows_what_a_building_under_the_top_will_cost(catalyst):
+    """The table shows the top building of a stack at its price, and one
+    under it at the price it will have once on top: a 2-player Marketplace 3
+    "later costs 3", which is what it costs when the Marketplace 1 is gone."""
+    from interpreter.view import table_view
+
+    st, me, _ = acquire_position(catalyst, 2)
+
+    def supply():
+        return dict(table_view(st, me)["shared"])["building_supply"]["cards"]
+
+    first, third = (building(catalyst, "Marketplace", level) for level in (1, 3))
+    assert "Marketplace 1 (red, coin coin) costs 1" in supply()
+    assert "Marketplace 3 (red, coin coin) later costs 3" in supply()
+    give_building(st, first, (me + 1) % 2)
+    st.refresh()
+    assert "Marketplace 3 (red, coin coin) costs 3" in supply()
+    play(st, "activate_one", "1:build")
+    assert labels(st)[third] == "acquire Marketplace (level 3) for 3 coins"
+
+
 def test_acquire_only_the_top_of_each_stack_and_one_per_colour(catalyst):
     """"With the "1" Building on top, followed by the "2", etc." and "You may only
     acquire one Building of each color.\""""
@@ -816,11 +837,35 @@ def test_building_effects(catalyst, name, gain):
     give(st, pick.cost(4, 1)[0], me)  # a token taken keeps the turn open for it
     st.set_counter("coins", 0, me)
     st.refresh()
-    play(st, "activate_one", cid, "done")
+    play(st, "activate_one", cid)  # with no coins, recruiting could do nothing: it is not offered
     before = counters(st, me)
     play(st, "yes")
     after = counters(st, me)
     assert {k: after[k] - before[k] for k in after} == {k: gain.get(k, 0) for k in after}
+
+
+def test_an_effect_that_can_do_nothing_is_not_offered(catalyst):
+    """Reading: "resolve any or all of its effects" offers only effects that
+    can do something: recruiting with no card affordable, or acquiring with no
+    building affordable, is left out (and a slash then offers the other side)."""
+    pick = Picker(catalyst)
+    cid = pick.effects("recruit", "build")
+    st = fresh(catalyst, market=pick.cost(3, 5))
+    me = st.current_player()
+    give(st, cid, me)
+    give(st, pick.cost(4, 1)[0], me)
+    st.set_counter("coins", 0, me)
+    st.refresh()
+    play(st, "activate_one", cid)
+    assert st.prompt() != "Resolve effects in any order"  # nothing to resolve: the turn goes on
+    assert "1:recruit" not in st.legal_actions() and "2:build" not in st.legal_actions()
+    st = fresh(catalyst, market=pick.cost(3, 5))
+    give(st, cid, me)
+    give(st, pick.cost(4, 1)[0], me)
+    st.set_counter("coins", 20, me)
+    st.refresh()
+    play(st, "activate_one", cid)
+    assert sorted(st.legal_actions()) == ["1:recruit", "2:build", "done"]
 
 
 def test_buildings_never_go_to_the_scoring_pile(catalyst):

@@ -246,6 +246,39 @@ def test_game_ends_immediately_after_an_activation_takes_the_last_card(solo):
     assert st.where(first) == ("playing_area", YOU)  # the end of the turn never comes
 
 
+def test_the_immediate_end_skips_the_end_of_the_turn_and_says_why(solo):
+    """Reading of "the game ends immediately" (written in rules/solo.rules):
+    when the automaton takes the reserve's last card after an Activate action,
+    the end-of-turn steps never run. The activated catalyst stays in play and
+    is not scored, and coins above the limit of 8 are kept and scored (1 VP
+    per 3). The end is told with the line of the rule and its comment."""
+    from interpreter.events import tell_all
+
+    pick = Picker(solo)
+    st = fresh(solo, market=pick.cost(1, 5))
+    keep_deck(st, 1)
+    drop_final_stack(st)
+    clear_scoring(st)
+    coin = pick.effects("coin")
+    give(st, coin, YOU)
+    st.set_counter("coins", 8, YOU)
+    st.refresh()
+    st.events = []
+    play(st, "activate_one", "1:coin")  # the only catalyst in play is activated without asking
+    assert st.is_terminal()
+    assert st.counter("coins", YOU) == 9  # not cut to the limit
+    assert st.where(coin) == ("playing_area", YOU) and st.counter("activated", coin) == 1
+    assert st.score_breakdown(YOU)["Coins"] == 3 and st.score_breakdown(YOU)["Catalysts"] == 0
+    told = [text for _, text in tell_all(st, st.events, YOU)]
+    name = data(solo, coin)["name"]
+    assert told[:2] == ["player 1: Activate a Catalyst", f"player 1: activate {name} (the only option)"]
+    assert told[-2] == "triggered: when deck becomes empty"
+    ending, _, where = told[-1].rpartition(" (")
+    assert ending == ("the game ends now: The reserve is empty: the game ends at once; "
+                      "the rest of this turn is not played.")
+    assert where.startswith(str(SOLO)) or where.split(":")[0].endswith("solo.rules")
+
+
 # ================================================================== SCORING
 def test_you_count_your_vp_as_usual(solo):
     """"Count your VPs as usual, including the goal card's points.\""""

@@ -168,7 +168,7 @@ def test_simulate_prints_every_field():
     assert result.exit_code == 0, result.output
     out = result.output
     for text in ["30 games, 2 players, bots random, seed 4", "games/s", "ties: a win shared by k players counts 1/k",
-                 "seat 0", "seat 1", "position 0 (first)", "position 1",
+                 "player 1", "player 2", "position 1 (first)", "position 2",
                  "first-player advantage", "balance", "decisiveness", "score", "winning margin", "turns",
                  "decisions", "points: Catalysts", "share of points", "median", "95%", "card impact"]:
         assert text in out, text
@@ -270,8 +270,8 @@ def test_seats_that_never_decide_are_named_and_not_compared():
     result = run([solo, "-n", 40, "--bots", "random", "-j", 1])
     assert result.exit_code == 0, result.output
     assert "bot random" not in result.output and "-0.500" not in result.output
-    assert "seat 1 never decides" in result.output
-    assert "first-player advantage and balance: none (fewer than two seats decide)" in result.output
+    assert "player 2 never decides" in result.output
+    assert "first-player advantage and balance: none (fewer than two players decide)" in result.output
     s = simulate(str(solo), 40, bots="random", seed=0, jobs=1).summary
     assert s["non_deciding_seats"] == [1] and s["first_player_advantage"] is None and s["balance"] is None
     assert s["win_rate_by_bot"] == {} and s["win_rate_by_position"] == []

@@ -81,6 +81,23 @@ def _computed_number_choices(game) -> list:
     return []
 
 
+def _copy_ids(program) -> list:
+    """The ids options over identical copies can take: the group's, and the
+    group's at each place (and slot) where copies could lie together."""
+    from ..compiler.runtime import place_id
+
+    groups = [g for g in dict.fromkeys(program.card_groups) if g not in set(program.card_ids)]
+    if not groups:
+        return []
+    places = []
+    for zi, info in enumerate(program.zone_of_instance):
+        if info.scope == "player" and zi - info.base >= program.max_players:
+            continue
+        slots = range(info.slots) if info.slots else [None]
+        places += [place_id(program, zi, slot) for slot in slots]
+    return groups + [f"{g}@{place}" for g in groups for place in places]
+
+
 def action_vocabulary(game, extra_ids=()) -> list:
     """Every action id the rules can offer, in a stable order."""
     program, model = game.program, game.model
@@ -94,6 +111,7 @@ def action_vocabulary(game, extra_ids=()) -> list:
     ids += _literal_choices(game)
     ids += _computed_number_choices(game)
     ids += list(program.card_ids)
+    ids += _copy_ids(program)
     ids += [str(x) for x in extra_ids]
     return list(dict.fromkeys(ids))
 

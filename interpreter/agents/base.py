@@ -1,6 +1,8 @@
 """The agent interface and the registry of agents by name."""
 from __future__ import annotations
 
+import math
+
 from ..errors import RulesError
 
 AGENTS: dict = {}
@@ -14,6 +16,7 @@ class Agent:
     """
 
     name = "agent"
+    usage = "agent"  # how `--bots` names it, with its main option
 
     def __init__(self, seed: int = 0, seat: int = 0, options: str | None = None):
         self.seed, self.seat = seed, seat
@@ -103,8 +106,8 @@ def parse_options(name: str, options: str | None, settings: dict, positional=Non
                 hint = did_you_mean(key, settings)
                 raise RulesError(f"bot '{name}' has no option '{key}'; options: {', '.join(settings)}" + (f" ({hint})" if hint else ""))
             try:
-                values[key] = settings[key][0](text.strip())
-            except ValueError:
+                values[key] = _finite(settings[key][0](text.strip()))
+            except (ValueError, OverflowError):
                 raise RulesError(f"bot '{name}': option '{key}' expects {_kind(settings[key][0])}, got '{text.strip()}'") from None
             continue
         parsed = None
@@ -123,8 +126,28 @@ def parse_options(name: str, options: str | None, settings: dict, positional=Non
     return values
 
 
+def _finite(value):
+    """A number option must be a real number: nan and inf would make a bot's
+    arithmetic (its exploration, its time budget) meaningless or endless."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(value)
+    return value
+
+
 def _kind(convert) -> str:
     return {int: "a whole number", float: "a number"}.get(convert, "a value")
+
+
+def at_least_zero(name: str, opts: dict, keys) -> None:
+    """Refuse negative values of the options `keys` of bot `name`."""
+    for key in keys:
+        if opts[key] < 0:
+            raise RulesError(f"bot '{name}': option '{key}' must be 0 or more, got {opts[key]}")
+
+
+def bot_usages() -> list[str]:
+    """How each registered bot is named in `--bots`, e.g. `mcts[:ITERATIONS|:500ms]`."""
+    return [cls.usage for cls in AGENTS.values()]
 
 
 def make_agent(spec: str, seed: int, seat: int) -> Agent:

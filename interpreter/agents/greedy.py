@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .. import rng
-from .base import Agent, ProgressGuard, parse_options, register
+from .base import Agent, ProgressGuard, at_least_zero, parse_options, register
 from .evaluate import evaluator_for
 
 
@@ -23,6 +23,7 @@ class GreedyAgent(Agent):
     """
 
     name = "greedy"
+    usage = "greedy[:TRIES]"
     settings = {"tries": (int, 12), "worlds": (int, 1), "discount": (float, 1.0), "patience": (int, 3)}
     positional = "tries"
 
@@ -30,6 +31,7 @@ class GreedyAgent(Agent):
         super().__init__(seed, seat, options)
         opts = parse_options(self.name, options, self.settings, self.positional,
                              examples="greedy:4 or greedy:tries=4:worlds=2")
+        at_least_zero(self.name, opts, ("discount",))
         self.tries = max(1, opts["tries"])
         self.samples = max(1, opts["worlds"])
         self.discount = opts["discount"]

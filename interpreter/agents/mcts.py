@@ -15,7 +15,7 @@ import time
 
 from .. import rng
 from ..errors import RulesError
-from .base import Agent, ProgressGuard, parse_options, register
+from .base import Agent, ProgressGuard, at_least_zero, parse_options, register
 from .evaluate import evaluator_for, squash
 
 
@@ -37,12 +37,14 @@ def _budget_token(token: str):
     t = token.strip().lower()
     try:
         if t.endswith("ms"):
-            return "ms", float(t[:-2])
-        if t.endswith("s"):
-            return "ms", float(t[:-1]) * 1000.0
-        return "iterations", int(t)
+            ms = float(t[:-2])
+        elif t.endswith("s"):
+            ms = float(t[:-1]) * 1000.0
+        else:
+            return "iterations", int(t)
     except ValueError:
         return None
+    return ("ms", ms) if math.isfinite(ms) else None
 
 
 def _ms(text: str) -> float:
@@ -73,6 +75,7 @@ class MCTSAgent(Agent):
     """
 
     name = "mcts"
+    usage = "mcts[:ITERATIONS|:500ms]"
     settings = {
         "iterations": (int, None),
         "ms": (_ms, None),
@@ -94,6 +97,7 @@ class MCTSAgent(Agent):
             self.iterations = DEFAULT_ITERATIONS
         if (self.iterations is not None and self.iterations < 1) or (self.ms is not None and self.ms <= 0):
             raise RulesError(f"bot 'mcts' needs a positive budget (mcts:200, mcts:500ms), got '{options}'")
+        at_least_zero(self.name, opts, ("c", "scale", "discount"))
         self.c = opts["c"]
         self.horizon = max(0, opts["horizon"])
         self.scale = opts["scale"] or None

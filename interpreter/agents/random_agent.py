@@ -9,6 +9,7 @@ from .base import Agent, register
 @register
 class RandomAgent(Agent):
     name = "random"
+    usage = "random"
 
     def __init__(self, seed: int = 0, seat: int = 0, options: str | None = None):
         super().__init__(seed, seat, options)

@@ -5,6 +5,7 @@ import hashlib
 import json
 
 from ..errors import RulesRuntimeError
+from ..language import nodes as n
 from ..language.nodes import EffectList
 from ..language.types import Types
 from ..language.value_types import CARD
@@ -27,7 +28,8 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
     fields: dict = {}
     for card in cards:
         for name in card.data:
-            fields.setdefault(name, [None] * len(cards))
+            if name not in fields:  # (setdefault would build the list for every card: quadratic)
+                fields[name] = [None] * len(cards)
     for name, values in fields.items():
         for card in cards:
             values[card.index] = _frozen(card.data.get(name))
@@ -47,6 +49,7 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
         params=params,
         cards=db,
         card_ids=[c.id for c in cards],
+        card_groups=[c.group for c in cards],
         card_names=[c.name for c in cards],
         card_kinds=[c.kind for c in cards],
         fields=fields,
@@ -102,11 +105,15 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
         zones[zone].empty_hook = code_index[("empty", zone)]
     hooks = {moment: code_index[("hook", moment)] for moment in model.hooks}
 
+    conditions = {name: exprs.function(decl.when, Names(), f"effect {name}", name=f"effect {name} when")
+                  for name, decl in model.effects.items() if decl.when is not None}
     score_terms = [(label, exprs.function(term.expr, Names(), f"score {label}", name=f"score term {i + 1}"))
                    for i, (label, term) in enumerate(model.score_terms.items())]
     tiebreaks = [exprs.function(e, Names(), "tiebreak", name=f"tiebreak {i + 1}")
                  for i, e in enumerate(model.tiebreak.exprs)] if model.tiebreak is not None else []
     order = exprs.function(model.turn_order.seats, Names(), "turn order") if model.turn_order is not None else None
+    shown = [exprs.function(n.Name(name, span=decl.span), Names(), f"show {name}", decl.span, name=f"show {name}")
+             for name, decl in model.shown_values.items()]
     views = {name: exprs.function(decl.template, Names().bind("card", "L[0]", CARD), f"show {name}", decl.span, template=True)
              for name, decl in model.shows.items()}
 
@@ -123,9 +130,11 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
         point.finish(ns)
     exprs.refresh_fields()
     program.score_terms = [(label, ns[fn]) for label, fn in score_terms]
+    program.effect_conditions = {name: ns[fn] for name, fn in conditions.items()}
     program.tiebreaks = [ns[fn] for fn in tiebreaks]
     program.turn_order = ns[order] if order else None
     program.card_views = {name: _card_view(ns[fn]) for name, fn in views.items()}
+    program.shown_values = {name: (decl.visibility, ns[fn]) for (name, decl), fn in zip(model.shown_values.items(), shown)}
     program.module = module
     program.set_step_budget(program.step_budget)
     program.fingerprint = fingerprint(model, db, params)
@@ -153,7 +162,8 @@ def _register_runtime(module, program) -> None:
     for name, fn in ops_helpers.items():
         module.helper(f"R_{name}", fn)
     for name in ("move_all", "cannot_pay", "negative", "too_large", "seat", "no_action", "end_now", "end_after",
-                 "pick", "option_ids", "unique", "resolve_options", "forced", "counter_changed"):
+                 "pick", "option_ids", "unique", "resolve_options", "possible", "forced", "counter_changed",
+                 "collapse", "card_option_ids"):
         module.helper(f"R_{name}", getattr(rt, name))
     module.helper("R_runaway", calls.runaway)
     effects = program.effect_codes

@@ -8,9 +8,24 @@ from __future__ import annotations
 
 import sys
 
+from .. import limits
 from ..errors import NO_SPAN, Diagnostic, RulesRuntimeError
 
-SUSPEND = object()  # returned by a rule function when a decision is pending
+class _Suspend:
+    """The value a rule function returns when a decision is pending. Code
+    compares it by identity, so it must stay the one object through pickling
+    (a copied game's generated code refers to it by name) and copying."""
+
+    __slots__ = ()
+
+    def __reduce__(self):
+        return "SUSPEND"
+
+    def __repr__(self):
+        return "SUSPEND"
+
+
+SUSPEND = _Suspend()
 
 
 class GameOver(Exception):
@@ -28,7 +43,7 @@ def call(st, code: int, args=()):
     return c.fn(st, fr)
 
 
-MAX_NESTED_TRIGGERS = 64
+MAX_NESTED_TRIGGERS = limits.NESTED_TRIGGERS
 
 
 def run_nested(st, code: int) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from .. import limits
 from ..language.builtins import FUNCTIONS, VALUES
 from ..language import nodes as n
 from ..language.types import Types
@@ -20,7 +21,7 @@ from .failures import blame
 
 _SIMPLE = re.compile(r"^(L\[\d+\]|[vtsp]\d+|-?\d+|st\.me|K\d+|None|True|False)$")
 _ELEMENT_KIND = {CARD: "card", PLAYER: "player"}
-INLINE_LIMIT = 400  # characters of generated code up to which a definition is copied where it is used
+INLINE_LIMIT = limits.INLINE_CODE
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ class ExprGen(Visitor):
         self._depth = 0  # loops of the expression being generated that enclose the current point
         self._inlining: set = set()
         self._uses: dict = {}
-        for name in ("add", "highest", "lowest", "shows", "rank", "render", "steps"):
+        for name in ("add", "highest", "lowest", "shows", "rank", "render", "render_player", "steps"):
             module.helper(f"R_{name}", getattr(rt, name))
         module.helper("R_fail", blame)  # the error to report, for an error computing an expression
         for name, b in [*FUNCTIONS.items(), *VALUES.items()]:
@@ -115,11 +116,18 @@ class ExprGen(Visitor):
         return None
 
     def template(self, tmpl: n.Template, names: Names) -> str:
+        """A text with `{...}` parts; a player is written as people count
+        players ("player 2"), a value of any other kind as `render` writes it."""
         parts = []
         outer, self._in_text = self._in_text, True
         try:
             for part in tmpl.parts:
-                parts.append(self.m.const(part) if isinstance(part, str) else f"R_render({self.visit(part, names)})")
+                if isinstance(part, str):
+                    parts.append(self.m.const(part))
+                elif self.type_of(part, names) == PLAYER:
+                    parts.append(f"R_render_player({self.visit(part, names)})")
+                else:
+                    parts.append(f"R_render({self.visit(part, names)})")
         finally:
             self._in_text = outer
         if not parts:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from .. import limits
+
 # A running rule's frame is a list `[code, block, locals]`: the rule's code
 # index, the block to resume at, and its locals (arguments first).
 FRAME_CODE, FRAME_BLOCK, FRAME_LOCALS = 0, 1, 2
@@ -58,6 +60,7 @@ class Program:
     params: dict
     cards: object  # CardDB
     card_ids: list
+    card_groups: list  # per card: the id the copies of its entry share (its own id when alone)
     card_names: list
     card_kinds: list
     fields: dict  # field name -> list indexed by card
@@ -73,17 +76,33 @@ class Program:
     tiebreaks: list  # of fn(st)
     turn_order: Optional[Callable]
     fingerprint: str = ""
-    step_budget: int = 1_000_000
-    turn_budget: int = 10_000
-    decision_budget: int = 100_000
+    step_budget: int = limits.STEPS
+    turn_budget: int = limits.TURNS
+    decision_budget: int = limits.DECISIONS
     check_invariants: bool = False
     counts_reads: bool = False  # compiled to count reads of card fields (coverage); see ExprGen
     card_views: dict = field(default_factory=dict)  # zone name or "cards" -> fn(st, card)
+    effect_conditions: dict = field(default_factory=dict)  # effect name -> fn(st): whether it can be offered
+    shown_values: dict = field(default_factory=dict)  # definition name -> (visibility, fn(st)) shown per player
     zone_of_instance: list = field(default_factory=list)
     counter_list: list = field(default_factory=list)
     decisions: list = field(default_factory=list)  # decision points, by id
     module: object = None  # the generated code (codegen.Module)
     boards: object = None  # boards.Boards: the spaces of every `board` and their distances
+    origin: Optional[tuple] = None  # (rebuild, arguments): how a pickled copy is made again (see __reduce__)
+
+    def __reduce__(self):
+        """A program pickles as the way to make it again (its generated
+        functions do not pickle): its rules file and parameters, with the
+        fingerprint the copy must match and the limits set on it."""
+        if self.origin is None:
+            raise TypeError(f"the compiled program of {self.title} was not loaded from a rules file; it cannot be pickled")
+        rebuild, args = self.origin
+        return rebuild, (*args, self.fingerprint, self.step_budget, self.turn_budget, self.check_invariants)
+
+    @property
+    def has_copies(self) -> bool:
+        return self.card_groups != self.card_ids
 
     def set_step_budget(self, steps: int) -> None:
         self.step_budget = steps

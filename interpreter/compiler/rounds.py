@@ -57,7 +57,7 @@ def build_main(program, setup: int, turn: int, hooks: dict) -> Code:
                 pc = 5
             if pc == 5:
                 st.pos += 1
-                if st.pos < len(st.order):
+                if next_in_order(st):
                     pc = 2
                     continue
                 fr[1] = 6
@@ -76,14 +76,36 @@ def build_main(program, setup: int, turn: int, hooks: dict) -> Code:
 
 
 def start_of_round(st) -> None:
+    """The round's order of play: the rules' `turn order`, or seat order from
+    the first player (so `set first_player` takes effect at the next round)."""
     if st.program.turn_order:
-        st.order = tuple(st.program.turn_order(st))
+        st.order = _turn_order(st)
         if not st.order:
             raise RulesRuntimeError("the turn order is empty")
     else:
         first, n = st.first, st.n
         st.order = tuple([(first + i) % n for i in range(n)])
     st.pos = 0
+
+
+def next_in_order(st) -> bool:
+    """Whether someone else plays this round. A `turn order` is read again
+    before every turn: a player it leaves out (knocked out) takes no further
+    turn, and one it adds plays after those who have played."""
+    if st.program.turn_order:
+        played = st.order[:st.pos]
+        st.order = played + tuple(p for p in _turn_order(st) if p not in played)
+    return st.pos < len(st.order)
+
+
+def _turn_order(st) -> tuple:
+    order = tuple(st.program.turn_order(st))
+    for p in order:
+        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < st.n:
+            raise RulesRuntimeError(f"the turn order holds {p!r}, which is not a player's seat")
+    if len(set(order)) != len(order):
+        raise RulesRuntimeError(f"the turn order names a player twice: {', '.join(f'player {p + 1}' for p in order)}")
+    return order
 
 
 def too_many_turns(st):

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .. import limits
 from .. import rng as _rng
 from ..errors import RulesRuntimeError
 from . import ops
 from .calls import GameOver, runaway
 
-LARGEST = 10 ** 18  # the largest number a counter may hold (as large as a number written in the rules)
+LARGEST = limits.COUNTER_VALUE
 PASS = "<pass>"  # the value of a "pass" option
 DONE = "<done>"  # the value of "done" when resolving effects in any order
 
@@ -38,6 +39,11 @@ def render(value, st=None) -> str:
         value = plain_number(value)
         return str(value) if isinstance(value, int) else f"{float(value):.2f}".rstrip("0")
     return str(value)
+
+
+def render_player(seat) -> str:
+    """A player inside a text, as people count players: seat 1 is "player 2"."""
+    return f"player {seat + 1}" if isinstance(seat, int) and not isinstance(seat, bool) else render(seat)
 
 
 def add(a, b):
@@ -116,6 +122,71 @@ def option_ids(program, kind, values) -> list:
     return [render(v) for v in values]
 
 
+def collapse(st, cards) -> list:
+    """Options over cards, with copies of one entry that lie in the same
+    place (not in different slots) and bear the same counters and cards taken
+    as one option: a player cannot tell them apart."""
+    program = st.program
+    groups, ids = program.card_groups, program.card_ids
+    seen = set()
+    out = []
+    for card in cards:
+        if not isinstance(card, int) or groups[card] == ids[card]:
+            out.append(card)
+            continue
+        key = (groups[card], st.loc[card], _slot_if_slotted(st, card), _marks(st, card))
+        if key not in seen:
+            seen.add(key)
+            out.append(card)
+    return out
+
+
+def _slot_if_slotted(st, card):
+    zi = st.loc[card]
+    return st.z[zi].index(card) if st.program.zone_of_instance[zi].slots else None
+
+
+def _marks(st, card) -> tuple:
+    """What a player sees on a card besides its face: its counters, and any
+    card it holds (a card holding others is never like another)."""
+    program = st.program
+    held = any(c is not None for info in program.zones.values() if info.scope == "card"
+               for c in st.z[info.base + card])
+    return (card if held else None,) + tuple(st.ctr[c.index][card] for c in program.counter_list if c.scope == "card")
+
+
+def card_option_ids(st, cards) -> list:
+    """Option ids of cards after `collapse`: a copy is named by its group
+    (`battery`), and where copies of a group lie in several places, by its
+    group and place (`battery@hand-2`), so the ids of one decision differ."""
+    program = st.program
+    groups, ids = program.card_groups, program.card_ids
+    named = [groups[c] if isinstance(c, int) else render(c) for c in cards]
+    seen: dict = {}
+    for name in named:
+        seen[name] = seen.get(name, 0) + 1
+    out = []
+    for card, name in zip(cards, named):
+        if isinstance(card, int) and seen[name] > 1 and groups[card] != ids[card]:
+            name = f"{name}@{place_id(program, st.loc[card], _slot_if_slotted(st, card))}"
+        out.append(name)
+    return out
+
+
+def place_id(program, zi, slot=None) -> str:
+    """A place as an id: `hand-2` (player 2's hand), `row-3` (its third
+    slot), `occupant-of-<card id>`."""
+    info = program.zone_of_instance[zi]
+    owner = zi - info.base
+    if info.scope == "player":
+        name = f"{info.name}-{owner + 1}"
+    elif info.scope == "card":
+        name = f"{info.name}-of-{program.card_ids[owner]}"
+    else:
+        name = info.name
+    return name if slot is None else f"{name}-{slot + 1}"
+
+
 def unique(values) -> list:
     return list(dict.fromkeys(values))
 
@@ -123,9 +194,27 @@ def unique(values) -> list:
 _RESOLVE_OPTIONS: dict = {}
 
 
-def resolve_options(remaining, effects):
-    """Options of `resolve any`: each alternative of each remaining item, then
-    done. The same card offers the same options every time: they are kept."""
+def resolve_options(st, remaining, effects):
+    """Options of `resolve any`: each alternative of each remaining item whose
+    effect can do something now (see `possible`), then done. The options a
+    card's items give are kept, and only filtered by the effects' conditions."""
+    ids, values = _item_options(remaining, effects)
+    conditions = st.program.effect_conditions
+    if not conditions or not ids:
+        return ids, values
+    kept = [(i, v) for i, v in zip(ids, values) if v == DONE or conditions.get(v[1]) is None or conditions[v[1]](st)]
+    if len(kept) == 1:  # only "done": nothing left that can do anything
+        return [], []
+    return [i for i, _ in kept], [v for _, v in kept]
+
+
+def possible(st, alternatives) -> tuple:
+    """The alternatives of an effect item whose effect's `when` holds now."""
+    conditions = st.program.effect_conditions
+    return tuple(a for a in alternatives if conditions.get(a) is None or conditions[a](st))
+
+
+def _item_options(remaining, effects):
     key = (remaining, effects)
     found = _RESOLVE_OPTIONS.get(key)
     if found is not None:

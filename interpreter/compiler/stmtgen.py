@@ -442,11 +442,19 @@ class RuleGen(BlockWriter, Visitor):
         values = self._filtered(s.iterable, s.var, s.cond, names)
         if not self.x.distinct(s.iterable, names):
             values = f"R_unique({values})"
+        copies = kind == "card" and self.ctx.program.has_copies
+        if copies:  # identical copies lying together are one option
+            values = f"R_collapse(st, {values})"
         self.emit(f"vals = {values}", s.span)
         body, end = Label(), Label()
         other = Label() if s.else_body else end
         self.jump_if("not vals", other, s.span)
-        ids = "list(map(CARD_IDS.__getitem__, vals))" if kind == "card" else f"R_option_ids(st.program, {self.m.const(kind)}, vals)"
+        if copies:
+            ids = "R_card_option_ids(st, vals)"
+        elif kind == "card":
+            ids = "list(map(CARD_IDS.__getitem__, vals))"
+        else:
+            ids = f"R_option_ids(st.program, {self.m.const(kind)}, vals)"
         if s.optional:
             self.emit(f"ids = {ids}; ids.append({self.m.const('pass')}); vals.append({self.m.const(dp.PASS)})", s.span)
         else:
@@ -523,7 +531,7 @@ class RuleGen(BlockWriter, Visitor):
             self.emit(f"{fx} = {effects}; {rem} = tuple(range(len({fx})))", s.span)
             point = dp.ResolveAnyPoint(slot_index(rem), slot_index(fx), slot_index(cur))
             self.ask(point, s.span)
-            self.emit(f"ids, vals = R_resolve_options({rem}, {fx})", s.span)
+            self.emit(f"ids, vals = R_resolve_options(st, {rem}, {fx})", s.span)
             self.jump_if("not ids", end, s.span)
             self.suspend(point, "ids", "vals", s.span)
             point.call, point.end = call, end
@@ -538,7 +546,16 @@ class RuleGen(BlockWriter, Visitor):
         i, alts = self.temp(), self.temp()
         self.emit(f"{i} = {idx}", s.span)
         self.jump_if(f"{i} >= len({fx})", end, s.span)
-        self.emit(f"{alts} = {fx}[{i}]", s.span)
+        if self.ctx.model.has_effect_conditions():
+            # only the alternatives that can do something; an item with none is skipped
+            self.emit(f"{alts} = R_possible(st, {fx}[{i}])", s.span)
+            self.emit(f"if not {alts}:", s.span)
+            self.emit(f"    {idx} = {i} + 1", s.span)
+            self.indent += 1
+            self.jump(point.ask, s.span)
+            self.indent -= 1
+        else:
+            self.emit(f"{alts} = {fx}[{i}]", s.span)
         self.emit(f"if len({alts}) == 1:", s.span)
         self.emit(f"    {idx} = {i} + 1; {cur} = {alts}[0]", s.span)
         self.emit(f"    if st.events is not None: R_forced(st, {point.id}, {alts}[0])", s.span)

@@ -2,23 +2,30 @@
 and the card fields the rules declare as effects or expressions, parsed.
 
 Cards are numbered 0..N-1 in file order; a card's stable id is its slugged name
-(with a number when several cards share a name). Schema errors name the card
-and the field path and point at the YAML line.
+(with a number when several cards share a name), unique by construction.
+Schema errors name the card and the field path and point at the YAML line.
+Loading takes time linear in the file: the YAML graph is walked once, each
+node once, however many aliases point at it; aliases that would expand the
+data past a budget, a key given twice and a value that contains itself are
+errors at their line.
 """
 from __future__ import annotations
 
-import hashlib
-import json
-import os
+import gc
 import re
-from dataclasses import dataclass, field
+from contextlib import contextmanager
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Mapping
 
 import yaml
 
+from .. import files, limits
 from ..errors import CardDataError, Diagnostic, RulesError, Source, Span
+from . import nodes as n
+from .card_schema import schema_problems
 from .parser import parse_effects, parse_expression
+from .syntax_errors import shift
 
 
 @dataclass
@@ -29,6 +36,8 @@ class Card:
     name: str
     data: dict
     spans: dict = field(default_factory=dict)  # field name (`field.key` in a map) -> Span of its value
+    entry: int = 0  # the card file's entry it comes from (several identical cards with `copies: N`)
+    group: str = ""  # the id its entry's cards share: the card's own id, unless the entry has copies
 
 
 @dataclass
@@ -36,12 +45,12 @@ class CardDB:
     source: Source
     cards: list
     kinds: list  # kind names in file order
+    _ids: dict = field(default_factory=dict, repr=False, compare=False)
 
     def by_id(self, card_id: str) -> Card | None:
-        for card in self.cards:
-            if card.id == card_id:
-                return card
-        return None
+        if len(self._ids) != len(self.cards):
+            self._ids = {card.id: card for card in self.cards}
+        return self._ids.get(card_id)
 
     def field_names(self) -> set:
         return {name for card in self.cards for name in card.data}
@@ -51,18 +60,49 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "card"
 
 
-def _positions(node, path=(), out=None) -> dict:
-    """Map each JSON path in a composed YAML tree to its source mark."""
-    out = {} if out is None else out
-    out[path] = node.start_mark
-    if isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            out.setdefault(path + (key.value, "<key>"), key.start_mark)
-            _positions(value, path + (key.value,), out)
-    elif isinstance(node, yaml.SequenceNode):
-        for i, item in enumerate(node.value):
-            _positions(item, path + (i,), out)
-    return out
+def assign_ids(cards: list) -> None:
+    """Give every card its id: the slug of its name, numbered (`-1`, `-2`...)
+    when several names share a slug. A number that is already another card's
+    own id ("X 1" beside two "X") is skipped, so no two cards share an id."""
+    groups: dict = {}
+    for card in cards:
+        groups.setdefault(_slug(card.name), []).append(card)
+    taken = {slug for slug, group in groups.items() if len(group) == 1}
+    for slug, group in groups.items():
+        if len(group) == 1:
+            group[0].id = slug
+            continue
+        number = 0
+        for card in group:
+            number += 1
+            while f"{slug}-{number}" in taken:
+                number += 1
+            card.id = f"{slug}-{number}"
+            taken.add(card.id)
+
+
+def assign_groups(cards: list, entries: list) -> None:
+    """The copies of one entry share a group id: the slug of the entry's name,
+    numbered like ids when several entries share it, and never another card's
+    own id. A card alone in its entry is its own group."""
+    sizes: dict = {}
+    for card in cards:
+        sizes[card.entry] = sizes.get(card.entry, 0) + 1
+    taken = {card.id for card in cards}
+    slugs: dict = {}
+    for entry, name in enumerate(entries):
+        slugs.setdefault(_slug(name), []).append(entry)
+    groups: dict = {}
+    for slug, group in slugs.items():
+        for number, entry in enumerate(group, 1):
+            if sizes.get(entry, 0) > 1:
+                name = slug if len(group) == 1 else f"{slug}-copies-{number}"
+                while name in taken:
+                    name += "-copies"
+                groups[entry] = name
+                taken.add(name)
+    for card in cards:
+        card.group = groups.get(card.entry, card.id)
 
 
 def _span_at(source: Source, mark, length: int = 1) -> Span:
@@ -78,41 +118,192 @@ def _describe_path(data, path) -> str:
             name = data[kind][idx].get("name")
         except (AttributeError, IndexError, KeyError, TypeError):
             name = None
-        card = f"{kind}[{idx}]" + (f" ({name!r})" if name else "")
+        shown = name if not isinstance(name, str) or len(name) <= 60 else name[:57] + "..."
+        card = f"{kind}[{idx}]" + (f" ({shown!r})" if name else "")
         rest = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path[2:])
         return f"card {card}" + (f", field '{rest.lstrip('.')}'" if rest else "")
     return "top level" if not path else "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
 
 
-def _compose(text: str, loader_class):
-    """The YAML node tree (for positions) and the data built from it, with a
-    safe loader (plain data only: no Python objects can be built)."""
+# ---------------------------------------------------------------- YAML
+class _KeysOnce:
+    """A constructor that records a key given twice in one mapping (YAML
+    keeps the last silently: a card kind written twice would lose cards)."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self.duplicates: list = []  # (key, mark of the second, mark of the first, the mapping node)
+
+    def construct_mapping(self, node, deep=False):
+        seen: dict = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # `<<: *base` merges keys the mapping may then override
+            key = self.construct_object(key_node, deep=True)
+            try:
+                first = seen.setdefault(key, key_node.start_mark)
+            except TypeError:
+                continue  # an unhashable key: the constructor says so
+            if first is not key_node.start_mark:
+                self.duplicates.append((key, key_node.start_mark, first, node))
+        return super().construct_mapping(node, deep)
+
+
+class _FastYaml(_KeysOnce, getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    pass
+
+
+class _PlainYaml(_KeysOnce, yaml.SafeLoader):
+    """Pure Python: its error messages read the same on every machine."""
+
+
+def _children(node) -> list:
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return node.value
+    return []
+
+
+def _survey(root, source: Source) -> dict:
+    """Walk the YAML node graph once, each node once: the position of each
+    JSON path (an aliased value is found at its anchor), refusing a value
+    that contains itself and aliases that expand past the budget."""
+    positions: dict = {}
+    sizes: dict = {}  # id(node) -> values once aliases are expanded
+    open_nodes: set = set()
+    stack = [(root, (), False)]
+    while stack:
+        node, path, closing = stack.pop()
+        key = id(node)
+        if closing:
+            open_nodes.discard(key)
+            sizes[key] = 1 + sum(sizes[id(child)] for child in _children(node))
+            if sizes[key] > limits.CARD_VALUES:
+                raise CardDataError(
+                    f"the card file holds more than {limits.CARD_VALUES:,} values once its YAML aliases (*name) are "
+                    "expanded: that is the limit", _span_at(source, node.start_mark),
+                    "write the values out, or refer to big values fewer times")
+            continue
+        positions.setdefault(path, node.start_mark)
+        if key in sizes:
+            continue
+        if key in open_nodes:
+            raise CardDataError("this YAML alias refers to a value that contains it: the card data would never end",
+                                _span_at(source, node.start_mark))
+        if isinstance(node, yaml.ScalarNode):
+            sizes[key] = 1
+            continue
+        open_nodes.add(key)
+        stack.append((node, path, True))
+        if isinstance(node, yaml.MappingNode):
+            for k, v in reversed(node.value):
+                positions.setdefault(path + (k.value, "<key>"), k.start_mark)
+                stack.append((v, path + (k.value,), False))
+                stack.append((k, path + (k.value, "<key>"), False))
+        else:
+            for i in range(len(node.value) - 1, -1, -1):
+                stack.append((node.value[i], path + (i,), False))
+    return positions
+
+
+def _duplicate_problems(loader, root, source: Source) -> list:
+    out = []
+    for key, mark, first, mapping in loader.duplicates:
+        shown = key if not isinstance(key, str) or len(key) <= 60 else key[:57] + "..."
+        if mapping is root:
+            message = f"card kind {shown!r} appears twice (first at line {first.line + 1})"
+            hint = "YAML would keep only the second list of cards: put every card of a kind in one list"
+        else:
+            message = f"key {shown!r} is given twice in one mapping (first at line {first.line + 1})"
+            hint = "YAML would keep only the last value: remove or rename one of them"
+        out.append(Diagnostic("error", message, _span_at(source, mark, len(str(key))), hint))
+    return out
+
+
+_OPENING = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+_CLOSING = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+
+
+def _check_nesting(text: str, loader_class, source: Source) -> None:
+    """Refuse values nested past the budget before a tree is built: the C
+    composer recurses without a limit, and `[` * 100000 crashed Python."""
+    depth = 0
+    for event in yaml.parse(text, loader_class):
+        kind = type(event)
+        if kind in _OPENING:
+            depth += 1
+            if depth > limits.CARD_NESTING:
+                raise CardDataError(f"the card file nests lists and mappings more than {limits.CARD_NESTING} deep "
+                                    "(the limit)", _span_at(source, event.start_mark))
+        elif kind in _CLOSING:
+            depth -= 1
+
+
+def _load_yaml(text: str, loader_class, source: Source):
+    """The data, and the position of each JSON path in it."""
+    _check_nesting(text, loader_class, source)
     loader = loader_class(text)
     try:
         node = loader.get_single_node()
-        return node, (loader.construct_document(node) if node is not None else None)
+        if node is None:
+            return None, {}
+        positions = _survey(node, source)
+        data = loader.construct_document(node)
+        problems = _duplicate_problems(loader, node, source)
+        if problems:
+            raise CardDataError(problems)
+        return data, positions
     finally:
         loader.dispose()
+
+
+def _read_yaml(text: str, source: Source):
+    try:
+        try:
+            return _load_yaml(text, _FastYaml, source)
+        except yaml.YAMLError:
+            return _load_yaml(text, _PlainYaml, source)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        span = _span_at(source, mark) if mark else Span(source, 1, 1, 1, 2)
+        problem = getattr(err, "problem", None) or str(err)
+        raise CardDataError(f"malformed YAML: {problem}", span) from None
+    except RecursionError:
+        raise CardDataError("the card file is nested too deeply to read", Span(source, 1, 1, 1, 2)) from None
+
+
+@contextmanager
+def _without_cycle_collection():
+    """Loading makes hundreds of thousands of objects and no garbage cycles;
+    Python's cycle collector, passing over them again and again as they
+    accumulate, would make loading grow faster than the file."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def load_cards(path: Path, schema_path: Path | None, texts: Mapping[Path, str] | None = None) -> CardDB:
     """Load and validate a card file. `texts` holds, by resolved path, the
     text of files an editor has open (unsaved), read in place of the disk's."""
+    with _without_cycle_collection():
+        return _load_cards(path, schema_path, texts)
+
+
+def _load_cards(path: Path, schema_path: Path | None, texts: Mapping[Path, str] | None) -> CardDB:
     text = texts.get(Path(path).resolve()) if texts else None
     if text is None:
-        text = _read_card_file(path)
+        raw = files.read_bytes(path, "card file", limits.CARD_FILE_BYTES)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise CardDataError(f"{path}: not UTF-8 text (byte {err.start})") from None
     source = Source(str(path), text)
-    try:
-        node, data = _compose(text, getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except yaml.YAMLError:
-        try:  # the pure-Python loader words its errors the same on every machine
-            node, data = _compose(text, yaml.SafeLoader)
-        except yaml.YAMLError as err:
-            mark = getattr(err, "problem_mark", None)
-            span = _span_at(source, mark) if mark else Span(source, 1, 1, 1, 2)
-            problem = getattr(err, "problem", None) or str(err)
-            raise CardDataError(f"malformed YAML: {problem}", span) from None
-    positions = _positions(node) if node is not None else {}
+    data, positions = _read_yaml(text, source)
 
     def span_for(p, length=1):
         while p not in positions and p:
@@ -123,14 +314,13 @@ def load_cards(path: Path, schema_path: Path | None, texts: Mapping[Path, str] |
     problems = []
     if schema_path is not None:
         schema_text = texts.get(Path(schema_path).resolve()) if texts else None
-        problems += _schema_problems(data, text, schema_path, span_for, schema_text)
+        problems += schema_problems(data, text, schema_path, _describe_path, span_for, schema_text)
     if not problems and not isinstance(data, dict):
         problems.append(Diagnostic("error", "the card file must be a mapping of card kinds to lists of cards", span_for(())))
     if problems:
         raise CardDataError(problems)
 
-    cards, problems = [], []
-    names: dict = {}
+    cards, problems, entries = [], [], []
     for kind, items in data.items():
         if not isinstance(items, list):
             problems.append(Diagnostic("error", f"card kind '{kind}' must be a list of cards", span_for((kind,))))
@@ -139,91 +329,47 @@ def load_cards(path: Path, schema_path: Path | None, texts: Mapping[Path, str] |
             if not isinstance(item, dict) or not isinstance(item.get("name"), str):
                 problems.append(Diagnostic("error", f"{_describe_path(data, (kind, i))}: every card needs a 'name'", span_for((kind, i))))
                 continue
-            names.setdefault(_slug(item["name"]), []).append(len(cards))
+            copies = item.get("copies", 1)
+            if not isinstance(copies, int) or isinstance(copies, bool) or not 1 <= copies <= limits.COPIES:
+                problems.append(Diagnostic("error", f"{_describe_path(data, (kind, i, 'copies'))}: `copies` must be a "
+                                           f"whole number from 1 to {limits.COPIES:,}, got {copies!r}",
+                                           span_for((kind, i, "copies"))))
+                continue
+            if len(cards) + copies > limits.CARDS:
+                problems.append(Diagnostic("error", f"the card file makes more than {limits.CARDS:,} cards (the limit)",
+                                           span_for((kind, i, "copies"))))
+                break
             spans = {k: span_for((kind, i, k)) for k in item}
             for k, value in item.items():  # each entry of a map field (expressions by name) has its own place
                 if isinstance(value, dict):
                     spans.update({f"{k}.{sub}": span_for((kind, i, k, str(sub))) for sub in value})
-            cards.append(Card(len(cards), kind, "", item["name"], dict(item), spans))
+            fields_ = {k: v for k, v in item.items() if k != "copies"}  # one entry, several identical cards
+            entry = len(entries)
+            entries.append(item["name"])
+            for _ in range(copies):
+                cards.append(Card(len(cards), kind, "", item["name"], fields_, spans, entry))
     if problems:
         raise CardDataError(problems)
-    for slug, indices in names.items():
-        for n, index in enumerate(indices, 1):
-            cards[index].id = slug if len(indices) == 1 else f"{slug}-{n}"
+    assign_ids(cards)
+    assign_groups(cards, entries)
     return CardDB(source, cards, list(data))
 
 
-def _read_card_file(path: Path) -> str:
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise CardDataError(f"cannot read card file {path}: {err.strerror or err}") from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise CardDataError(f"{path}: not UTF-8 text (byte {err.start})") from None
-
-
-def _schema_problems(data, text: str, schema_path: Path, span_for, schema_text: str | None = None) -> list:
-    try:
-        if schema_text is None:
-            schema_text = schema_path.read_text(encoding="utf-8")
-        schema = json.loads(schema_text)
-    except (OSError, ValueError) as err:
-        raise CardDataError(f"cannot read card schema {schema_path}: {err}") from None
-    marker = _validated_marker(schema_text, text)
-    if marker.exists():
-        return []
-    import jsonschema  # imported only when there is something new to validate
-
-    validator = jsonschema.Draft202012Validator(schema)
-    problems = []
-    for error in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
-        path = tuple(error.absolute_path)
-        where = _describe_path(data, path)
-        problems.append(Diagnostic("error", f"{where}: {_schema_message(error)}", span_for(path)))
-    if not problems:
-        try:
-            marker.parent.mkdir(parents=True, exist_ok=True)
-            marker.touch()
-        except OSError:
-            pass  # no cache: validate again next time
-    return problems
-
-
-VALIDATION_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rules-interpreter" / "valid-cards"
-
-
-def _validated_marker(schema_text: str, text: str) -> Path:
-    """A file whose existence records that exactly this card text passed
-    exactly this schema (validation needs the slow jsonschema import, and a
-    designer re-checks rules far more often than the cards change)."""
-    digest = hashlib.sha256(b"1\0" + schema_text.encode() + b"\0" + text.encode()).hexdigest()
-    return VALIDATION_CACHE / digest
-
-
-def _schema_message(error) -> str:
-    if error.validator == "additionalProperties":
-        extra = re.findall(r"'([^']+)' (?:was|were) unexpected", error.message)
-        allowed = sorted(error.schema.get("properties", {}))
-        return f"unknown field {extra[0] if extra else ''!r}; allowed fields: {', '.join(allowed)}" if allowed else error.message
-    if error.validator == "required":
-        return error.message.replace("is a required property", "is required")
-    if error.validator == "enum":
-        return f"{error.instance!r} is not one of {', '.join(map(repr, error.validator_value))}"
-    if error.validator == "pattern":
-        return f"{error.instance!r} does not match the expected form ({error.schema.get('description', error.validator_value)})"
-    return error.message
-
-
 def load_card_fields(model, db) -> tuple[dict, list]:
-    """Parse the card fields the rules declare as effects or expressions."""
+    """Parse the card fields the rules declare as effects or expressions.
+    A text many cards share is parsed once, then placed at each card."""
+    with _without_cycle_collection():
+        return _load_card_fields(model, db)
+
+
+def _load_card_fields(model, db) -> tuple[dict, list]:
     typed = {}
     for kind in model.kinds.values():
         for fname, ftype in kind.fields:
             typed[(kind.name, fname)] = ftype
     out: dict = {}
     problems: list = []
+    memo: dict = {}
     for (kind, fname), ftype in typed.items():
         values = out.setdefault(fname, [None] * len(db.cards))
         for card in db.cards:
@@ -233,26 +379,72 @@ def load_card_fields(model, db) -> tuple[dict, list]:
             span = card.spans.get(fname)
             try:
                 if ftype == "effects":
-                    values[card.index] = _parse_card_text(raw, span, db, parse_effects, card, fname)
+                    values[card.index] = _parse_card_text(raw, span, db, parse_effects, card, fname, memo)
                 elif ftype == "expression":
-                    values[card.index] = _parse_card_text(str(raw), span, db, parse_expression, card, fname)
+                    values[card.index] = _parse_card_text(str(raw), span, db, parse_expression, card, fname, memo)
                 else:
                     if not isinstance(raw, dict):
-                        raise RulesError(f"card '{card.name}', field '{fname}': expected a map of expressions", span)
+                        raise RulesError(f"card '{_short(card.name)}', field '{fname}': expected a map of expressions", span)
                     values[card.index] = {k: _parse_card_text(str(v), card.spans.get(f"{fname}.{k}", span), db, parse_expression,
-                                                              card, f"{fname}.{k}")
+                                                              card, f"{fname}.{k}", memo)
                                           for k, v in raw.items()}
             except RulesError as err:
                 problems.extend(err.diagnostics)
     return out, problems
 
 
-def _parse_card_text(raw, span, db, parse, card, fname):
+_EFFECT_NAMES = re.compile(r"[^\s/]+")
+_ALONE = Source("<card text>", "")
+
+
+def _short(text, most: int = 60) -> str:
+    text = str(text)
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
+def _parse_card_text(raw, span, db, parse, card, fname, memo):
     if not isinstance(raw, str):
-        raise RulesError(f"card '{card.name}', field '{fname}': expected text, got {raw!r}", span)
+        raise RulesError(f"card '{_short(card.name)}', field '{fname}': expected text, got {_short(repr(raw))}", span)
+    if parse is parse_effects:
+        count = sum(1 for _ in _EFFECT_NAMES.finditer(raw))
+        if count > limits.EFFECTS_PER_CARD:
+            raise RulesError(f"card '{_short(card.name)}', field '{fname}': {count} effects; a card may have at most "
+                             f"{limits.EFFECTS_PER_CARD} (the limit)", span)
     offset = (span.line, span.column + 1) if span and db.source.line(span.line)[span.column - 1: span.column] in "\"'" else ((span.line, span.column) if span else (1, 1))
-    try:
-        return parse(raw, db.source, offset)
-    except RulesError as err:
-        d = err.diagnostics[0]
-        raise RulesError(Diagnostic(d.severity, f"card '{card.name}', field '{fname}': {d.message}", d.span, d.hint)) from None
+    key = (parse, raw)
+    tree = memo.get(key)
+    if tree is None:
+        try:
+            tree = memo[key] = parse(raw, _ALONE, (1, 1))
+        except RulesError:
+            try:  # parse it again where it is, for the error's position
+                parse(raw, db.source, offset)
+            except RulesError as err:
+                d = err.diagnostics[0]
+                raise RulesError(Diagnostic(d.severity, f"card '{_short(card.name)}', field '{fname}': {d.message}", d.span, d.hint)) from None
+            raise
+    return _placed(tree, db.source, offset)
+
+
+_NODE_FIELDS: dict = {}  # node class -> its field names but the span
+
+
+def _placed(value, source: Source, offset):
+    """A tree parsed on its own, with its spans moved to where the text sits."""
+    cls = type(value)
+    if cls is str or cls is int:
+        return value
+    if isinstance(value, n.Node):
+        names = _NODE_FIELDS.get(cls)
+        if names is None:
+            names = _NODE_FIELDS[cls] = tuple(f.name for f in fields(cls) if f.name != "span")
+        span = value.span
+        if span.source is not None:
+            span = (Span(source, *shift(span.line, span.column, offset), *shift(span.end_line, span.end_column, offset))
+                    if span.line else Span(source))
+        return cls(**{name: _placed(getattr(value, name), source, offset) for name in names}, span=span)
+    if cls is tuple:
+        return tuple(_placed(v, source, offset) for v in value)
+    if cls is list:
+        return [_placed(v, source, offset) for v in value]
+    return value

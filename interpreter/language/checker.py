@@ -5,9 +5,11 @@ problems it finds (errors and warnings); nothing is compiled if one is an error.
 """
 from __future__ import annotations
 
-from ..errors import NO_SPAN, Diagnostic, did_you_mean
+from .. import limits
+from ..errors import NO_SPAN, Diagnostic, RulesError, did_you_mean
 from . import nodes as n
 from .builtins import BUILTIN_NAMES, FUNCTIONS, VALUES
+from .params import allowed_values
 from .visitor import Visitor
 
 _DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve)
@@ -44,6 +46,9 @@ class Checker(Visitor):
             self.error("the rules have no 'score' block", _first_span(m))
         if m.players and not 1 <= m.players.minimum <= m.players.maximum:
             self.error(f"players {m.players.minimum}..{m.players.maximum} is not a valid range", m.players.span)
+        elif m.players and m.players.maximum > limits.PLAYERS:
+            self.error(f"players {m.players.minimum}..{m.players.maximum}: a game may have at most {limits.PLAYERS} "
+                       "players (the limit)", m.players.span)
         self.check_names_unique()
         self.check_declarations()
         self.check_bodies()
@@ -51,16 +56,39 @@ class Checker(Visitor):
         return self.problems
 
     def check_names_unique(self):
-        spaces = {"parameter": self.m.params, "counter": self.m.counters, "zone": self.m.zones, "definition": self.m.defines}
+        # Values share one namespace; the rules a statement calls share another
+        # (an effect may share its name with a counter: `gold in c.effects`).
+        self._unique({"parameter": self.m.params, "counter": self.m.counters, "zone": self.m.zones,
+                      "definition": self.m.defines})
+        self._unique({"effect": self.m.effects, "procedure": self.m.procedures})
+
+    def _unique(self, spaces: dict):
         owner: dict = {}
         for kind, decls in spaces.items():
             for name, decl in decls.items():
                 if name in owner:
-                    self.error(f"'{name}' is both a {owner[name]} and a {kind}", decl.span, "give one of them another name")
+                    first = owner[name]
+                    where = spaces[first][name].span
+                    self.error(f"'{name}' is both {_a(first)} and {_a(kind)}", decl.span,
+                               f"give one of them another name (the {first} is at line {where.line})"
+                               if where.source else "give one of them another name")
                 else:
                     owner[name] = kind
                 if name in BUILTIN_NAMES or name in FUNCTIONS:
                     self.error(f"'{name}' is a built-in name and cannot be redefined", decl.span)
+
+    def check_slot_cells(self):
+        """Every state holds every slot of every zone instance: their total is bounded."""
+        m = self.m
+        players = min(m.players.maximum, limits.PLAYERS) if m.players else 1
+        instances = {"shared": 1, "player": players, "card": len(self.db.cards)}
+        cells = {name: instances[d.scope] * min(d.slots, limits.SLOTS)
+                 for name, d in m.zones.items() if d.slots and d.slots > 0}
+        if sum(cells.values()) > limits.SLOT_CELLS:
+            name = max(cells, key=cells.get)
+            self.error(f"the slotted zones hold {sum(cells.values()):,} slots in all (zone '{name}': {cells[name]:,}); "
+                       f"at most {limits.SLOT_CELLS:,} (the limit)", m.zones[name].span,
+                       "a zone on every card multiplies its slots by the number of cards")
 
     def check_declarations(self):
         m = self.m
@@ -71,6 +99,9 @@ class Checker(Visitor):
         for name, decl in m.zones.items():
             if decl.slots is not None and decl.slots < 1:
                 self.error(f"zone '{name}' needs at least 1 slot", decl.span)
+            elif decl.slots is not None and decl.slots > limits.SLOTS:
+                self.error(f"zone '{name}' has {decl.slots:,} slots; a zone may have at most {limits.SLOTS:,} (the limit)", decl.span)
+        self.check_slot_cells()
         for name, decl in m.kinds.items():
             if name not in self.db.kinds:
                 self.error(f"kind '{name}' has no cards in the card file", decl.span, did_you_mean(name, self.db.kinds))
@@ -109,6 +140,7 @@ class Checker(Visitor):
         for decl in m.defines.values():
             self.expr(decl.expr, set(decl.params))
         for decl in m.effects.values():
+            self.expr(decl.when, set())
             self.body(decl.body, set())
         for decl in m.procedures.values():
             self.body(decl.body, set(decl.params))
@@ -140,6 +172,22 @@ class Checker(Visitor):
             if name != "cards" and name not in m.zones:
                 self.error(f"`show {name}`: no zone named '{name}'", decl.span, did_you_mean(name, set(m.zones) | {"cards"}))
             self.expr(decl.template, {"card"})
+        for name, decl in m.shown_values.items():
+            self.shown_value(name, decl)
+
+    def shown_value(self, name, decl):
+        """`show NAME per player`: NAME is a definition without parameters."""
+        target = self.m.defines.get(name)
+        if target is None:
+            kind = "a counter (every counter is shown already)" if name in self.m.counters else None
+            self.error(f"`show {name} per player`: no definition named '{name}'" + (f"; '{name}' is {kind}" if kind else ""),
+                       decl.span, did_you_mean(name, self.m.defines) or "define it: `define NAME = EXPRESSION`")
+        elif target.params:
+            self.error(f"`show {name} per player`: '{name}' takes arguments; a value shown per player takes none",
+                       decl.span, "it is worked out for each player as `me`")
+        if decl.visibility == "hidden":
+            self.error(f"`show {name} per player, hidden` would show it to no one", decl.span,
+                       "write `visible` or `owner only`")
 
     def board_is_fixed(self, decl):
         """A board is built once: its adjacency may read the two spaces'
@@ -396,6 +444,31 @@ class Checker(Visitor):
             self.error(f"'{e.name}' takes {expected} argument{'s' if hi != 1 else ''}, got {len(e.args)}", e.span,
                        f"{builtin.usage}: {builtin.doc[:1].lower()}{builtin.doc[1:]}")
 
+    def visit_Index(self, e, scope):
+        self.expr(e.obj, scope)
+        self.expr(e.index, scope)
+        self.map_covers_parameter(e, scope)
+
+    def map_covers_parameter(self, e, scope):
+        """`bonus[level]`, `level` a parameter with allowed values: the map
+        has an entry for each of them."""
+        obj, index = e.obj, e.index
+        if not (isinstance(obj, n.Name) and isinstance(index, n.Name) and obj.name not in scope
+                and index.name not in scope and isinstance(self.params.get(obj.name), dict)
+                and index.name in self.m.params):
+            return
+        try:
+            allowed = allowed_values(self.m.params[index.name], self.params)
+        except RulesError:
+            return  # reported where the parameter is evaluated
+        values = range(allowed[0], allowed[1] + 1) if isinstance(allowed, tuple) else allowed or ()
+        missing = [v for v in values if v not in self.params[obj.name]]
+        if missing:
+            shown = ", ".join(f'"{v}"' if isinstance(v, str) else str(v) for v in missing[:5])
+            self.error(f"map '{obj.name}' has no entry for {shown}, which '{index.name}' may be", e.span,
+                       f"add {'them' if len(missing) > 1 else 'it'} to '{obj.name}', or leave "
+                       f"{'them' if len(missing) > 1 else 'it'} out of the values '{index.name}' may take")
+
     def visit_Field(self, e, scope):
         self.expr(e.obj, scope)
         if e.name not in self.card_field_names:
@@ -444,6 +517,10 @@ class Checker(Visitor):
         for name, decl in effects.items():
             if name not in used and name not in called:
                 self.warning(f"effect '{name}' is used by no card and no rule", decl.span)
+
+
+def _a(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
 
 
 def _first_span(model):

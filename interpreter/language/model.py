@@ -24,6 +24,7 @@ _NAMED = {
     n.ProcedureDecl: "procedures",
     n.ActionDecl: "actions",
     n.ShowDecl: "shows",
+    n.ShowValueDecl: "shown_values",
     n.BoardDecl: "boards",
 }
 _SINGLE = {
@@ -57,6 +58,7 @@ class RulesModel:
     procedures: dict = field(default_factory=dict)
     actions: dict = field(default_factory=dict)
     shows: dict = field(default_factory=dict)  # zone name or "cards" -> ShowDecl
+    shown_values: dict = field(default_factory=dict)  # definition name -> ShowValueDecl
     boards: dict = field(default_factory=dict)  # kind of the space cards -> BoardDecl
     hooks: dict = field(default_factory=dict)  # moment -> HookDecl
     empty_hooks: dict = field(default_factory=dict)  # zone -> EmptyHookDecl
@@ -66,6 +68,9 @@ class RulesModel:
     def callables(self) -> dict:
         """Every name a statement may call: procedures and effects."""
         return {**self.effects, **self.procedures}
+
+    def has_effect_conditions(self) -> bool:
+        return any(decl.when is not None for decl in self.effects.values())
 
     def declarations(self):
         """Every declaration in force (after `extends`), each once."""
@@ -163,7 +168,8 @@ def _describe(key) -> str:
     namespace, name = key
     singular = {"params": "parameter", "counters": "counter", "zones": "zone", "kinds": "kind",
                 "defines": "definition", "effects": "effect", "procedures": "procedure",
-                "actions": "action", "shows": "display", "hooks": "hook", "empty_hooks": "trigger",
+                "actions": "action", "shows": "display", "shown_values": "shown value", "hooks": "hook",
+                "empty_hooks": "trigger",
                 "boards": "board"}
     if name:
         return f"{singular.get(namespace, namespace)} '{name}'"

@@ -359,8 +359,13 @@ class ExtendsDecl(Decl):
 
 @dataclass(frozen=True)
 class ParamDecl(Decl):
+    """`param NAME = VALUE [one of LIST | within LOW..HIGH]`."""
+
     name: str
     value: Expr
+    allowed: Optional[Expr] = None  # `one of [...]`: the values `--set` may give
+    low: Optional[int] = None  # `within LOW..HIGH`
+    high: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -375,6 +380,15 @@ class ShowDecl(Decl):
 
     name: str
     template: Template
+
+
+@dataclass(frozen=True)
+class ShowValueDecl(Decl):
+    """`show NAME per player [, owner only]`: a definition's value for each
+    player, shown at the table and part of each player's observation."""
+
+    name: str
+    visibility: Visibility = "visible"
 
 
 @dataclass(frozen=True)
@@ -425,6 +439,7 @@ class EffectDecl(Decl):
     name: str
     label: Optional[str]
     body: tuple[Stmt, ...]
+    when: Optional[Expr] = None  # offered to resolve only while this holds
 
 
 @dataclass(frozen=True)

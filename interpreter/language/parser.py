@@ -14,7 +14,8 @@ from lark.indenter import DedentError
 
 from ..errors import NO_SPAN, RulesSyntaxError, Source, Span
 from . import nodes as n
-from .grammar import lark_parser
+from .. import limits
+from .grammar import TooLong, lark_parser
 from .incremental import DeclarationCache, declaration_chunks
 from .syntax_errors import dedent_error, shift, syntax_error
 
@@ -90,11 +91,20 @@ class _ToAst(Transformer):
     effect_item = staticmethod(lambda *names: n.EffectItem(names))
     game_decl = n.GameDecl
     extends_decl = n.ExtendsDecl
-    param_decl = n.ParamDecl
+    def param_decl(self, name, value, allowed):
+        kind, *rest = allowed or (None,)
+        if kind == "values":
+            return n.ParamDecl(name, value, rest[0])
+        if kind == "range":
+            return n.ParamDecl(name, value, None, rest[0], rest[1])
+        return n.ParamDecl(name, value)
+
+    allowed_values = staticmethod(lambda values: ("values", values))
+    allowed_range = staticmethod(lambda low, high: ("range", low, high))
     order_decl = n.TurnOrderDecl
     cards_decl = n.CardsDecl
     define_decl = staticmethod(lambda name, params, expr: n.DefineDecl(name, params or (), expr))
-    effect_decl = n.EffectDecl
+    effect_decl = staticmethod(lambda name, label, when, body: n.EffectDecl(name, label, body, when))
     procedure_decl = staticmethod(lambda name, params, body: n.ProcedureDecl(name, params or (), body))
     setup_decl = n.SetupDecl
     turn_decl = n.TurnDecl
@@ -123,6 +133,9 @@ class _ToAst(Transformer):
     @_raw
     def show_decl(self, name, template):
         return n.ShowDecl(str(name), self._template(template))
+
+    def show_value_decl(self, name, visibility):
+        return n.ShowValueDecl(name, visibility or "visible")
 
     @_raw
     def action_decl(self, name, label, when, body):
@@ -201,7 +214,13 @@ class _ToAst(Transformer):
     # -- expressions
     int_lit = staticmethod(lambda value: n.Literal(value))
 
-    str_lit = staticmethod(lambda text: n.Literal(text))
+    @_raw
+    def str_lit(self, token):
+        """A text; one with `{...}` parts is a template, wherever it is written."""
+        text = _unescape(str(token))
+        if re.search(r"\{[^{}]*\}", text):
+            return self._template(token)
+        return n.Literal(text)
     true_lit = staticmethod(lambda: n.Literal(True))
     false_lit = staticmethod(lambda: n.Literal(False))
     none_lit = staticmethod(lambda: n.Literal(None))
@@ -215,8 +234,11 @@ class _ToAst(Transformer):
     is_kind = n.IsKind
     cond_expr = n.Conditional
     args = staticmethod(lambda *values: tuple(x for x in values if x is not None))
-    list_lit = staticmethod(lambda *items: n.ListLit(tuple(x for x in items if x is not None)))
-    map_lit = staticmethod(lambda *items: n.MapLit(tuple(x for x in items if x is not None)))
+    def list_lit(self, *items):
+        return n.ListLit(_within_budget(tuple(x for x in items if x is not None), "list"))
+
+    def map_lit(self, *items):
+        return n.MapLit(_within_budget(tuple(x for x in items if x is not None), "map"))
     map_item = staticmethod(lambda key, value: (key, value))
     comp_for = staticmethod(lambda var, iterable: (var, iterable))
 
@@ -267,6 +289,17 @@ class _ToAst(Transformer):
         return n.Rank(value, awards, ties if ties is not None else "share", at_least)
 
 
+def _within_budget(items: tuple, what: str) -> tuple:
+    if len(items) > limits.LIST_ITEMS:
+        raise RulesSyntaxError(f"this {what} has {len(items):,} items; a {what} written in the rules may have at most "
+                               f"{limits.LIST_ITEMS:,} (the limit)", _joined(_span_of(items[0]), _span_of(items[-1])))
+    return items
+
+
+def _span_of(item) -> Span:
+    return item.span if isinstance(item, n.Node) else _span_of(item[0])
+
+
 def _joined(first: Span, last: Span) -> Span:
     """The span from the start of `first` to the end of `last`."""
     return Span(first.source, first.line, first.column, last.end_line, last.end_column)
@@ -286,6 +319,10 @@ def _parse(text: str, source: Source, start: str, offset: tuple[int, int] = (1, 
         raise syntax_error(err, source, offset) from None
     except DedentError:
         raise dedent_error(text, source, offset) from None
+    except TooLong as err:
+        line, column = shift(err.token.line, err.token.column, offset)
+        raise RulesSyntaxError(f"this text has more than {limits.TOKENS:,} words and symbols: that is the limit",
+                               Span(source, line, column, line, column + 1), "split it, or write long lists as card data") from None
     except RecursionError:
         raise RulesSyntaxError("this text is nested too deeply to read", Span(source, *offset)) from None
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Mapping
 
+from .. import files, limits
 from ..errors import Diagnostic, RulesError, Source, Span
 from . import nodes as n
 from .model import RulesModel, merge
@@ -12,14 +13,7 @@ from .parser import parse_rules
 
 
 def read_text(path: Path) -> str:
-    try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise RulesError(f"no such file: {path}") from None
-    except IsADirectoryError:
-        raise RulesError(f"{path} is a directory, not a rules file") from None
-    except OSError as err:
-        raise RulesError(f"cannot read {path}: {err.strerror or err}") from None
+    raw = files.read_bytes(path, "rules file", limits.RULES_FILE_BYTES, missing=f"no such file: {path}")
     try:
         return raw.decode("utf-8").removeprefix("\ufeff")  # a byte-order mark is not part of the text
     except UnicodeDecodeError as err:
@@ -44,21 +38,28 @@ def load_model(path: str | Path, texts: Mapping[Path, str] | None = None) -> tup
     chain: list = []
 
     def visit(p: Path, span: Span | None):
-        resolved = p.resolve()
+        try:
+            resolved = p.resolve()
+        except (OSError, RuntimeError, ValueError):  # a loop of links, a NUL byte: reading it says why
+            resolved = p
         if resolved in chain:
             raise RulesError("a rules file extends itself (through " + " -> ".join(str(c.name) for c in chain + [resolved]) + ")", span or Span(None))
+        if len(chain) >= limits.EXTENDS_DEPTH:
+            raise RulesError(f"the chain of `extends` is longer than {limits.EXTENDS_DEPTH} files (the limit)", span or Span(None),
+                             "merge some of the files into one")
         chain.append(resolved)
         tree = parse_rules(source_text(p, texts), str(p))
         extends = [i for i in tree.items if isinstance(i, n.ExtendsDecl)]
         for ext in extends[:1]:
             base = p.parent / ext.path
-            if not base.exists() and not (texts and base.resolve() in texts):
-                raise RulesError(f"extended rules file not found: {ext.path}", ext.span)
+            if "\0" in ext.path or not (base.exists() or (texts and base.resolve() in texts)):
+                shown = ext.path.replace("\0", "\\0")
+                raise RulesError(f"extended rules file not found: {shown}", ext.span)
             visit(base, ext.span)
         for ext in extends[1:]:
             problems.append(Diagnostic("error", "a rules file can extend only one other file", ext.span))
-        if any(isinstance(i, n.CardsDecl) for i in tree.items):
-            model.cards_dir = str(p.parent)
+        if any(isinstance(i.decl if isinstance(i, n.Override) else i, n.CardsDecl) for i in tree.items):
+            model.cards_dir = str(p.parent)  # the card file's path is relative to the file that names it
         problems.extend(merge(model, tree, str(p), extends_base=bool(model.files)))
         chain.pop()
 

@@ -2,6 +2,8 @@
 which block or bracket is still open."""
 from __future__ import annotations
 
+import re
+
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
@@ -85,8 +87,27 @@ def syntax_error(err: UnexpectedInput, source: Source, offset: tuple[int, int]) 
     span = Span(source, line, column, line, column + width)
     accepted = set(getattr(err, "accepts", None) or getattr(err, "expected", None) or ())
     # Text parsed inside another file (card data, labels) has no blocks of its own.
-    hint = _open_block_hint(source, line, column, accepted) if offset == (1, 1) else None
+    hint = _quote_in_braces(source.line(line)) or _called_like_a_function(err, accepted)
+    if hint is None and offset == (1, 1):
+        hint = _open_block_hint(source, line, column, accepted)
     return RulesSyntaxError([Diagnostic("error", message, span, hint)])
+
+
+def _quote_in_braces(text: str) -> str | None:
+    """A text whose `{...}` holds a quote ends at that quote; say so."""
+    for match in re.finditer(r'"((?:[^"\\\n]|\\.)*)"', text):
+        inside = match.group(1)
+        if inside.count("{") > inside.count("}"):
+            return 'a quote inside {...} ends the text there: write \\" for a quote inside the braces'
+    return None
+
+
+def _called_like_a_function(err, accepted) -> str | None:
+    """`hand_of(p)` where the rules name a zone or counter `hand of p`."""
+    token = getattr(err, "token", None)
+    if token is not None and token.type == "LPAR" and "OF" in accepted:
+        return "a zone or counter is named NAME, or NAME of OWNER (e.g. `hand of p`), not called like a function"
+    return None
 
 
 def _open_block_hint(source: Source, line: int, column: int, expected) -> str | None:
@@ -139,23 +160,35 @@ def shift(line: int, column: int, offset: tuple[int, int]) -> tuple[int, int]:
 
 
 def dedent_error(text: str, source: Source, offset) -> RulesSyntaxError:
-    # Find the first line whose indentation matches no enclosing block.
-    stack = [0]
+    """The first line whose indentation matches no enclosing block, with the
+    two columns it can mean: the block it seems to be in, or the one outside."""
+    stack = [(0, 0)]  # (indentation, line number of the line that opened the block)
+    previous = 0
     for number, line in enumerate(text.splitlines(), 1):
         body = line.split("#", 1)[0]
         if not body.strip():
             continue
         indent = len(line) - len(line.lstrip(" \t"))
-        if indent > stack[-1]:
-            stack.append(indent)
+        if indent > stack[-1][0]:
+            stack.append((indent, previous))
+            previous = number
             continue
-        while indent < stack[-1]:
-            stack.pop()
-        if indent != stack[-1]:
+        inner = None
+        while indent < stack[-1][0]:
+            inner = stack.pop()
+        if indent != stack[-1][0]:
             line_no, col = shift(number, 1, offset)
+            outer = stack[-1][0]
+            if inner is not None:
+                opened = shift(inner[1], 1, offset)[0] if inner[1] else None
+                hint = (f"indent it to column {inner[0] + 1} to stay in the block"
+                        + (f" opened at line {opened}" if opened else "")
+                        + f", or to column {outer + 1} to end that block")
+            else:
+                hint = f"indent it to column {outer + 1} like the lines of the block it belongs to"
             return RulesSyntaxError([Diagnostic(
                 "error", f"this line is indented to column {indent + 1}, which matches no enclosing block",
-                Span(source, line_no, col, line_no, col + indent + 1),
-                f"indent it to column {stack[-1] + 1} like the lines of the block it belongs to",
+                Span(source, line_no, col, line_no, col + indent + 1), hint,
             )])
+        previous = number
     return RulesSyntaxError("inconsistent indentation", Span(source, *offset))

@@ -11,7 +11,7 @@ from ..errors import Diagnostic
 from . import nodes as n
 from .builtins import FUNCTIONS, VALUES
 from .types import Types
-from .value_types import BOOL, CARD, CARDS, LIST, LISTS, NUMBER, PLAYER, describe
+from .value_types import BOOL, CARD, CARDS, LIST, LISTS, NUMBER, PLAYER, TEXT, describe
 from .visitor import Visitor
 
 
@@ -30,11 +30,12 @@ class TypeCheck(Visitor):
         for decl in m.defines.values():
             self.expr(decl.expr, {p: None for p in decl.params})
         for decl in m.effects.values():
+            self.condition(decl.when, {}, f"the condition of effect '{decl.name}'")
             self.body(decl.body, {})
         for decl in m.procedures.values():
             self.body(decl.body, {p: None for p in decl.params})
         for decl in m.actions.values():
-            self.expr(decl.when, {})
+            self.condition(decl.when, {}, f"the condition of action '{decl.name}'")
             self.body(decl.body, {})
         for decl in list(m.hooks.values()) + list(m.empty_hooks.values()):
             self.body(decl.body, {})
@@ -57,6 +58,20 @@ class TypeCheck(Visitor):
             names = sorted(describe(a) for a in allowed)
             wanted = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
             self.error(f"{what} must be {wanted}, not {describe(kind)}", expr.span)
+
+    def condition(self, expr, scope, what="a condition"):
+        """A condition must be yes or no; a number or a list is not read as one."""
+        if expr is None:
+            return
+        self.expr(expr, scope)
+        kind = self.types.of(expr, scope)
+        if kind is None or kind == BOOL:
+            return
+        hint = "compare it, e.g. `size(hand) > 0`"
+        if isinstance(expr, n.Aggregate) and expr.op in ("count", "sum", "highest", "lowest") and expr.cond is not None:
+            hint = (f"the `where` of `{expr.op}` takes everything after it: to compare the {expr.op}, put it in "
+                    f"brackets, e.g. `({expr.op} ... where ...) == 1`")
+        self.error(f"{what} must be yes or no, not {describe(kind)}", expr.span, hint)
 
     def body(self, stmts, scope):
         scope = dict(scope)
@@ -108,7 +123,7 @@ class TypeCheck(Visitor):
 
     def visit_If(self, s, scope):
         for cond, body in s.branches:
-            self.expr(cond, scope)
+            self.condition(cond, scope)
             self.body(body, scope)
         self.body(s.else_body, scope)
 
@@ -116,7 +131,7 @@ class TypeCheck(Visitor):
         what = "what `for each` goes through" if isinstance(s, n.ForEach) else "what is chosen from"
         self.expect(s.iterable, scope, LISTS, what)
         inner = {**scope, s.var: self.types.element(s.iterable, scope)}
-        self.expr(getattr(s, "cond", None), inner)
+        self.condition(getattr(s, "cond", None), inner, "a `where` condition")
         self.expr(getattr(s, "label", None), inner)
         self.body(s.body, inner)
         self.body(getattr(s, "else_body", ()), scope)
@@ -128,7 +143,7 @@ class TypeCheck(Visitor):
         self.body(s.body, scope)
 
     def visit_RepeatWhile(self, s, scope):
-        self.expr(s.cond, scope)
+        self.condition(s.cond, scope)
         self.body(s.body, scope)
 
     def visit_May(self, s, scope):
@@ -153,8 +168,13 @@ class TypeCheck(Visitor):
             if left not in LISTS | {None} or right not in LISTS | {None}:
                 self.error(f"cannot add {describe(left)} and {describe(right)}", e.span)
             return
+        if e.op == "+" and TEXT in (left, right):  # texts join
+            if left not in (TEXT, None) or right not in (TEXT, None):
+                self.error(f"cannot add {describe(left)} and {describe(right)}", e.span,
+                           "to put a number in a text, write it in braces: \"{n} points\"")
+            return
         for side, kind in ((e.left, left), (e.right, right)):
-            if kind is not None and kind != NUMBER:
+            if kind is not None and kind not in (NUMBER, PLAYER):  # a player is its seat number
                 self.error(f"'{e.op}' needs numbers, not {describe(kind)}", side.span)
 
     def visit_Field(self, e, scope):
@@ -179,7 +199,7 @@ class TypeCheck(Visitor):
         self.expect(e.iterable, scope, LISTS, f"what `{e.op}` goes through")
         inner = {**scope, e.var: self.types.element(e.iterable, scope)}
         self.expr(e.expr, inner)
-        self.expr(e.cond, inner)
+        self.condition(e.cond, inner, "a `where` condition")
 
     def visit_Comprehension(self, e, scope):
         inner = dict(scope)
@@ -187,4 +207,4 @@ class TypeCheck(Visitor):
             self.expr(iterable, inner)
             inner[var] = self.types.element(iterable, inner)
         self.expr(e.expr, inner)
-        self.expr(e.cond, inner)
+        self.condition(e.cond, inner, "a `where` condition")

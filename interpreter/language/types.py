@@ -112,7 +112,9 @@ class Types(Visitor):
         left, right = self.of(e.left, scope), self.of(e.right, scope)
         if e.op == "+" and (left in LISTS or right in LISTS):
             return left if left == right else LIST
-        return NUMBER if left == NUMBER and right == NUMBER else None
+        if e.op == "+" and left == TEXT and right == TEXT:
+            return TEXT
+        return NUMBER if left in (NUMBER, PLAYER) and right in (NUMBER, PLAYER) else None
 
     def visit_Neg(self, e, scope):
         return NUMBER

@@ -22,7 +22,7 @@ def metric_labels(players: int, terms: list, losses: bool = False, first_player:
     """Metric id -> readable label, in display order (`lost` only for rules
     in which everyone can lose, the first-player advantage only where at
     least two seats decide)."""
-    labels = {f"win_rate_seat_{s}": f"win rate of seat {s}" for s in range(players)}
+    labels = {f"win_rate_seat_{s}": f"win rate of player {s + 1} (seat {s})" for s in range(players)}
     if first_player:
         labels["first_player_advantage"] = "first-player advantage (win rate of the first player - fair share)"
     labels["decisiveness"] = "decisiveness (share of games with one winner)"

@@ -13,6 +13,7 @@ import signal
 import threading
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
+from .. import limits
 from ..errors import RulesError
 from .runner import load, run_batch
 
@@ -161,6 +162,6 @@ def make_runner(jobs: int | None = None, scheduler=None):
     if scheduler is not None:
         return DaskRunner(scheduler)
     jobs = available_cores() if jobs is None else jobs
-    if jobs < 1:
-        raise RulesError("--jobs must be at least 1")
+    if not 1 <= jobs <= limits.JOBS:
+        raise RulesError(f"--jobs {jobs}: between 1 and {limits.JOBS} worker processes (the limit)")
     return InlineRunner() if jobs == 1 else LocalRunner(jobs)

@@ -8,9 +8,11 @@ every game length ("turns"); the first run is the base of a comparison.
 from __future__ import annotations
 
 import html
+import io
 import math
 from pathlib import Path
 
+from .. import files
 from ..errors import RulesError
 
 WIDTH, HEIGHT, DPI = 8.0, 4.5, 100  # 800 x 450 pixels
@@ -31,8 +33,10 @@ def _pyplot():
 
 def _save(plt, fig, folder: Path, name: str) -> str:
     fig.tight_layout()
-    fig.savefig(folder / name, dpi=DPI)
+    image = io.BytesIO()
+    fig.savefig(image, dpi=DPI, format="png")
     plt.close(fig)
+    files.write_bytes(folder / name, image.getvalue(), "the report's image")
     return name
 
 
@@ -72,8 +76,8 @@ def _turns_plot(plt, folder, runs):
 def _win_rates_plot(plt, folder, runs):
     fig, axes = plt.subplots(1, 2, figsize=(WIDTH, HEIGHT), sharey=True)
     k = len(runs)
-    for ax, key, field, title in ((axes[0], "win_rate_by_seat", "seat", "by seat"),
-                                  (axes[1], "win_rate_by_position", "position", "by turn position (0 = first)")):
+    for ax, key, field, title in ((axes[0], "win_rate_by_seat", "seat", "by player"),
+                                  (axes[1], "win_rate_by_position", "position", "by turn position (1 = first)")):
         for j, (name, summary, _) in enumerate(runs):
             rows = summary[key]
             xs = [row[field] + (j - (k - 1) / 2) * 0.8 / max(k, 1) for row in rows]
@@ -82,8 +86,8 @@ def _win_rates_plot(plt, folder, runs):
             ax.errorbar(xs, ys, yerr=err, fmt="o", capsize=4, label=name)
         players = runs[0][1]["players"]
         ax.axhline(1.0 / players, linestyle="--", color="grey", linewidth=1)
-        ax.set_xticks(range(players))
-        ax.set_xlabel(field)
+        ax.set_xticks(range(players), [str(k + 1) for k in range(players)])  # players and positions from 1
+        ax.set_xlabel("player" if field == "seat" else "turn position")
         ax.set_title(f"Win rate {title}")
     axes[0].set_ylabel("win rate (95% Wilson interval)")
     axes[1].legend(fontsize=8)
@@ -175,18 +179,18 @@ def _summary_html(name, s) -> str:
     parts = [f"<h2>{e(name)}</h2>",
              f"<p>{e(s['title'])}: {s['games']} games, {s['players']} players, bots {e(', '.join(s['bots']))}, "
              f"seed {s['seed']}" + (f", parameters {e(str(s['sets']))}" if s["sets"] else "") + ".</p>"]
-    rows = [[f"seat {r['seat']}", r["rate"], f"{r['low']:.3f} – {r['high']:.3f}"] for r in s["win_rate_by_seat"]]
-    rows += [[f"position {r['position']}", r["rate"], f"{r['low']:.3f} – {r['high']:.3f}"] for r in s["win_rate_by_position"]]
+    rows = [[f"player {r['seat'] + 1}", r["rate"], f"{r['low']:.3f} – {r['high']:.3f}"] for r in s["win_rate_by_seat"]]
+    rows += [[f"position {r['position'] + 1}", r["rate"], f"{r['low']:.3f} – {r['high']:.3f}"] for r in s["win_rate_by_position"]]
     rows += [[f"bot {e(b)}", r["rate"], f"{r['low']:.3f} – {r['high']:.3f}"] for b, r in s["win_rate_by_bot"].items()]
     parts.append(_table(["who", "win rate", "95% interval"], rows))
     against = s.get("against_non_deciding")
     if against:
         w = against["win_rate"]
-        parts.append(f"<p>Seats that never decide (the rules play them): {e(', '.join(map(str, against['seats'])))}; "
-                     f"the deciding seats win {w['rate']:.3f} ({w['low']:.3f} – {w['high']:.3f}) of the games "
+        parts.append(f"<p>Players that never decide (the rules play them): "
+                     f"{e(', '.join(str(seat + 1) for seat in against['seats']))}; the deciding players win {w['rate']:.3f} ({w['low']:.3f} – {w['high']:.3f}) of the games "
                      f"against them.</p>")
     fpa = s["first_player_advantage"]
-    balance = ("No first-player advantage or balance (fewer than two seats decide)" if fpa is None else
+    balance = ("No first-player advantage or balance (fewer than two players decide)" if fpa is None else
                f"First-player advantage {fpa['advantage']:+.3f} ({fpa['low']:+.3f} to {fpa['high']:+.3f}); "
                f"balance {s['balance']:.3f}")
     parts.append(f"<p>{balance}; decisiveness {s['decisiveness']:.3f}; {e(s['ties'])}.</p>")
@@ -218,10 +222,10 @@ def write_report(folder, runs: list, comparison: list | None = None, settings: d
     `comparison` is a list of (variant name, differences) for a compare."""
     plt = _pyplot()
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    files.prepare_folder(folder, "the report")
     images = [
         (_scores_plot(plt, folder, runs), "Distribution of final scores"),
-        (_win_rates_plot(plt, folder, runs), "Win rate by seat and by turn position, with 95% Wilson intervals"),
+        (_win_rates_plot(plt, folder, runs), "Win rate by player and by turn position, with 95% Wilson intervals"),
         (_turns_plot(plt, folder, runs), "Distribution of game length in turns"),
         (_categories_plot(plt, folder, runs), "Mean points per scoring category"),
     ]
@@ -248,5 +252,5 @@ def write_report(folder, runs: list, comparison: list | None = None, settings: d
         parts.append(_summary_html(name, summary))
     parts.append("</body></html>")
     path = folder / "report.html"
-    path.write_text("\n".join(parts), encoding="utf-8")
+    files.write_text(path, "\n".join(parts), "the report")
     return path

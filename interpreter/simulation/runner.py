@@ -128,15 +128,16 @@ def play_one(game, spec: SweepSpec, index: int) -> dict:
     st = game.new_initial_state(spec.players, seed, coverage=spec.coverage)
     final = play_game(game, spec.players, seed, agents, state=st)
     result = final.result()
-    ids = game.program.card_ids
-    card_index = {c: i for i, c in enumerate(ids)}
+    # Cards are counted by group: the copies of one entry are one card here.
+    groups = game.program.card_groups
+    chosen_ids = {**{c: g for c, g in zip(game.program.card_ids, groups)}, **{g: g for g in groups}}
     used = [set() for _ in range(spec.players)]
     for seat, agent in enumerate(agents):
-        used[seat].update(card_index[c] for c in agent.chosen if c in card_index)
-    for card in range(len(ids)):  # a card held at the end (by a player, or by a card a player holds)
+        used[seat].update(chosen_ids[c.partition("@")[0]] for c in agent.chosen if c.partition("@")[0] in chosen_ids)
+    for card in range(len(groups)):  # a card held at the end (by a player, or by a card a player holds)
         owner = owner_of(final, card)
         if owner is not None:
-            used[owner].add(card)
+            used[owner].add(groups[card])
     record = {
         "format": RECORD_FORMAT,
         "game": index,
@@ -150,13 +151,14 @@ def play_one(game, spec: SweepSpec, index: int) -> dict:
         **({"outcome": result["outcome"], "top_scorers": result["top_scorers"]} if "outcome" in result else {}),
         "turns": result["turns"],
         "decisions": [a.count for a in agents],
-        "cards": [[ids[c] for c in sorted(u)] for u in used],
+        "cards": [sorted(u) for u in used],
     }
     if spec.coverage:
         record["coverage"] = {name: n for name, n in final.rule_coverage().items() if n}
         home = final.z[game.program.zones[game.program.setup_zone].base]
-        record["never_in_play"] = sorted(ids[c] for c in home if c is not None)
-        record["read"] = sorted(final.card_reads())  # after result(): scoring reads cards too
+        record["never_in_play"] = sorted({groups[c] for c in home if c is not None})
+        by_id = dict(zip(game.program.card_ids, groups))
+        record["read"] = sorted({by_id[c] for c in final.card_reads()})  # after result(): scoring reads cards too
     return record
 
 

@@ -27,6 +27,8 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     (0.404, 0.596)
     >>> wilson(0, 0)
     (0.0, 1.0)
+    >>> wilson(0, 3)[0]
+    0.0
     """
     if n <= 0:
         return 0.0, 1.0
@@ -35,8 +37,8 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1.0 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    # The interval always holds p; rounding could leave 1.0 just outside it.
-    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
+    # rounding can put a bound a hair on the wrong side of p (5.6e-17 for 0 of 3)
+    return min(max(0.0, centre - half), p), max(min(1.0, centre + half), p)
 
 
 def proportion(successes: float, n: int) -> dict:

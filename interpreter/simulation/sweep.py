@@ -50,10 +50,15 @@ class Sweep:
     @cached_property
     def meta(self) -> dict:
         p = self.game.program
+        first_of_group: dict = {}
+        for card, group in enumerate(p.card_groups):
+            first_of_group.setdefault(group, card)
         return {
             "rules": self.spec.rules, "title": p.title, "sets": dict(self.spec.sets),
             "players": self.spec.players, "bots": list(self.spec.bots), "seed": self.spec.seed,
-            "card_ids": list(p.card_ids), "card_names": list(p.card_names),
+            # cards by group: the copies of one entry count as one card
+            "card_ids": list(first_of_group),
+            "card_names": [p.card_names[card] for card in first_of_group.values()],
             "rule_names": rule_names(self.game, self.spec.players) if self.spec.coverage else [],
             "terms": [label for label, _ in p.score_terms], "coverage": self.spec.coverage,
             "team": self.game.traits.together,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from .report import CSS, DPI, HEIGHT, WIDTH, _pyplot, _save, _table
+from .report import CSS, HEIGHT, WIDTH, _pyplot, _save, _table
 
 
 def _history_plot(plt, folder: Path, result, target, index: int) -> str:
