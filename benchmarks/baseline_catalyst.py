@@ -223,8 +223,7 @@ def play(k: Cards, n: int, seed: int, choose) -> dict:
     area: list = []
     bl: list = []
 
-    def recruit_one():
-        nonlocal money
+    def recruit_options():
         opts = []
         spaces = []
         for s in range(MARKET_SLOTS):
@@ -232,6 +231,11 @@ def play(k: Cards, n: int, seed: int, choose) -> dict:
             if c is not None and prices[c][s] <= money:
                 opts.append(c)
                 spaces.append(s)
+        return opts, spaces
+
+    def recruit_one():
+        nonlocal money
+        opts, spaces = recruit_options()
         if not opts:
             return
         if len(opts) == 1:
@@ -250,8 +254,8 @@ def play(k: Cards, n: int, seed: int, choose) -> dict:
                 return
         area.append(c)
 
-    def acquire_building():
-        nonlocal money
+    def building_options():
+        """The buildings on top of their stack, of a colour not owned, affordable: with their prices."""
         low: dict = {}
         count: dict = {}
         for x in supply:
@@ -263,6 +267,11 @@ def play(k: Cards, n: int, seed: int, choose) -> dict:
         base = 1 + step * nlevels + len(bl)
         opts = [b for b in supply if level[b] == low[colour[b]] and colour[b] not in owned
                 and base - step * count[colour[b]] <= money]
+        return opts, base, count
+
+    def acquire_building():
+        nonlocal money
+        opts, base, count = building_options()
         if not opts:
             return
         b = opts[0] if len(opts) == 1 else opts[choose(me, CARD, opts)]
@@ -275,6 +284,14 @@ def play(k: Cards, n: int, seed: int, choose) -> dict:
             area.remove(c)
             occupant[b] = c
             host[c] = b
+
+    def possible(e):
+        """The effect's `when`: recruiting and acquiring are offered only when they can do something."""
+        if e == RECRUIT:
+            return bool(recruit_options()[0])
+        if e == BUILD:
+            return bool(building_options()[0])
+        return True
 
     def run_effect(e):
         nonlocal money, chain, mil
@@ -294,7 +311,9 @@ def play(k: Cards, n: int, seed: int, choose) -> dict:
         by_mask = resolve[c]
         mask = len(by_mask) - 1
         while mask:
-            opts = by_mask[mask]
+            opts = [o for o in by_mask[mask] if o is None or possible(o[1])]
+            if len(opts) == 1:  # only "done": nothing left can do anything
+                break
             o = opts[choose(me, RESOLVE, opts)]
             if o is None:
                 break
@@ -303,7 +322,9 @@ def play(k: Cards, n: int, seed: int, choose) -> dict:
         b = host[c]
         if b is not None and choose(me, MAY, YES_NO) == 0:
             for alts in effects[b]:
-                run_effect(alts[0] if len(alts) == 1 else alts[choose(me, ALTERNATIVE, alts)])
+                alts = [a for a in alts if possible(a)]
+                if alts:
+                    run_effect(alts[0] if len(alts) == 1 else alts[choose(me, ALTERNATIVE, alts)])
 
     # -- rounds of turns
     turns = 0
