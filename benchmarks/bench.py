@@ -17,7 +17,7 @@ when it is not, the output says so.
 
 Figures: random-bot games/s with 2 and 4 players (a game played to the end
 and scored), decisions/s; greedy-bot 2-player games/s; `observation(player)`
-and `clone()` in microseconds; `catalyst check` wall time; ISMCTS simulations/s
+(at a new position, and asked again) and `clone()` in microseconds; `catalyst check` wall time; ISMCTS simulations/s
 with random rollouts to the end from a 2-player opening, for the `mcts` bot
 (horizon=0) and for OpenSpiel's ISMCTS through the adapter (when open_spiel is
 installed); the speed-up of `simulate --jobs 2` over `--jobs 1`; and, per bot,
@@ -122,7 +122,21 @@ def clone_microseconds(game, count=5000):
 
 
 def observation_microseconds(game, count=2000):
+    """`observation(player)` at a position not yet observed (a state keeps the
+    observations made of its position: each call here is on a fresh clone,
+    made before the clock starts), alternating the two players."""
     st = midgame(game)
+    states = [st.clone() for _ in range(count)]
+    start = time.perf_counter()
+    for i, s in enumerate(states):
+        s.observation(i % 2)
+    return (time.perf_counter() - start) / count * 1e6
+
+
+def observation_again_microseconds(game, count=20000):
+    """`observation(player)` asked again at the same position (the kept one)."""
+    st = midgame(game)
+    st.observation(0), st.observation(1)
     start = time.perf_counter()
     for i in range(count):
         st.observation(i % 2)
@@ -237,6 +251,7 @@ def main(argv=None):
         engine_figures(game, players, args, figures)
     figures["greedy_games_per_s_2p"] = median_of(lambda: greedy_games_per_second(game, args.greedy_games), args.repeat)
     figures["observation_us"] = median_of(lambda: observation_microseconds(game), args.repeat)
+    figures["observation_again_us"] = median_of(lambda: observation_again_microseconds(game), args.repeat)
     figures["clone_us"] = median_of(lambda: clone_microseconds(game), args.repeat)
     figures["check_wall_s"] = median_of(check_wall_seconds, args.repeat)
     figures["ismcts_simulations_per_s"] = median_of(lambda: ismcts_simulations_per_second(game), args.repeat)

@@ -153,13 +153,14 @@ def openspiel_search():
 
 
 def observations():
-    """`observation(player)` of a mid-game 2-player position."""
+    """`observation(player)` of a mid-game 2-player position, made anew each time."""
     game = _game()
     st = game.new_initial_state(2, 1)
     for _ in range(20):
         st.apply_action(st.legal_actions()[0])
 
     def work(i):
+        st.observed = None  # a state keeps what it made of its position: each unit builds anew
         st.observation(i % 2)
 
     return work

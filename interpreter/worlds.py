@@ -13,6 +13,7 @@ such samples, never on the true state.
 from __future__ import annotations
 
 from . import rng as _rng
+from .compiler.ops import zone_to_change
 from .visibility import counter_visible, instance_visible
 
 
@@ -33,7 +34,7 @@ def determinize(st, player: int, seed_state: int):
         seed_state = _rng.shuffle(seed_state, cards)
         marks = [[values[world.z[zi][i]] for values in on_card] for zi, i in places]
         for (zi, i), card, counts in zip(places, cards, marks):
-            world.z[zi][i] = card
+            zone_to_change(world, zi)[i] = card
             world.loc[card] = zi
             for values, count in zip(on_card, counts):
                 values[card] = count

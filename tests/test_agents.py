@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter.agents import AGENTS, GreedyAgent, MCTSAgent, make_agent, make_agents
+from interpreter.compiler.ops import zone_to_change
 from interpreter.visibility import unseen_places
 from interpreter.worlds import determinize
 from interpreter.agents.evaluate import Evaluator
@@ -120,7 +121,7 @@ def rearranged(st, player: int, seed: int):
         cards = cards[seed % 7:] + cards[:seed % 7]
         cards.reverse()
         for (zi, i), card in zip(places, cards):
-            other.z[zi][i] = card
+            zone_to_change(other, zi)[i] = card  # the clone shares the rows until then
             other.loc[card] = zi
     other.rng ^= 0x5DEECE66D  # and the future draws differ too
     return other

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 
+from ..compiler.ops import zone_to_change
 from ..errors import RulesRuntimeError
 from ..language.builtins import hosted_cards
 from .recall import Recall
@@ -131,6 +132,7 @@ class Evaluator:
                     if not terms:
                         continue
                     # the card lifted to the top of dst, unseen by any rule, and put back
+                    # (rows may be shared with clones: nothing else runs before they are restored)
                     where = source.index(card)
                     if slotted:
                         source[where] = None
@@ -291,23 +293,23 @@ class Evaluator:
 def _lift(st, card: int, src: int, dst: int) -> int:
     """Move `card` from zone instance `src` to the top of `dst` without any
     rule seeing it (no trigger fires); returns where it was, for `_put_back`."""
-    source = st.z[src]
+    source = zone_to_change(st, src)
     where = source.index(card)
     if st.program.zone_of_instance[src].slots:
         source[where] = None
     else:
         del source[where]
-    st.z[dst].append(card)
+    zone_to_change(st, dst).append(card)
     st.loc[card] = dst
     return where
 
 
 def _put_back(st, card: int, src: int, dst: int, where: int) -> None:
-    st.z[dst].pop()
+    zone_to_change(st, dst).pop()
     if st.program.zone_of_instance[src].slots:
-        st.z[src][where] = card
+        zone_to_change(st, src)[where] = card
     else:
-        st.z[src].insert(where, card)
+        zone_to_change(st, src).insert(where, card)
     st.loc[card] = src
 
 
