@@ -17,7 +17,8 @@ when it is not, the output says so.
 
 Figures: random-bot games/s with 2 and 4 players (a game played to the end
 and scored), decisions/s; greedy-bot 2-player games/s; `observation(player)`
-(at a new position, and asked again) and `clone()` in microseconds; `catalyst check` wall time; ISMCTS simulations/s
+(at a new position, and asked again) and `clone()` in microseconds; `catalyst check` wall time (with the modules' bytecode kept, as an
+installed package has it, and without; and a bare Python's start for scale); ISMCTS simulations/s
 with random rollouts to the end from a 2-player opening, for the `mcts` bot
 (horizon=0) and for OpenSpiel's ISMCTS through the adapter (when open_spiel is
 installed); the speed-up of `simulate --jobs 2` over `--jobs 1`; and, per bot,
@@ -32,6 +33,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -143,9 +145,27 @@ def observation_again_microseconds(game, count=20000):
     return (time.perf_counter() - start) / count * 1e6
 
 
-def check_wall_seconds():
+def _check_env(pycache: str) -> dict:
+    """The environment of `catalyst check` as a user has it: Python may keep
+    the bytecode of the modules it imports (some environments forbid it,
+    PYTHONDONTWRITEBYTECODE, and then every run compiles every module anew);
+    it is kept in a folder of its own, outside the repository."""
+    env = dict(os.environ, PYTHONPYCACHEPREFIX=pycache)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def check_wall_seconds(env=None):
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "cli.main", "check", str(RULES)], cwd=ROOT, check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "cli.main", "check", str(RULES)], cwd=ROOT, check=True, capture_output=True,
+                   env=env)
+    return time.perf_counter() - start
+
+
+def python_start_seconds():
+    """The wall time of a Python that does nothing: the part of any command no code of ours can save."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
     return time.perf_counter() - start
 
 
@@ -253,7 +273,13 @@ def main(argv=None):
     figures["observation_us"] = median_of(lambda: observation_microseconds(game), args.repeat)
     figures["observation_again_us"] = median_of(lambda: observation_again_microseconds(game), args.repeat)
     figures["clone_us"] = median_of(lambda: clone_microseconds(game), args.repeat)
-    figures["check_wall_s"] = median_of(check_wall_seconds, args.repeat)
+    with tempfile.TemporaryDirectory() as pycache:
+        env = _check_env(pycache)
+        check_wall_seconds(env)  # the first run writes the bytecode
+        figures["check_wall_s"] = median_of(lambda: check_wall_seconds(env), args.repeat)
+    figures["check_wall_s_no_bytecode_kept"] = median_of(
+        lambda: check_wall_seconds(dict(os.environ, PYTHONDONTWRITEBYTECODE="1")), args.repeat)
+    figures["python_start_s"] = median_of(python_start_seconds, args.repeat)
     figures["ismcts_simulations_per_s"] = median_of(lambda: ismcts_simulations_per_second(game), args.repeat)
     if openspiel_available():
         figures["openspiel_ismcts_simulations_per_s"] = median_of(openspiel_simulations_per_second, args.repeat)
