@@ -16,7 +16,11 @@ both computed by the rules' score terms themselves on hypothetical positions:
 
 A player's value is their score plus these two terms; a position's worth to a
 player is their value minus the best value among the others (the margin).
-Nothing here names a zone, counter or card of any game.
+In a game the players can win together, the others are the player's team,
+not rivals: a position's worth is the team's value (the sum of the players'
+values), and a game already won or lost together is worth far more or less
+than any score (`TOGETHER`). Nothing here names a zone, counter or card of
+any game.
 """
 from __future__ import annotations
 
@@ -29,6 +33,7 @@ from .recall import Recall
 
 DISCOUNT = 0.5  # share of a held card's best gain credited before it is earned
 SMOOTH = 6  # counter values averaged over (covers steps of 1, 2, 3 and 6)
+TOGETHER = 1_000.0  # what a game won together adds to the team's value (lost: takes away)
 
 
 class Evaluator:
@@ -39,6 +44,8 @@ class Evaluator:
         self.program = program
         self.discount = discount
         self.smooth = smooth
+        # the other players are partners, not rivals (see the module's docstring)
+        self.together = program.won_together
         zones = list(program.zones.values())
         self.player_zones = [z for z in zones if z.scope == "player" and not z.slots]
         self.holding_zones = [z for z in zones if z.scope == "player"]
@@ -84,8 +91,11 @@ class Evaluator:
         return [self.recall(st, p) for p in range(st.n)]
 
     def margin(self, st, player: int) -> float:
-        """The player's value minus the best value among the others."""
+        """The player's value minus the best value among the others; in a
+        game won together, the team's value and the outcome once known."""
         vals = self.values(st)
+        if self.together:
+            return sum(vals) + (TOGETHER if st.won else -TOGETHER if st.lost else 0.0)
         if st.n == 1:
             return vals[0]
         return vals[player] - max(v for p, v in enumerate(vals) if p != player)
