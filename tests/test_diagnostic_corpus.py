@@ -1,13 +1,15 @@
 """A corpus of broken rules and card files, each with its exact diagnostics.
 
 `tests/diagnostics/NN_name.rules` (with its card file) is checked with
-`catalyst check`; the output and exit code must equal `NN_name.expected`.
+`catalyst check`, or given to the command line in `NN_name.cmd` (`{rules}`
+stands for the file); the output and exit code must equal `NN_name.expected`.
 Regenerate after an intended change of wording with
 `UPDATE_GOLDEN=1 pytest tests/test_diagnostic_corpus.py` and review the diff.
 """
 from __future__ import annotations
 
 import os
+import shlex
 
 import pytest
 from click.testing import CliRunner
@@ -21,10 +23,12 @@ CASES = sorted(p.stem for p in CORPUS.glob("[0-9][0-9]_*.rules"))
 
 
 def check_output(name: str) -> str:
+    command = CORPUS / f"{name}.cmd"
+    args = shlex.split(command.read_text()) if command.exists() else ["check", "{rules}"]
     cwd = os.getcwd()
     os.chdir(CORPUS)
     try:
-        result = CliRunner().invoke(cli, ["check", f"{name}.rules"])
+        result = CliRunner().invoke(cli, [a.replace("{rules}", f"{name}.rules") for a in args])
     finally:
         os.chdir(cwd)
     return f"exit {result.exit_code}\n{result.output}"

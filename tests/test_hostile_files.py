@@ -211,11 +211,11 @@ def test_a_rules_file_that_is_not_a_regular_file_is_refused_unread(tmp_path, sou
 
 
 @pytest.mark.parametrize("declaration, message", [
-    ('cards "pipe.yaml" into box', "cannot read card file {dir}/pipe.yaml: it is a named pipe (FIFO)"),
-    ('cards "/dev/zero" into box', "cannot read card file /dev/zero: it is a character device"),
-    ('cards "cards.yaml" schema "pipe.yaml" into box', "cannot read card schema {dir}/pipe.yaml: it is a named pipe (FIFO)"),
-    ('cards "cards.yaml" schema "/dev/zero" into box', "cannot read card schema /dev/zero: it is a character device"),
-    ('cards "." into box', "cannot read card file {dir}: it is a folder, not a regular file"),
+    ('cards "pipe.yaml" into box', 'cannot read card file "pipe.yaml": it is a named pipe (FIFO)'),
+    ('cards "/dev/zero" into box', 'cannot read card file "/dev/zero": it is a character device'),
+    ('cards "cards.yaml" schema "pipe.yaml" into box', 'cannot read card schema "pipe.yaml": it is a named pipe (FIFO)'),
+    ('cards "cards.yaml" schema "/dev/zero" into box', 'cannot read card schema "/dev/zero": it is a character device'),
+    ('cards "." into box', 'cannot read card file ".": it is a folder, not a regular file'),
 ], ids=["cards-fifo", "cards-dev-zero", "schema-fifo", "schema-dev-zero", "cards-folder"])
 def test_card_and_schema_files_named_by_the_rules_must_be_regular_files(tmp_path, declaration, message):
     fifo(tmp_path, "pipe.yaml")

@@ -167,3 +167,14 @@ def test_a_player_left_out_of_the_turn_order_mid_round_takes_no_further_turn(tmp
 
     final = play_game(make(tmp_path, KNOCKOUT), 3, 1, make_agents("random", 3, 1))
     assert [final.counter("turns_taken", p) for p in range(3)] == [2, 1, 0]
+
+
+def test_a_definition_shown_per_player_counts_as_used(tmp_path):
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    make(tmp_path, VALUES)  # `secret_plan` is read only by its `show`
+    result = CliRunner().invoke(cli, ["check", "--strict", str(tmp_path / "game.rules")])
+    assert result.exit_code == 0, result.output
+    assert "never used" not in result.output

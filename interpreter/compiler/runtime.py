@@ -155,22 +155,25 @@ def _marks(st, card) -> tuple:
     return (card if held else None,) + tuple(st.ctr[c.index][card] for c in program.counter_list if c.scope == "card")
 
 
+def _marked(st, card) -> bool:
+    held, *counters = _marks(st, card)
+    return held is not None or any(counters)
+
+
 def card_option_ids(st, cards) -> list:
-    """Option ids of cards after `collapse`: a copy is named by its group
-    (`battery`), and where copies of a group lie in several places, by its
-    group and place (`battery@hand-2`), so the ids of one decision differ."""
+    """Option ids of cards after `collapse`. A copy is named by its group
+    (`battery`); when several options would share that name, a copy marked
+    with counters or holding cards is named by its own id (`battery-7`), and
+    unmarked copies in different places by group and place (`battery@hand-2`),
+    so the ids of one decision differ."""
     program = st.program
     groups, ids = program.card_groups, program.card_ids
-    named = [groups[c] if isinstance(c, int) else render(c) for c in cards]
-    seen: dict = {}
-    for name in named:
-        seen[name] = seen.get(name, 0) + 1
-    out = []
-    for card, name in zip(cards, named):
-        if isinstance(card, int) and seen[name] > 1 and groups[card] != ids[card]:
-            name = f"{name}@{place_id(program, st.loc[card], _slot_if_slotted(st, card))}"
-        out.append(name)
-    return out
+    names = [groups[c] if isinstance(c, int) else render(c) for c in cards]
+    copies = [isinstance(c, int) and groups[c] != ids[c] for c in cards]
+    names = [ids[c] if copy and names.count(name) > 1 and _marked(st, c) else name
+             for c, name, copy in zip(cards, names, copies)]
+    return [f"{name}@{place_id(program, st.loc[c], _slot_if_slotted(st, c))}" if copy and names.count(name) > 1 else name
+            for c, name, copy in zip(cards, names, copies)]
 
 
 def place_id(program, zi, slot=None) -> str:

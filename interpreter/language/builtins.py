@@ -147,13 +147,13 @@ def hosted_cards(st, card: int) -> list:
 # ---------------------------------------------------------------- functions
 @builtin("max", ["a"], [ANY], NUMBER, "max(0, gold - 1)", variadic=True, fixed=True, inline="max({args})")
 def _max(st, *values):
-    """The largest of its arguments; with one list argument, the list's largest element."""
+    """The largest of its arguments; with one list argument, the list's largest element (an empty list is an error: `max(L + [0])` gives 0 for it)."""
     return max(values[0]) if len(values) == 1 else max(values)
 
 
 @builtin("min", ["a"], [ANY], NUMBER, "min(gold, 8)", variadic=True, fixed=True, inline="min({args})")
 def _min(st, *values):
-    """The smallest of its arguments; with one list argument, the list's smallest element."""
+    """The smallest of its arguments; with one list argument, the list's smallest element (an empty list is an error)."""
     return min(values[0]) if len(values) == 1 else min(values)
 
 
@@ -165,23 +165,23 @@ def _abs(st, x):
 
 @builtin("size", ["items"], [{CARDS, PLAYERS, LIST, MAP, TEXT}], NUMBER, "size(hand)", fixed=True, inline="len({0})")
 def _size(st, items):
-    """How many cards (or elements) a zone or list holds."""
+    """How many cards a zone holds, or how many elements a list or map (or characters a text) has."""
     return len(items)
 
 
-@builtin("slot", ["card"], [{CARD}], NUMBER, "slot(top(row))", inline="z[st.loc[{0}]].index({0})")
+@builtin("slot", ["card"], [{CARD}], NUMBER, "slot(top(row)) + 1", inline="z[st.loc[{0}]].index({0})")
 def _slot(st, card):
-    """The slot of a card in a slotted zone, 0 for the first slot."""
+    """The slot a card lies in, 0 for the first slot of a slotted zone (in a zone without slots, its place from the bottom)."""
     return st.z[st.loc[card]].index(card)
 
 
-@builtin("host", ["card"], [{CARD}], CARD, "host(top(deck))")
+@builtin("host", ["card"], [{CARD}], CARD, "host(c) != none")
 def _host(st, card):
-    """The card whose per-card zone holds the card, or none."""
+    """The card whose per-card zone holds the card (a card under or inside another), or none."""
     return host_of(st, card)
 
 
-@builtin("owner", ["card"], [{CARD}], PLAYER, "owner(top(deck))")
+@builtin("owner", ["card"], [{CARD}], PLAYER, "owner(c) == me")
 def _owner(st, card):
     """The player whose zone holds the card (through the cards hosting it), or none."""
     return owner_of(st, card)
@@ -189,7 +189,7 @@ def _owner(st, card):
 
 @builtin("top", ["items"], [{CARDS, LIST}], CARD, "top(deck)")
 def _top(st, items):
-    """The top (last placed) card of a zone or list, or none if it is empty."""
+    """The top card of a zone (the last placed; in a slotted zone, the card in the highest slot) or the last card of a list; none if there is none."""
     for card in reversed(items):
         if card is not None:
             return card
@@ -198,7 +198,7 @@ def _top(st, items):
 
 @builtin("bottom", ["items"], [{CARDS, LIST}], CARD, "bottom(deck)")
 def _bottom(st, items):
-    """The bottom (first placed) card of a zone or list, or none if it is empty."""
+    """The bottom card of a zone (the first placed; in a slotted zone, the card in the lowest slot) or the first card of a list; none if there is none."""
     for card in items:
         if card is not None:
             return card
@@ -207,23 +207,23 @@ def _bottom(st, items):
 
 @builtin("position", ["player"], [{PLAYER, NUMBER}], NUMBER, "position(me)", inline="({0} - st.first) % st.n")
 def _position(st, player):
-    """A player's place in turn order, 0 for the first player."""
+    """A player's place in seat order counted from the first player: 0 for the first player, 1 for the next. A `turn order` declaration does not change it."""
     return (player - st.first) % st.n
 
 
 @builtin("next_player", ["player"], [{PLAYER, NUMBER}], PLAYER, "next_player(me)")
 def _next_player(st, player):
-    """The player after the given one in seat order (to the left)."""
+    """The player in the next seat (to the left); the last seat is followed by the first seat. A `turn order` declaration does not change it."""
     return (player + 1) % st.n
 
 
-@builtin("distance", ["a", "b"], [{CARD}, {CARD}], NUMBER, "distance(top(deck), bottom(deck))")
+@builtin("distance", ["a", "b"], [{CARD}, {CARD}], NUMBER, "distance(c, top(row)) <= 3")
 def _distance(st, a, b):
     """Steps on the shortest way from space `a` to space `b` of a board (see `board`), or none if no way leads there."""
     return st.program.boards.distance(a, b)
 
 
-@builtin("has", ["card", "field"], [{CARD}, {TEXT}], BOOL, 'has(top(deck), "cost")', fixed=True)
+@builtin("has", ["card", "field"], [{CARD}, {TEXT}], BOOL, 'has(c, "cost")', fixed=True)
 def _has(st, card, name):
     """Whether the card data gives the card a value for the field named by the text."""
     values = st.program.fields.get(name)
@@ -233,7 +233,7 @@ def _has(st, card, name):
 # ---------------------------------------------------------------- values
 @value("me", PLAYER, "gold of me", source="st.me")
 def _me(st):
-    """The acting player: whose turn it is, or the player of an `as` block."""
+    """The acting player: whose turn it is, or the player of an `as` block. In `setup` it is the first seat; in the hooks of a round, the player whose turn came last; in a trigger, the acting player of the rule that fired it."""
     return st.me
 
 
@@ -245,7 +245,7 @@ def _players(st):
 
 @value("seats", PLAYERS, "[p for p in seats where p != me]", source="list(range(st.n))")
 def _seats(st):
-    """Every player, in seat order (0 first)."""
+    """Every player, in seat order: seats 0, 1, ... (people read seat 0 as "player 1")."""
     return list(range(st.n))
 
 
@@ -257,19 +257,19 @@ def _others(st):
 
 @value("first_player", PLAYER, "position(first_player)", source="st.first", settable=True)
 def _first_player(st):
-    """The first player; `set first_player to p` changes who starts the next round."""
+    """The player who starts each round; `set first_player to p` takes effect when the next round begins. A `turn order` declaration ignores it."""
     return st.first
 
 
-@value("round", NUMBER, "round + 1", source="st.round")
+@value("round", NUMBER, "round >= 3", source="st.round")
 def _round(st):
-    """The round being played, from 1."""
+    """The round being played, from 1 (the setup is played in round 1)."""
     return st.round
 
 
-@value("turn_number", NUMBER, "turn_number", source="st.turns")
+@value("turn_number", NUMBER, "turn_number == 1", source="st.turns")
 def _turn_number(st):
-    """How many turns have begun so far in the game, this one included."""
+    """How many turns have begun so far in the game, this one included (0 during the setup)."""
     return st.turns
 
 

@@ -10,6 +10,7 @@ from ..errors import NO_SPAN, Diagnostic, RulesError, did_you_mean
 from . import nodes as n
 from .builtins import BUILTIN_NAMES, FUNCTIONS, VALUES
 from .params import allowed_values
+from .parser import readable_as_name
 from .visitor import Visitor
 
 _DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve)
@@ -58,8 +59,14 @@ class Checker(Visitor):
     def check_names_unique(self):
         # Values share one namespace; the rules a statement calls share another
         # (an effect may share its name with a counter: `gold in c.effects`).
-        self._unique({"parameter": self.m.params, "counter": self.m.counters, "zone": self.m.zones,
-                      "definition": self.m.defines})
+        readable = {"parameter": self.m.params, "counter": self.m.counters, "zone": self.m.zones,
+                    "definition": self.m.defines}
+        self._unique(readable)
+        for kind, decls in readable.items():
+            for name, decl in decls.items():
+                if not readable_as_name(name):
+                    self.error(f"'{name}' is a word of the language, so this {kind} could not be read in an expression", decl.span,
+                               f"give it another name, e.g. '{name}_total'")
         self._unique({"effect": self.m.effects, "procedure": self.m.procedures})
 
     def _unique(self, spaces: dict):
@@ -102,6 +109,11 @@ class Checker(Visitor):
             elif decl.slots is not None and decl.slots > limits.SLOTS:
                 self.error(f"zone '{name}' has {decl.slots:,} slots; a zone may have at most {limits.SLOTS:,} (the limit)", decl.span)
         self.check_slot_cells()
+        for what, decls in (("zone", m.zones), ("counter", m.counters)):
+            for name, decl in decls.items():
+                if decl.scope == "shared" and decl.visibility == "owner":
+                    self.warning(f"{what} '{name}' is shared, so `owner only` shows it to no one", decl.span,
+                                 "write `hidden` if no one may see it, or make it `per player`")
         for name, decl in m.kinds.items():
             if name not in self.db.kinds:
                 self.error(f"kind '{name}' has no cards in the card file", decl.span, did_you_mean(name, self.db.kinds))
@@ -115,6 +127,7 @@ class Checker(Visitor):
         used = set()
         for decl in m.declarations():
             used |= _names_in(decl)
+        used |= set(m.shown_values)
         for values in self.card_fields.values():
             for value in values:
                 for expr in (value.values() if isinstance(value, dict) else [value]):

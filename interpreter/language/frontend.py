@@ -9,11 +9,12 @@ editor's unsaved buffers).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Mapping
 
 from ..errors import CheckError, Diagnostic, Source, Span
+from ..files import FileRefused
 from .cards import CardDB, load_card_fields, load_cards
 from .checker import check
 from .model import RulesModel
@@ -49,11 +50,37 @@ def check_rules(path: str | Path, overrides: dict | None = None, texts: Mapping[
     model, problems = load_model(path, texts)
     if problems:
         raise CheckError(problems)
-    db = load_cards(*card_files(model, path, texts), texts)
+    db = _load_declared_cards(model, path, texts)
     params, problems = evaluate_params(model, dict(overrides or {}))
     card_fields, field_problems = load_card_fields(model, db)
     diagnostics = check_loaded(model, db, params, card_fields, problems + field_problems)
     return CheckedRules(str(path), model, db, params, card_fields, diagnostics)
+
+
+def _load_declared_cards(model: RulesModel, path, texts) -> CardDB:
+    card_path, schema_path = card_files(model, path, texts)
+    try:
+        return load_cards(card_path, schema_path, texts)
+    except FileRefused as err:
+        raise unreadable_cards(model, card_path, err) from None
+
+
+def unreadable_cards(model: RulesModel, card_path: Path, err: FileRefused) -> CheckError:
+    """A card file or schema that cannot be read, reported on the `cards`
+    line that names it (in whichever file declares it), by the name written there."""
+    decl = model.cards
+    written = {str(card_path): decl.path}
+    if decl.schema:
+        written[str(card_path.parent / decl.schema)] = decl.schema
+    hint = f"the path is read from the folder of the file that names it: {card_path.parent}"
+
+    def placed(d: Diagnostic) -> Diagnostic:
+        message = d.message
+        for full, name in written.items():
+            message = message.replace(f" {full}:", f" \"{name}\":")
+        return replace(d, message=message, span=decl.span, hint=d.hint or hint)
+
+    return CheckError([d if d.span.source else placed(d) for d in err.diagnostics])
 
 
 def card_files(model: RulesModel, path, texts: Mapping[Path, str] | None = None) -> tuple[Path, Path | None]:

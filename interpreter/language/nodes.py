@@ -17,6 +17,10 @@ CompareOp = Literal["==", "!=", "<=", ">=", "<", ">"]
 AggregateOp = Literal["sum", "count", "highest", "lowest", "any", "every"]
 HookMoment = Literal["start of turn", "end of turn", "start of round", "end of round"]
 FieldType = Literal["effects", "expression", "expression map"]
+BoolOpName = Literal["and", "or"]
+TieMode = Literal["share", "full"]
+Place = Literal["top", "bottom"]  # where moved cards go in a stack
+ResolveMode = Literal["all", "any"]
 
 
 @dataclass(frozen=True)
@@ -123,7 +127,7 @@ class IsKind(Expr):
 
 @dataclass(frozen=True)
 class BoolOp(Expr):
-    op: Literal["and", "or"]
+    op: BoolOpName
     operands: tuple[Expr, ...]
 
 
@@ -158,7 +162,7 @@ class Rank(Expr):
 
     value: Expr
     awards: Expr
-    ties: Literal["share", "full"]
+    ties: TieMode
     at_least: Optional[Expr]
 
 
@@ -203,7 +207,7 @@ class SetCounter(Stmt):
 class Move(Stmt):
     cards: Expr
     dest: Ref
-    place: Literal["top", "bottom"] = "top"
+    place: Place = "top"
 
 
 @dataclass(frozen=True)
@@ -260,7 +264,7 @@ class Let(Stmt):
 
 @dataclass(frozen=True)
 class Resolve(Stmt):
-    mode: Literal["all", "any"]  # any: any or all of them, in any order
+    mode: ResolveMode  # any: any or all of them, in any order
     effects: Expr
 
 

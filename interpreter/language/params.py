@@ -51,6 +51,9 @@ def _type_name(value) -> str:
     return {bool: "yes/no", int: "number", str: "text", list: "list", dict: "map"}.get(type(value), type(value).__name__)
 
 
+_KIND_PHRASE = {"yes/no": "yes or no", "number": "a number", "text": "text", "list": "a list", "map": "a map"}
+
+
 def allowed_values(decl, params: dict):
     """The values parameter `decl` declares it may take: a list (`one of`),
     a (low, high) pair (`within`), or None when it does not say."""
@@ -103,6 +106,13 @@ def evaluate_params(model: RulesModel, overrides: dict) -> tuple[dict, list]:
             continue
         except TypeError:
             problems.append(Diagnostic("error", f"parameter '{name}' mixes values that cannot be combined", decl.value.span))
+            continue
+        odd = [a for a in allowed if type(a) is not type(default)] if isinstance(allowed, list) else []
+        if odd:
+            problems.append(Diagnostic("error", f"parameter '{name}' may be {_shown(odd[0])}, which is "
+                                       f"{_KIND_PHRASE.get(_type_name(odd[0]), _type_name(odd[0]))}; its value {_shown(default)} is "
+                                       f"{_KIND_PHRASE.get(_type_name(default), _type_name(default))}", decl.allowed.span,
+                                       "list only values of the same kind as the parameter's"))
             continue
         if not permits(allowed, default):
             problems.append(Diagnostic("error", f"parameter '{name}' is {_shown(default)}, which its own allowed values "

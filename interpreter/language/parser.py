@@ -401,3 +401,17 @@ def parse_template(text: str, source: Source, offset: tuple[int, int], span: Spa
     if pos < len(text):
         parts.append(text[pos:])
     return n.Template(tuple(parts), span=span)
+
+
+@lru_cache(maxsize=1024)
+def readable_as_name(name: str) -> bool:
+    """Whether `name`, written alone in an expression, reads as that name.
+    A word the grammar takes for itself there (`count`, `any`) does not, so a
+    counter called `count` could be declared but never read."""
+    try:
+        tree = lark_parser().parse(name, start="expression")
+    except (UnexpectedInput, DedentError, TooLong, RecursionError):
+        return False
+    while tree.data != "name" and len(tree.children) == 1 and hasattr(tree.children[0], "data"):
+        tree = tree.children[0]
+    return tree.data == "name"

@@ -11,7 +11,7 @@ from ..errors import Diagnostic
 from . import nodes as n
 from .builtins import FUNCTIONS, VALUES
 from .types import Types
-from .value_types import BOOL, CARD, CARDS, LIST, LISTS, NUMBER, PLAYER, TEXT, describe
+from .value_types import BOOL, CARD, CARDS, LIST, LISTS, NUMBER, PLAYER, PLAYERS, TEXT, describe
 from .visitor import Visitor
 
 
@@ -44,6 +44,8 @@ class TypeCheck(Visitor):
                 self.body(decl.body, {})
         for term in m.score_terms.values():
             self.expect(term.expr, {}, {NUMBER}, "a score")
+        if m.turn_order is not None:
+            self.turn_order(m.turn_order.seats)
         for decl in m.boards.values():
             self.expect(decl.adjacent, {decl.a: CARD, decl.b: CARD}, {BOOL}, f"the adjacency of board '{decl.name}'")
         return self.problems
@@ -72,6 +74,21 @@ class TypeCheck(Visitor):
             hint = (f"the `where` of `{expr.op}` takes everything after it: to compare the {expr.op}, put it in "
                     f"brackets, e.g. `({expr.op} ... where ...) == 1`")
         self.error(f"{what} must be yes or no, not {describe(kind)}", expr.span, hint)
+
+    def turn_order(self, expr):
+        """`turn order EXPR` lists players (or seat numbers), not names."""
+        self.expr(expr, {})
+        kind = self.types.of(expr, {})
+        if kind is not None and kind not in (PLAYERS, LIST):
+            self.error(f"the turn order must be a list of players, not {describe(kind)}", expr.span,
+                       "e.g. `turn order [next_player(first_player), first_player]`")
+        elif isinstance(expr, n.ListLit):
+            for item in expr.items:
+                kind = self.types.of(item, {})
+                if kind is not None and kind not in (PLAYER, NUMBER):
+                    self.error(f"the turn order lists players, not {describe(kind)}", item.span,
+                               "name players as the rules see them (`seats`, `first_player`, `next_player(p)`) or by seat number from 0")
+                    return
 
     def body(self, stmts, scope):
         scope = dict(scope)

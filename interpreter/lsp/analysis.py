@@ -11,8 +11,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .frontend import (CardDataError, Diagnostic, RulesError, card_files, check_loaded, evaluate_params,
-                       load_card_fields, load_cards, load_model, parse_rules, read_text, source_text)
+from .frontend import (CardDataError, Diagnostic, FileRefused, RulesError, card_files, check_loaded, evaluate_params,
+                       load_card_fields, load_cards, load_model, parse_rules, read_text, source_text, unreadable_cards)
 from .index import SymbolIndex, index_game, normal_path
 
 
@@ -97,7 +97,10 @@ class Analyser:
         card_path, schema_path = card_files(model, path, texts)
         result.card_file = normal_path(str(card_path))
         result.schema_file = normal_path(str(schema_path)) if schema_path else None
-        result.db = db = self.cards(card_path, schema_path, texts)
+        try:
+            result.db = db = self.cards(card_path, schema_path, texts)
+        except FileRefused as err:
+            raise unreadable_cards(model, card_path, err) from None
         result.texts[result.card_file] = db.source.text
         result.params, problems = evaluate_params(model, {})
         result.card_fields, field_problems = self.fields(model, db)

@@ -6,7 +6,8 @@ from ..errors import NO_SPAN, CardDataError, Diagnostic, RulesError, Source, Spa
 from ..language import nodes
 from ..language.builtins import BUILTIN_NAMES, FUNCTIONS, VALUES
 from ..language.cards import CardDB, load_card_fields, load_cards
-from ..language.frontend import card_files, check_loaded
+from ..files import FileRefused
+from ..language.frontend import card_files, check_loaded, unreadable_cards
 from ..language.grammar import lark_parser
 from ..language.model import RulesModel
 from ..language.params import evaluate_params
@@ -14,7 +15,8 @@ from ..language.parser import parse_rules
 from ..language.sources import load_model, read_text, source_text
 
 __all__ = [
-    "BUILTIN_NAMES", "FUNCTIONS", "NO_SPAN", "CardDB", "CardDataError", "Diagnostic", "RulesError", "RulesModel",
+    "BUILTIN_NAMES", "FUNCTIONS", "NO_SPAN", "CardDB", "CardDataError", "Diagnostic", "FileRefused", "RulesError",
+    "RulesModel", "unreadable_cards",
     "Source", "Span", "allowed_values", "builtin_help", "card_files", "check_loaded", "evaluate_params", "lark_parser",
     "load_card_fields", "load_cards", "load_model", "nodes", "parse_rules", "read_text", "source_text",
 ]

@@ -1,0 +1,63 @@
+"""What the language reference (docs/language.md) is made from: the grammar's
+keywords, and the built-ins section written from the built-in registry.
+
+The reference's tests compare the committed section with `builtins_section()`
+and look for every keyword in the text, so neither can drift from the code.
+"""
+from __future__ import annotations
+
+import re
+
+from .builtins import FUNCTIONS, VALUES
+from .grammar import lark_parser
+from .value_types import describe
+
+BEGIN = "<!-- built-ins: generated from interpreter/language/builtins.py by interpreter/language/reference.py -->"
+END = "<!-- end of the generated built-ins -->"
+
+# Terminals that are not words of the language: names, numbers, texts, comments, line ends, blanks.
+_NOT_KEYWORDS = {"NAME", "INT", "STRING", "COMMENT", "_NL"}
+
+
+def grammar_keywords() -> frozenset:
+    """Every word the grammar reserves: its quoted words (`game`, `choose`)
+    and the words of its word terminals (`share` and `full` of TIE_MODE,
+    `start`, `of`, `round` of HOOK_MOMENT, `expression map` of FIELD_TYPE)."""
+    words = set()
+    for terminal in lark_parser().terminals:
+        if terminal.name in _NOT_KEYWORDS or terminal.name.startswith("__IGNORE"):
+            continue
+        words.update(re.findall(r"[A-Za-z_]+", terminal.pattern.value.replace("\\", " ")))
+    return frozenset(words)
+
+
+def builtins_section() -> str:
+    """The built-ins of the language as markdown, between the markers."""
+    lines = [BEGIN, "", "### Functions", "", "| call | gives | what it is | example |", "|---|---|---|---|"]
+    for name in sorted(FUNCTIONS):
+        b = FUNCTIONS[name]
+        gives = describe(b.returns) if b.returns else "what its arguments hold"
+        lines.append(f"| `{b.usage}` | {gives} | {_cell(b.doc)} | `{_cell(b.example)}` |")
+    lines += ["", "### Values", "", "| name | gives | what it is | example |", "|---|---|---|---|"]
+    for name in sorted(VALUES):
+        v = VALUES[name]
+        lines.append(f"| `{name}` | {describe(v.returns)} | {_cell(v.doc)} | `{_cell(v.example)}` |")
+    lines += ["", END]
+    return "\n".join(lines)
+
+
+def replace_builtins_section(text: str) -> str:
+    """`text` (the reference) with its built-ins section made afresh."""
+    start, end = text.index(BEGIN), text.index(END) + len(END)
+    return text[:start] + builtins_section() + text[end:]
+
+
+def committed_builtins_section(text: str) -> str:
+    """The built-ins section as the reference's text holds it."""
+    start, end = text.index(BEGIN), text.index(END) + len(END)
+    return text[start:end]
+
+
+def _cell(text: str) -> str:
+    """Text safe inside a markdown table cell."""
+    return text.replace("|", "\\|")

@@ -1,0 +1,1 @@
+run {rules} --players 2 --bots random --seed 1 --set bonus=9

@@ -1,0 +1,1 @@
+cards {rules} --where "name == Alpha"
