@@ -51,22 +51,41 @@ def _zones(st, viewer: int) -> dict:
     program, z = st.program, st.z
     ids = program.card_ids
     out = {}
-    for info in program.zones.values():
-        base = info.base
-        if info.scope == "shared":
-            out[info.name] = _cards(z[base], info, zone_visible(info, None, viewer), ids)
-        elif info.scope == "player":
-            out[info.name] = [_cards(z[base + p], info, zone_visible(info, p, viewer), ids) for p in range(st.n)]
+    for name, scope, info, places in _zone_plan(program, viewer, st.n):
+        if scope == "shared":
+            zi, seen = places
+            out[name] = _cards(z[zi], info, seen, ids)
+        elif scope == "player":
+            out[name] = [_cards(z[zi], info, seen, ids) for zi, seen in places]
         else:
+            base, seen, empty = places
             ncards = len(ids)
             rows = z[base:base + ncards]
             # the cards whose instance holds something: a slotted instance is never
             # an empty list, so it is compared with its empty form
-            held = rows if not info.slots else map(([None] * info.slots).__ne__, rows)
-            seen = zone_visible(info, 0, viewer)  # the same for every card's instance
-            out[info.name] = {ids[c]: _cards(rows[c], info, seen, ids)
-                              for c in compress(range(ncards), held) if card_visible(st, c, viewer)}
+            held = rows if empty is None else map(empty.__ne__, rows)
+            out[name] = {ids[c]: _cards(rows[c], info, seen, ids)
+                         for c in compress(range(ncards), held) if card_visible(st, c, viewer)}
     return out
+
+
+def _zone_plan(program, viewer: int, players: int) -> list:
+    """What can be decided once per rules, viewer and player count: for each
+    zone, its instances and whether `viewer` sees them (for a per-card zone,
+    whether its instances are seen when their card is)."""
+    plans = program.__dict__.setdefault("_observation_plans", {})
+    plan = plans.get((viewer, players))
+    if plan is None:
+        plan = plans[(viewer, players)] = []
+        for info in program.zones.values():
+            if info.scope == "shared":
+                places = (info.base, zone_visible(info, None, viewer))
+            elif info.scope == "player":
+                places = [(info.base + p, zone_visible(info, p, viewer)) for p in range(players)]
+            else:
+                places = (info.base, zone_visible(info, 0, viewer), [None] * info.slots if info.slots else None)
+            plan.append((info.name, info.scope, info, places))
+    return plan
 
 
 def _cards(cards: list, info, seen: bool, ids: list):
