@@ -84,7 +84,8 @@ class Session:
         else:
             mine = table_view(st, decision.player)["players"][decision.player]["counters"]
             counters = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in mine.items())
-            self.console.print(f"[dim]you have: {safe(counters)}[/dim]")
+            if counters:
+                self.console.print(f"[dim]you have: {safe(counters)}[/dim]")
         self.show_options(decision)
         while True:
             line = self.read()

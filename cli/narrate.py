@@ -59,6 +59,7 @@ def short(text: str, event) -> str:
 
 
 STYLES = {"counter": "dim", "move": "dim", "shuffle": "dim", "round": "bold cyan", "turn": "bold cyan",
+          "phase": "bold cyan",
           "trigger": "yellow", "last round": "bold yellow", "end": "bold yellow"}
 
 

@@ -36,7 +36,8 @@ def console() -> Console:
 
 
 def log_line(st, decision, label: str) -> str:
-    return printable(f"round {st.round:>2} turn {st.turns:>3}  player {decision.player + 1}: {label}")
+    phase = f" phase {st.phase}" if st.program.phases else ""
+    return printable(f"round {st.round:>2}{phase} turn {st.turns:>3}  player {decision.player + 1}: {label}")
 
 
 def event_lines(lines: list, heading: str | None = None) -> None:

@@ -11,7 +11,16 @@ from .render import plain
 def _zone_text(name: str, zone: dict) -> str:
     if "count" in zone:
         n = zone["count"]
-        return f"{n} card{'s' if n != 1 else ''} (hidden)"
+        text = f"{n} card{'s' if n != 1 else ''} (hidden)" if n is not None else "cards (hidden, how many is not told)"
+        known = zone.get("known") or []
+        depth = {i: len(known) - 1 - i for i in range(len(known))}  # places counted from the top
+        seen = [f"{c} ({'top' if depth[i] == 0 else f'{depth[i] + 1} from the top'})"
+                for i, c in enumerate(known) if c is not None]
+        if seen:
+            text += "\nyou know: " + ", ".join(reversed(seen))
+        for counter, values in (zone.get("marks") or {}).items():
+            text += f"\non their backs: {counter.replace('_', ' ')} {sum(values)}"
+        return text
     if "slots" in zone:
         return "\n".join(f"{i + 1}. {text if text else '—'}" for i, text in enumerate(zone["slots"]))
     return "\n".join(grouped(zone["cards"])) if zone["cards"] else "—"
@@ -29,7 +38,8 @@ def render_table(console: Console, view: dict, title: str | None = None) -> None
     """The shared zones and counters, then each player's, in panels; the
     places of a slotted zone are numbered from 1 (`@P` picks by them)."""
     you = view["viewer"]
-    head = plain(f"{view['title']} — round {view['round']}, turn {view['turn']}")
+    when = f"round {view['round']}, phase {view['phase']} ({view['phase_label']})" if view.get("phase") else f"round {view['round']}"
+    head = plain(f"{view['title']} — {when}, turn {view['turn']}")
     if title:
         head = plain(f"{view['title']} — {title}")
     shared = Table.grid(padding=(0, 2))

@@ -17,8 +17,11 @@ Event tuples (the first item is the kind):
   ("counter", counter index, owner, before, after)
   ("move", card, from zone instance, to zone instance)
   ("shuffle", zone instance)
+  ("look", seats mask, cards, looker seat or None for a reveal)
   ("trigger", rule code)
   ("round", round)            ("turn", turn number, player)
+  ("phase", phase number, label)
+  ("reveal", point, ((player, value, label), ...))  the picks of a simultaneous choice
   ("last round", round, span) ("end", "now" | "lost" | "won" | "rounds", span or round)
 
 Where a rule ends the game, its words say where (file:line) and quote the
@@ -85,7 +88,7 @@ def _told_where_cards_were(st, events, viewer):
     """(event, text) for each event the viewer is told, each judged with the
     cards where they lay just after it (the later moves of the batch undone)."""
     loc = list(st.loc)
-    moment = SimpleNamespace(program=st.program, loc=loc)
+    moment = SimpleNamespace(program=st.program, loc=loc, known=st.known, n=st.n)
     told = []
     for event in reversed(events):
         text = tell(moment, event, viewer)
@@ -125,7 +128,10 @@ def _merged_text(st, event, viewer, parts):
 
 def _decision(st, event, viewer):
     _, player, point, value, label, forced = event
-    kind = getattr(st.program.decisions[point], "kind", None)
+    decision = st.program.decisions[point]
+    kind = getattr(decision, "kind", None)
+    if getattr(decision, "secret", False) and viewer not in (player, visibility.EVERYTHING):
+        return f"{player_name(player)} has chosen (shown when every player has)"
     if not visibility.option_visible(st, kind, value, player, viewer):
         label = "chose a card you cannot see"
     return f"{player_name(player)}: {label}" + (" (the only option)" if forced else "")
@@ -150,9 +156,23 @@ def _owner_name(st, info, owner) -> str:
 
 def _move(st, event, viewer):
     _, card, source, dest = event
-    seen = visibility.instance_visible(st, source, viewer) or visibility.instance_visible(st, dest, viewer)
+    seen = (visibility.instance_visible(st, source, viewer) or visibility.instance_visible(st, dest, viewer)
+            or visibility.knows(st, card, viewer))
     name = st.program.card_names[card] if seen else "a card"
     return f"{name}: {place(st, source)} -> {place(st, dest)}"
+
+
+def _look(st, event, viewer):
+    """Who looked at what: the cards named to the players who saw them."""
+    _, mask, cards, looker = event
+    sees = viewer == visibility.EVERYTHING or (viewer >= 0 and mask >> viewer & 1)
+    where = place(st, st.loc[cards[0]])
+    what = ", ".join(st.program.card_names[c] for c in cards) if sees else \
+        (f"{len(cards)} cards" if len(cards) > 1 else "a card")
+    if looker is not None:
+        return f"{player_name(looker)} looks at {what} ({where})"
+    seats = [player_name(p) for p in range(max(mask.bit_length(), 0)) if mask >> p & 1]
+    return f"{what} ({where}) shown to {', '.join(seats)}"
 
 
 def _shuffle(st, event, viewer):
@@ -161,6 +181,18 @@ def _shuffle(st, event, viewer):
 
 def _trigger(st, event, viewer):
     return f"triggered: {st.program.codes[event[1]].name}"
+
+
+def _reveal(st, event, viewer):
+    _, point, picks = event
+    kind = getattr(st.program.decisions[point], "kind", None)
+    told = [f"{player_name(player)}: {label if visibility.option_visible(st, kind, value, player, viewer) else 'a card you cannot see'}"
+            for player, value, label in picks]
+    return "all have chosen: " + "; ".join(told)
+
+
+def _phase(st, event, viewer):
+    return f"phase {event[1]}: {event[2]}"
 
 
 def _round(st, event, viewer):
@@ -212,5 +244,6 @@ def _number(value):
     return value if isinstance(value, int) else float(value)
 
 
-_TELLERS = {"decision": _decision, "counter": _counter, "move": _move, "shuffle": _shuffle, "trigger": _trigger,
-            "round": _round, "turn": _turn, "last round": _last_round, "end": _end}
+_TELLERS = {"decision": _decision, "counter": _counter, "move": _move, "shuffle": _shuffle, "look": _look,
+            "trigger": _trigger,
+            "round": _round, "turn": _turn, "phase": _phase, "reveal": _reveal, "last round": _last_round, "end": _end}

@@ -22,6 +22,7 @@ from .errors import InvalidActionError, RulesError, RulesRuntimeError
 from .traits import Traits, traits_of
 
 TERMINAL = -4  # current_player() once the game is over (OpenSpiel's value)
+HIDDEN_OPTION = "a card you cannot see"  # an option's label for a player who may not see its card
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class Game:
         self.path = path
         self.model = model
         self.diagnostics = list(diagnostics)
+        program.seers = visibility.seer_masks(program)
 
     def set_limits(self, steps: int | None = None, turns: int | None = None, check_invariants: bool | None = None,
                    decisions: int | None = None) -> None:
@@ -94,6 +96,9 @@ class Game:
         home = p.zones[p.setup_zone].base
         st.z[home] = list(range(ncards))
         st.loc = [home] * ncards
+        st.known = [0] * ncards
+        if not p.seers:
+            p.seers = visibility.seer_masks(p)
         st.rng = _rng.seed_state(seed)
         st.seed = seed
         st.frames = [[p.main, 0, []]]
@@ -126,17 +131,27 @@ class GameState(State):
         """Stable ids of the legal options, e.g. ``['draw', 'pass']``."""
         return [] if self.over else list(self.option_ids)
 
-    def legal_options(self) -> list[Option]:
+    def legal_options(self, viewer: int | None = None) -> list[Option]:
+        """The options with their labels; as `viewer` (another seat, or
+        visibility.PUBLIC) may see them if given: an option naming a card
+        the viewer cannot see is labelled without its name."""
         if self.over:
             return []
         point, fr = self._decision_point()
-        return [Option(i, point.label(self, fr, v)) for i, v in zip(self.option_ids, self.option_values)]
+        hidden = viewer is not None and viewer != self.decider and point.kind == "card"
 
-    def decision(self) -> Decision | None:
+        def label(value):
+            if hidden and not visibility.option_visible(self, point.kind, value, self.decider, viewer):
+                return HIDDEN_OPTION
+            return point.label(self, fr, value)
+        return [Option(i, label(v)) for i, v in zip(self.option_ids, self.option_values)]
+
+    def decision(self, viewer: int | None = None) -> Decision | None:
+        """The pending decision; as `viewer` may see it if given (see `legal_options`)."""
         if self.over:
             return None
         point, fr = self._decision_point()
-        return Decision(self.decider, point.prompt(self, fr), tuple(self.legal_options()))
+        return Decision(self.decider, point.prompt(self, fr), tuple(self.legal_options(viewer)))
 
     def prompt(self) -> str | None:
         """The question of the pending decision (None once the game is over)."""

@@ -16,16 +16,20 @@ from __future__ import annotations
 
 from itertools import compress
 
-from .visibility import HIDDEN, card_visible, counter_visible, zone_visible
+from .visibility import (HIDDEN, card_visible, counter_visible, known_places, marks_on_backs, size_seen,
+                         zone_visible)
 
 
 def build(st, viewer: int) -> dict:
     """The observation of `st` for `viewer` (a seat, PUBLIC or EVERYTHING)."""
-    return {
+    seen = {
         "player": viewer, "current_player": st.current_player(), "round": st.round,
         "turn": st.turns, "first_player": st.first, "counters": _counters(st, viewer),
         "zones": _zones(st, viewer), "values": st.shown_values(viewer) if st.program.shown_values else {},
     }
+    if st.program.phases:  # the phase of the round, and who has passed in it (everyone sees a pass)
+        seen["phase"], seen["passed"] = st.phase, sorted(st.passed)
+    return seen
 
 
 def _counters(st, viewer: int) -> dict:
@@ -54,9 +58,10 @@ def _zones(st, viewer: int) -> dict:
     for name, scope, info, places in _zone_plan(program, viewer, st.n):
         if scope == "shared":
             zi, seen = places
-            out[name] = _cards(z[zi], info, seen, ids)
+            out[name] = _unseen(st, zi, info, viewer) if not seen else _ids(z[zi], info, ids)
         elif scope == "player":
-            out[name] = [_cards(z[zi], info, seen, ids) for zi, seen in places]
+            out[name] = [_unseen(st, zi, info, viewer) if not seen else _ids(z[zi], info, ids)
+                         for zi, seen in places]
         else:
             base, seen, empty = places
             ncards = len(ids)
@@ -64,7 +69,7 @@ def _zones(st, viewer: int) -> dict:
             # the cards whose instance holds something: a slotted instance is never
             # an empty list, so it is compared with its empty form
             held = rows if empty is None else map(empty.__ne__, rows)
-            out[name] = {ids[c]: _cards(rows[c], info, seen, ids)
+            out[name] = {ids[c]: _ids(rows[c], info, ids) if seen else _unseen(st, base + c, info, viewer)
                          for c in compress(range(ncards), held) if card_visible(st, c, viewer)}
     return out
 
@@ -88,12 +93,25 @@ def _zone_plan(program, viewer: int, players: int) -> list:
     return plan
 
 
-def _cards(cards: list, info, seen: bool, ids: list):
-    """A zone instance: its card ids (None for an empty slot), or {"count": n}."""
+def _ids(cards: list, info, ids: list) -> list:
+    """The card ids of a zone instance the viewer sees (None for an empty slot)."""
     if info.slots:
-        if not seen:
-            return {"count": len(cards) - cards.count(None)}
         return [ids[c] if c is not None else None for c in cards]
-    if not seen:
-        return {"count": len(cards)}
     return list(map(ids.__getitem__, cards))
+
+
+def _unseen(st, zi: int, info, viewer: int) -> dict:
+    """A zone instance the viewer does not see: its size (None where the rules
+    hide it), the cards it knows there by place (`known`, bottom first) and
+    the counters seen on its cards' backs by place (`marks`)."""
+    cards = st.z[zi]
+    ids = st.program.card_ids
+    size = len(cards) - cards.count(None) if info.slots else len(cards)
+    view = {"count": size if size_seen(st, zi, viewer) else None}
+    known = known_places(st, zi, viewer)
+    if known is not None:
+        view["known"] = [ids[c] if c is not None else None for c in known]
+    marks = marks_on_backs(st, zi, viewer)
+    if marks:
+        view["marks"] = marks
+    return view

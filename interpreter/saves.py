@@ -93,7 +93,10 @@ def _replayed(game, fields):
     replayed = st.to_data()
     differ = [name for name in SAVED if name not in DERIVED and name != "cov" and name in fields
               and fields[name] != replayed[name]]
-    missing = [name for name in SAVED if name not in DERIVED and name != "cov" and name not in fields]
+    # A field added since the save was written is missing from it: it must hold its default.
+    defaults = {f.name: plain(f.default) for f in FIELDS}
+    missing = [name for name in SAVED if name not in DERIVED and name not in ("cov", "known") and name not in fields
+               and replayed[name] != defaults[name]]
     if differ or missing:
         raise SaveFileError("the saved position does not follow from its own history (the save was changed "
                             "after it was written): " + ", ".join(differ + missing))
@@ -105,6 +108,8 @@ def _replayed(game, fields):
 # ---------------------------------------------------------------- a position arranged by hand
 def _checked(game, fields, state_class):
     program = game.program
+    if "known" not in fields and isinstance(fields.get("loc"), list):  # saved before cards could be known
+        fields["known"] = [0] * len(fields["loc"])
     problems = []
     for f in FIELDS:
         if not f.saved or f.derived or f.name in ("seed", "history"):
@@ -119,7 +124,7 @@ def _checked(game, fields, state_class):
     try:
         _check_layout(program, fields, n)
         _check_frames(program, fields)
-        _check_turn(fields, n)
+        _check_turn(program, fields, n)
     except SaveFileError as err:
         raise SaveFileError("the save is damaged: " + err.diagnostics[0].message) from None
     st = state_class.from_data(program, {name: plain(value) for name, value in fields.items()
@@ -159,6 +164,10 @@ def _check_layout(program, fields, n):
         raise SaveFileError("the zones do not match the rules")
     if not isinstance(loc, list) or len(loc) != ncards or not all(_is_int(z) for z in loc):
         raise SaveFileError("the card locations do not match the cards")
+    known = fields["known"]
+    seats = 1 << program.max_players
+    if not isinstance(known, list) or len(known) != ncards or not all(_is_int(k) and 0 <= k < seats for k in known):
+        raise SaveFileError("what the players know of the cards does not match the cards and seats")
     seen = [None] * ncards
     for zi, (info, zone) in enumerate(zip(program.zone_of_instance, zones)):
         if not isinstance(zone, list) or (info.slots and len(zone) != info.slots):
@@ -210,7 +219,7 @@ def _check_frames(program, fields):
         raise SaveFileError("the pending decision is not asked by the rule that is waiting")
 
 
-def _check_turn(fields, n):
+def _check_turn(program, fields, n):
     for name in ("me", "cur", "first"):
         if not _is_int(fields[name]) or not 0 <= fields[name] < n:
             raise SaveFileError(f"'{name}' is not a seat")
@@ -222,6 +231,12 @@ def _check_turn(fields, n):
     for name in ("round", "turns", "decisions"):
         if not _is_int(fields[name]) or not 0 <= fields[name] <= LARGEST_NUMBER:
             raise SaveFileError(f"'{name}' is not a count")
+    phases = len(program.phases) if program.phases else 0
+    if not _is_int(fields["phase"]) or not 0 <= fields["phase"] <= phases:
+        raise SaveFileError("the phase is not a phase of these rules")
+    passed = fields["passed"]
+    if not isinstance(passed, tuple) or not all(_is_int(p) and 0 <= p < n for p in passed):
+        raise SaveFileError("the players who passed are not a list of seats")
     if fields["end_round"] is not None and (not _is_int(fields["end_round"]) or fields["end_round"] < 0):
         raise SaveFileError("the last round is not a count")
     if not _is_int(fields["rng"]) or not 0 <= fields["rng"] < 1 << 64:

@@ -1,7 +1,9 @@
 """What one player sees of the table, as plain data for a display.
 
 Built only from what the viewer may see: hidden zones give their size, other
-players' owner-only zones give their size. Cards are shown with the rules'
+players' owner-only zones give their size, with the cards the viewer knows
+there (looked at, revealed to it, seen going face down) by place and the
+counters on their backs. Cards are shown with the rules'
 `show` templates; cards held by a card (a per-card zone) and per-card counters
 are shown with the card that holds them. A card holding nothing shows no
 mark: every card has every per-card zone, and most never hold anything.
@@ -36,7 +38,14 @@ def card_text(st, card: int, viewer: int, zone: str | None = None) -> str:
 def _zone(st, info, zi, viewer):
     cards = st.z[zi]
     if not visibility.instance_visible(st, zi, viewer):
-        return {"count": sum(1 for c in cards if c is not None)}
+        view = {"count": sum(1 for c in cards if c is not None) if visibility.size_seen(st, zi, viewer) else None}
+        known = visibility.known_places(st, zi, viewer)
+        if known is not None:
+            view["known"] = [card_text(st, c, viewer, info.name) if c is not None else None for c in known]
+        marks = visibility.marks_on_backs(st, zi, viewer)
+        if marks:
+            view["marks"] = marks
+        return view
     if info.slots:
         return {"slots": [card_text(st, c, viewer, info.name) if c is not None else None for c in cards]}
     return {"cards": [card_text(st, c, viewer, info.name) for c in cards]}
@@ -59,6 +68,17 @@ def table_view(st, viewer: int) -> dict:
         players.append({"seat": p, "counters": counters, "values": values, "zones": zones})
     shared_counters = {info.name: st.ctr[info.index][0] for info in program.counter_list
                        if info.scope == "shared" and visibility.counter_visible(info, None, viewer)}
-    return {"title": program.title, "round": st.round, "turn": st.turns, "first_player": st.first,
-            "current_player": st.current_player(), "viewer": viewer,
-            "shared": shared, "shared_counters": shared_counters, "players": players}
+    out = {"title": program.title, "round": st.round, "turn": st.turns, "first_player": st.first,
+           "current_player": st.current_player(), "viewer": viewer,
+           "shared": shared, "shared_counters": shared_counters, "players": players}
+    if program.phases:
+        out["phase"], out["phase_label"] = st.phase, phase_label(program, st.phase)
+    return out
+
+
+def phase_label(program, number: int) -> str:
+    """The words for phase `number` of the round (from 1): its label, else its name."""
+    if not program.phases or not 1 <= number <= len(program.phases):
+        return ""
+    phase = program.phases[number - 1]
+    return phase.label or phase.name.replace("_", " ")

@@ -3,13 +3,19 @@
 A viewer is a seat, PUBLIC for what every player sees, or EVERYTHING for
 what anyone may see once a game is over (the final table, a game's log).
 The rules declare each zone and counter `visible` (everyone), `owner only`
-(the player it belongs to) or `hidden` (no one). From that:
+(the player it belongs to), `others only` (every player but its owner) or
+`hidden` (no one). From that:
 
 - the cards of a zone instance are seen by whoever sees the zone; a card is
   seen where it lies, if its zone is seen and, for a card held by a card (a
   per-card zone), if the card holding it is seen too;
+- a card is also seen, where it lies unseen, by the players who know it
+  (`state.known`): who saw it leave a place they see, who looked at it
+  (`look at`), to whom it was revealed (`reveal ... to`); a shuffle of its
+  zone makes it unknown again (compiler/ops.py keeps the marks);
 - a counter's value is seen by whoever its visibility allows; a per-card
-  counter is seen with its card;
+  counter is seen with its card, and on the card's back, by place, by who
+  does not see the card (`marks_on_backs`);
 - an option of a decision is seen by the deciding player; by others only if
   every card it names is seen by them;
 - cards left in the zone every card starts in (set aside by public rules) are
@@ -25,7 +31,7 @@ from .language.builtins import host_of
 PUBLIC = -1  # the viewer "every player": sees only what everyone sees
 EVERYTHING = -2  # the viewer who sees every card and counter: a finished game, a game's log
 
-VISIBLE, OWNER, HIDDEN = "visible", "owner", "hidden"
+VISIBLE, OWNER, OTHERS, HIDDEN = "visible", "owner", "others", "hidden"
 
 
 def zone_visible(info, owner, viewer: int) -> bool:
@@ -35,7 +41,40 @@ def zone_visible(info, owner, viewer: int) -> bool:
         return True
     if info.visibility == OWNER:
         return info.scope == "player" and viewer >= 0 and owner == viewer
+    if info.visibility == OTHERS:
+        return info.scope == "player" and viewer >= 0 and owner != viewer
     return False
+
+
+def seer_masks(program) -> list:
+    """Per zone instance, the seats that see its cards as a bit mask
+    (every seat the rules allow: all bits of max_players): a card leaving the
+    instance stays known to them. A card held by a card is judged by its zone
+    alone (its holder may move)."""
+    everyone = (1 << program.max_players) - 1
+    masks = []
+    for zi, info in enumerate(program.zone_of_instance):
+        owner = zi - info.base
+        if info.visibility == VISIBLE:
+            masks.append(everyone)
+        elif info.visibility == OWNER and info.scope == "player":
+            masks.append(1 << owner)
+        elif info.visibility == OTHERS and info.scope == "player":
+            masks.append(everyone & ~(1 << owner))
+        else:
+            masks.append(0)
+    return masks
+
+
+def knows(st, card: int, viewer: int) -> bool:
+    """Whether `viewer` knows `card` where it lies, seen there or not."""
+    mask = st.known[card]
+    if viewer >= 0:
+        return bool(mask >> viewer & 1)
+    if viewer == EVERYTHING:
+        return True
+    every = (1 << st.n) - 1
+    return mask & every == every
 
 
 def instance_visible(st, zi: int, viewer: int) -> bool:
@@ -49,6 +88,8 @@ def instance_visible(st, zi: int, viewer: int) -> bool:
 
 def card_visible(st, card: int, viewer: int) -> bool:
     """Whether `viewer` sees which card `card` is, where it lies."""
+    if st.known[card] and knows(st, card, viewer):
+        return True
     for _ in range(len(st.loc)):  # through the cards holding it (a longer chain would be a loop)
         zi = st.loc[card]
         info = st.program.zone_of_instance[zi]
@@ -70,6 +111,8 @@ def counter_visible(info, owner, viewer: int) -> bool:
         return True
     if info.visibility == OWNER:
         return info.scope == "player" and viewer >= 0 and owner == viewer
+    if info.visibility == OTHERS:
+        return info.scope == "player" and viewer >= 0 and owner != viewer
     return False
 
 
@@ -87,6 +130,37 @@ def option_visible(st, kind, value, decider: int, viewer: int) -> bool:
     return True
 
 
+def size_seen(st, zi: int, viewer: int) -> bool:
+    """Whether `viewer` is told how many cards instance `zi` holds: always,
+    unless the rules declare its size hidden and the viewer does not see it."""
+    return not st.program.zone_of_instance[zi].size_hidden or instance_visible(st, zi, viewer)
+
+
+def known_places(st, zi: int, viewer: int):
+    """For an instance `viewer` does not see: per place, bottom first, the
+    card it knows there or None; None when it knows none of them."""
+    zone = st.z[zi]
+    known = [c if c is not None and st.known[c] and knows(st, c, viewer) else None for c in zone]
+    return known if any(c is not None for c in known) else None
+
+
+def marks_on_backs(st, zi: int, viewer: int) -> dict:
+    """For an instance `viewer` does not see: the per-card counters it sees
+    on the backs of its cards, {counter: [value per place, bottom first]},
+    only those not 0 everywhere. A counter on a card lies on top of it, seen
+    whoever may see that counter, even when the card is face down."""
+    out = {}
+    zone = st.z[zi]
+    for info in st.program.counter_list:
+        if info.scope != "card" or not counter_visible(info, None, viewer):
+            continue
+        row = st.ctr[info.index]
+        values = [row[c] if c is not None else 0 for c in zone]
+        if any(values):
+            out[info.name] = values
+    return out
+
+
 def unseen_places(st, viewer: int) -> list:
     """(zone instance, position) of every card `viewer` cannot see, except the
     cards left in the zone every card starts in."""
@@ -96,7 +170,7 @@ def unseen_places(st, viewer: int) -> list:
     for zi, zone in enumerate(st.z):
         if zi == home or instance_visible(st, zi, viewer):
             continue
-        places.extend((zi, i) for i, card in enumerate(zone) if card is not None)
+        places.extend((zi, i) for i, card in enumerate(zone) if card is not None and not knows(st, card, viewer))
     return places
 
 
@@ -112,6 +186,8 @@ def counter_ever_seen(info) -> bool:
 
 def has_hidden_parts(program) -> bool:
     """Whether some zone (other than the one every card starts in) or some
-    counter is not visible to every player."""
+    counter is not visible to every player, or players choose simultaneously
+    (each pick hidden from the others until all are made)."""
     return (any(z.visibility != VISIBLE and z.name != program.setup_zone for z in program.zones.values())
-            or any(c.visibility != VISIBLE for c in program.counter_list))
+            or any(c.visibility != VISIBLE for c in program.counter_list)
+            or any(getattr(d, "secret", False) for d in program.decisions))

@@ -19,7 +19,7 @@ from cli.main import cli
 from .conftest import ROOT
 
 CORPUS = ROOT / "tests" / "diagnostics"
-CASES = sorted(p.stem for p in CORPUS.glob("[0-9][0-9]_*.rules"))
+CASES = sorted((p.stem for p in CORPUS.glob("[0-9]*_*.rules")), key=lambda stem: int(stem.split("_")[0]))
 
 
 def check_output(name: str) -> str:

@@ -247,3 +247,46 @@ def test_observation_spaces_are_shared_and_generic(games, RulesEnv, np):
     env.reset(seed=0)
     obs = env.observe(a)
     assert obs["observation"].dtype == np.float32 and env.observation_space(a).contains(obs)
+
+
+ROLES = """\
+game "Roles"
+players 2
+cards "cards.yaml" into box
+param all_roles = ["Captain", "Builder", "Trader"]
+param quiet_roles = ["Mayor"]
+counter gold: per player, min 0
+zone box: shared, visible
+setup:
+    pass
+procedure offer(roles):
+    may choose r in roles as "take the {r}":
+        gain 1 gold
+procedure offer_again(more):
+    offer(more)
+turn:
+    offer(all_roles)
+    offer_again(quiet_roles)
+    if gold >= 3:
+        end game now
+score:
+    "Gold": gold
+"""
+
+
+def test_choices_from_a_procedure_argument_are_in_the_vocabulary(tmp_path):
+    """`may choose r in roles`, `roles` a procedure's argument given list
+    parameters (directly or through another procedure): every value has an id."""
+    (tmp_path / "cards.yaml").write_text(CARDS)
+    (tmp_path / "roles.rules").write_text(ROLES)
+    game = load_game(tmp_path / "roles.rules")
+    enc = Encoding(game)
+    for role in ("Captain", "Builder", "Trader", "Mayor"):
+        assert role in enc.action_ids
+    st = game.new_initial_state(2, seed=0)
+    seen = set()
+    while not st.is_terminal():
+        seen.update(st.legal_actions())
+        enc.legal_indices(st)  # no UnknownActionError
+        st.apply_action(st.legal_actions()[0])
+    assert {"Captain", "Mayor", "pass"} <= seen

@@ -329,7 +329,8 @@ def test_activated_catalysts_go_face_down_to_the_scoring_pile(catalyst):
     assert st.where(cid) == ("scoring_pile", me)
     assert st.counter("activated", cid) == 0
     assert st.observation(me)["zones"]["scoring_pile"][me] == [cid]
-    assert st.observation(other)["zones"]["scoring_pile"][me] == {"count": 1}
+    # face down: the other player sees one card there, and remembers which, having seen it go
+    assert st.observation(other)["zones"]["scoring_pile"][me] == {"count": 1, "known": [cid]}
 
 
 def test_free_catalysts_fill_empty_buildings_at_end_of_turn(catalyst):

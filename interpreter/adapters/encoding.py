@@ -28,7 +28,7 @@ import math
 
 from ..compiler.runtime import render
 from ..errors import RulesError
-from ..visibility import counter_ever_seen, zone_ever_seen
+from ..visibility import VISIBLE, counter_ever_seen, counter_visible, zone_ever_seen
 from ..language import nodes as n
 
 CONTROL_IDS = ("yes", "no", "pass", "done")
@@ -49,18 +49,41 @@ def _effect_lists(program):
 
 
 def _literal_choices(game) -> list:
-    """Rendered values of `choose x in [literal, ...]` (or in a list parameter)."""
-    params = game.program.params
+    """Rendered values of `choose x in [literal, ...]`, in a list parameter,
+    or in a procedure's argument given either (followed through the calls
+    that pass it on)."""
+    model = game.model
     out = []
-    for node in game.model.nodes():
-        if not isinstance(node, n.Choose):
-            continue
-        it = node.iterable
-        if isinstance(it, n.ListLit):
-            out.extend(render(item.value) for item in it.items if isinstance(item, n.Literal))
-        elif isinstance(it, n.Name) and isinstance(params.get(it.name), (list, tuple)):
-            out.extend(render(v) for v in params[it.name])
+    for decl in model.declarations():
+        for node in n.walk(decl):
+            if isinstance(node, n.Choose):
+                out.extend(_values_of(game, node.iterable, decl, set()))
     return out
+
+
+def _values_of(game, expr, decl, seen: set) -> list:
+    """The rendered values a list expression of `decl` may hold, as far as
+    they are written in the rules: literals, list parameters, arguments."""
+    params = game.program.params
+    if isinstance(expr, n.ListLit):
+        return [render(item.value) for item in expr.items if isinstance(item, n.Literal)]
+    if not isinstance(expr, n.Name):
+        return []
+    if isinstance(decl, n.ProcedureDecl) and expr.name in decl.params:
+        key = (decl.name, expr.name)
+        if key in seen:
+            return []
+        seen.add(key)
+        position = decl.params.index(expr.name)
+        out = []
+        for caller in game.model.declarations():
+            for node in n.walk(caller):
+                if isinstance(node, n.CallStmt) and node.name == decl.name and len(node.args) > position:
+                    out.extend(_values_of(game, node.args[position], caller, seen))
+        return out
+    if isinstance(params.get(expr.name), (list, tuple)):
+        return [render(v) for v in params[expr.name]]
+    return []
 
 
 def _computed_number_choices(game) -> list:
@@ -163,7 +186,11 @@ class Encoding:
             low = -INF if info.minimum is None else info.minimum
             high = INF if info.maximum is None else info.maximum
             self.counters.append((info, self._block(f"counter:{info.name}", size, low, high)))
-        # zones: (info, per-instance size, block)
+        # zones: (info, per-instance size, block, where the known cards start, where the marks start)
+        # A zone not every player sees may hold cards a viewer knows there, and
+        # counters seen on the backs of its cards (summed per counter).
+        self.back_counters = [info for info in program.counter_list
+                              if info.scope == "card" and counter_visible(info, None, 0)]
         self.zones = []
         for info in program.zones.values():
             per = 1  # the number of cards
@@ -171,9 +198,13 @@ class Encoding:
                 per += (info.slots or 1) * ncards
                 if info.stack and not info.slots:
                     per += ncards  # which card is on top
+            known_at = marks_at = None
+            if info.visibility != VISIBLE and info.scope != "card":  # (per card: as many again per card)
+                known_at, marks_at = per, per + ncards
+                per += ncards + len(self.back_counters)
             instances = {"shared": 1, "player": mp, "card": ncards}[info.scope]
-            block = self._block(f"zone:{info.name}", per * instances, 0, ncards)
-            self.zones.append((info, per, block))
+            block = self._block(f"zone:{info.name}", per * instances, 0, INF if marks_at is not None else ncards)
+            self.zones.append((info, per, block, known_at, marks_at))
         self.size = self._at
         self.low = [0.0] * self.size
         self.high = [1.0] * self.size
@@ -244,27 +275,37 @@ class Encoding:
             else:
                 buf[block.start] = values[0]
         zones = obs["zones"]
-        for info, per, block in self.zones:
+        for zone in self.zones:
+            info, per, block = zone[:3]
             view = zones[info.name]
             if info.scope == "shared":
-                self._fill_zone(buf, block.start, info, view)
+                self._fill_zone(buf, block.start, zone, view)
             elif info.scope == "player":
                 for seat, v in enumerate(view):
-                    self._fill_zone(buf, block.start + rel(seat) * per, info, v)
+                    self._fill_zone(buf, block.start + rel(seat) * per, zone, v)
             else:
                 for host, v in view.items():
-                    self._fill_zone(buf, block.start + cidx[host] * per, info, v)
+                    self._fill_zone(buf, block.start + cidx[host] * per, zone, v)
 
     def fill_header(self, buf, nplayers: int, viewer: int) -> None:
         buf[self.players.start + nplayers - 1] = 1
         if viewer >= 0:
             buf[self.viewer.start + viewer] = 1
 
-    def _fill_zone(self, buf, at, info, view) -> None:
-        if isinstance(view, dict):  # not visible to the viewer: its size only
-            buf[at] = view["count"]
-            return
+    def _fill_zone(self, buf, at, zone, view) -> None:
+        info, _, _, known_at, marks_at = zone
         cidx, ncards = self.card_index, self.ncards
+        if isinstance(view, dict):  # not visible to the viewer: its size, the cards it knows, the marks
+            buf[at] = view["count"] or 0  # (None: its size is hidden too)
+            if known_at is None:
+                return
+            for c in view.get("known", ()):
+                if c is not None:
+                    buf[at + known_at + cidx[c]] = 1
+            marks = view.get("marks", {})
+            for k, counter in enumerate(self.back_counters):
+                buf[at + marks_at + k] = sum(marks.get(counter.name, ()))
+            return
         if info.slots:
             buf[at] = sum(1 for c in view if c is not None)
             for slot, c in enumerate(view):

@@ -129,3 +129,8 @@ class BlockWriter:
         return forward
 
     # ------------------------------------------------------------ statements
+
+
+def slot_index(text: str) -> int:
+    """The frame slot of `L[i]`."""
+    return int(text[2:-1])

@@ -15,7 +15,7 @@ from .boards import adjacency_functions, build_boards
 from .codegen import Module
 from .exprgen import ExprGen, Names
 from .program import CounterInfo, Program, ZoneInfo
-from .rounds import build_main
+from .rounds import Phase, build_main, pass_phase
 from .stmtgen import RuleGen, suspending_rules
 
 
@@ -39,7 +39,7 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
         for i, (name, d) in enumerate(model.counters.items())
     }
     zones = {
-        name: ZoneInfo(name, i, d.scope, d.slots, d.stack, d.visibility)
+        name: ZoneInfo(name, i, d.scope, d.slots, d.stack, d.visibility, size_hidden=d.size_hidden)
         for i, (name, d) in enumerate(model.zones.items())
     }
     program = Program(
@@ -84,12 +84,18 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
         bodies.append((name, f"procedure {name}", decl.params, decl.body, name.replace("_", " "), decl))
     for name, decl in model.actions.items():
         bodies.append((("action", name), f"action {name}", (), decl.body, name.replace("_", " "), decl))
+    for name, decl in model.reactions.items():
+        bodies.append((("reaction", name), f"reaction {name}", decl.params, decl.body, name.replace("_", " "), decl))
     for moment, decl in model.hooks.items():
         bodies.append((("hook", moment), f"at {moment}", (), decl.body, moment, decl))
     for zone, decl in model.empty_hooks.items():
         bodies.append((("empty", zone), f"when {zone} becomes empty", (), decl.body, f"{zone} empty", decl))
     bodies.append((("setup",), "setup", (), model.setup.body, "setup", model.setup))
-    bodies.append((("turn",), "turn", (), model.turn.body, "turn", model.turn))
+    if model.phases:
+        for name, decl in model.phases.items():
+            bodies.append((("phase", name), f"phase {name}", (), decl.body, name.replace("_", " "), decl))
+    else:
+        bodies.append((("turn",), "turn", (), model.turn.body, "turn", model.turn))
     for i, (key, *_rest) in enumerate(bodies):
         code_index[key] = i + 1  # code 0 is the main loop
     suspending = suspending_rules(model, {key: body for key, _, _, body, _, _ in bodies})
@@ -125,7 +131,13 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
     program.boards = build_boards(program, model, {kind: ns[fn] for kind, fn in adjacency.items()})
     for i, code in enumerate(program.codes[1:], 1):
         code.fn = ns[ctx.function_names[i]]
-    program.codes[0] = build_main(program, code_index[("setup",)], code_index[("turn",)], hooks)
+    if model.phases:
+        program.phases = [Phase(code_index[("phase", name)], decl.play, name, decl.label)
+                          for name, decl in model.phases.items()]
+        phases = program.phases
+    else:
+        phases = [Phase(code_index[("turn",)], "once")]
+    program.codes[0] = build_main(program, code_index[("setup",)], phases, hooks)
     program.decisions = ctx.points
     for point in ctx.points:
         point.finish(ns)
@@ -159,14 +171,17 @@ class RuleContext:
 
 
 def _register_runtime(module, program) -> None:
-    ops_helpers = {"move": ops.move, "deal": ops.deal, "shuffle": ops.shuffle, "slide": ops.slide, "refill": ops.refill}
+    ops_helpers = {"move": ops.move, "deal": ops.deal, "shuffle": ops.shuffle, "slide": ops.slide, "refill": ops.refill,
+                   "lay": ops.lay}
     for name, fn in ops_helpers.items():
         module.helper(f"R_{name}", fn)
     for name in ("move_all", "cannot_pay", "negative", "too_large", "seat", "no_action", "end_now", "end_after",
                  "pick", "option_ids", "unique", "resolve_options", "possible", "forced", "counter_changed",
-                 "collapse", "card_option_ids"):
+                 "collapse", "card_option_ids", "seats_together", "reveal", "responders", "look",
+                 "reorder_start"):
         module.helper(f"R_{name}", getattr(rt, name))
     module.helper("R_runaway", calls.runaway)
+    module.helper("R_pass_phase", pass_phase)
     effects = program.effect_codes
 
     def effect(st, name, span):

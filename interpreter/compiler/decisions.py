@@ -17,6 +17,7 @@ class Point:
     """One decision point of the rules."""
 
     prompt_text = "Choose"
+    kind = None  # "card" where the options are cards (what a player may see of a choice depends on it)
 
     def __init__(self):
         self.id = None  # index in program.decisions
@@ -169,3 +170,41 @@ class ResolveAllPoint(Point):
 
     def label(self, st, fr, value):
         return st.program.effect_labels.get(value, value)
+
+
+class SimultaneousPoint(ChoosePoint):
+    """`simultaneously [may] choose x in L`: each player in turn picks one of
+    its values (or passes); the pick joins the others, kept in the frame and
+    told to no one else, and the next player is asked. Which player is
+    asked, and the picks so far, are the frame's: `secret` tells the
+    engine's listeners and the sampled worlds that the picks of the others
+    are hidden until all are made."""
+
+    secret = True
+
+    def __init__(self, slot: int, kind, label_fn, prompt: str, picks: int, seats: int):
+        super().__init__(slot, kind, label_fn, prompt)
+        self.picks, self.seats = picks, seats  # the frame slots of the picks so far and of the players asked
+
+    def apply(self, st, fr, value):
+        fr[2][self.picks] = fr[2][self.picks] + (value,)
+        fr[1] = self.ask
+
+
+class ReorderPoint(Point):
+    """`reorder X`: the card to lay back next, from the top down."""
+
+    prompt_text = "Put the cards back in the order you choose (the next card from the top)"
+    kind = "card"
+
+    def __init__(self, slot: int):
+        super().__init__()
+        self.slot = slot
+        self.body = None
+
+    def apply(self, st, fr, value):
+        fr[2][self.slot] = value
+        fr[1] = self.body
+
+    def label(self, st, fr, value):
+        return f"next from the top: {st.program.card_names[value]}"

@@ -6,6 +6,10 @@ says which instance holds each card. Moving a card keeps the two in step
 and fires the `becomes empty` trigger of the zone it leaves. When someone
 listens (`st.events` is a list), each move and shuffle is told there.
 
+What the players know follows the cards: a card leaving a zone instance
+stays known (`st.known`, a bit mask of seats per card) to the seats that saw
+it there, wherever it goes unseen, until a shuffle of the zone it lies in.
+
 A clone shares its zone instances' lists with the state it was cloned from
 (most of them never change before the clone is thrown away): whatever
 changes a zone instance asks for it with `zone_to_change`, which copies the
@@ -62,6 +66,9 @@ def move(st, card: int, zi: int, bottom: bool = False) -> None:
         source[source.index(card)] = None
     else:
         source.remove(card)
+    seers = st.program.seers[src]
+    if seers:
+        st.known[card] |= seers
     if infos[zi].slots:
         put(st, card, zi, bottom)
     elif bottom:
@@ -94,8 +101,13 @@ def deal(st, count: int, src: int, dst: int) -> None:
 
 
 def shuffle(st, zi: int) -> None:
+    """Shuffle a zone: where its cards lie is known to no one any more."""
     zone = zone_to_change(st, zi)
     st.rng = _rng.shuffle(st.rng, zone)
+    known = st.known
+    for card in zone:
+        if card is not None:
+            known[card] = 0
     if st.events is not None:
         st.events.append(("shuffle", zi))
 
@@ -116,6 +128,7 @@ def refill(st, zi: int, src: int) -> None:
     zone = zone_to_change(st, zi)
     source = zone_to_change(st, src)
     info = st.program.zone_of_instance[src]
+    seers = st.program.seers[src]
     loc = st.loc
     for i in range(len(zone) - 1, -1, -1):
         if zone[i] is None:
@@ -130,8 +143,32 @@ def refill(st, zi: int, src: int) -> None:
                 card = source.pop()
             zone[i] = card
             loc[card] = zi
+            if seers:
+                st.known[card] |= seers
             if st.events is not None:
                 st.events.append(("move", card, src, zi))
             if info.empty_hook is not None and not any(c is not None for c in source):
                 run_nested(st, info.empty_hook)
 
+
+def show_options(st) -> None:
+    """A decision offering cards names them to the player deciding, who
+    knows them from then on, wherever they lie."""
+    seat = 1 << st.decider
+    known = st.known
+    for value in st.option_values:
+        if value.__class__ is int:
+            known[value] |= seat
+
+
+def lay(st, card: int, rest) -> tuple:
+    """Put `card` at the highest place held by the cards of `rest` (which
+    holds it, all in one zone instance) and return `rest` without it: laid
+    one by one, the cards of `rest` take their places in the order chosen,
+    top first. Who knew which of them lay where knows it no longer."""
+    zi = st.loc[card]
+    zone = zone_to_change(st, zi)
+    top = max(zone.index(c) for c in rest)
+    here = zone.index(card)
+    zone[here], zone[top] = zone[top], card
+    return tuple(c for c in rest if c != card)

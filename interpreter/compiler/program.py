@@ -35,6 +35,7 @@ class ZoneInfo:
     base: int = 0  # first instance in the state's flat zone list
     count: int = 1  # number of instances
     empty_hook: Optional[int] = None  # code index run when an instance becomes empty
+    size_hidden: bool = False  # who does not see its cards is not told how many there are
 
 
 @dataclass
@@ -86,9 +87,14 @@ class Program:
     effect_conditions: dict = field(default_factory=dict)  # effect name -> fn(st): whether it can be offered
     shown_values: dict = field(default_factory=dict)  # definition name -> (visibility, fn(st)) shown per player
     zone_of_instance: list = field(default_factory=list)
+    # per zone instance, the seats that see its cards as a bit mask (-1: every
+    # seat); a card leaving an instance stays known to them (see ops.move).
+    # Set by the game layer from visibility.py, the one place deciding it.
+    seers: list = field(default_factory=list)
     counter_list: list = field(default_factory=list)
     decisions: list = field(default_factory=list)  # decision points, by id
     module: object = None  # the generated code (codegen.Module)
+    phases: Optional[list] = None  # rounds.Phase of each `phase`, in order (None: a round of turns)
     boards: object = None  # boards.Boards: the spaces of every `board` and their distances
     origin: Optional[tuple] = None  # (rebuild, arguments): how a pickled copy is made again (see __reduce__)
 

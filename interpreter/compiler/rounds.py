@@ -11,12 +11,31 @@ from .calls import SUSPEND, GameOver, call
 from .program import Code
 
 
-def build_main(program, setup: int, turn: int, hooks: dict) -> Code:
-    """setup; then each round: fix the turn order, start-of-round hooks, and for
-    each seat start-of-turn hooks, the turn, end-of-turn hooks; at the round's
-    end the end-of-round hooks and the end-of-game check."""
+class Phase:
+    """One phase of a round: the rule its turns run, how play goes round
+    ("once", "until passes", "until passes final"), its name and label."""
+
+    __slots__ = ("code", "play", "name", "label")
+
+    def __init__(self, code: int, play: str, name=None, label=None):
+        self.code, self.play, self.name, self.label = code, play, name, label
+
+    @property
+    def passing(self) -> bool:
+        return self.play.startswith("until")
+
+
+def build_main(program, setup: int, phases: list, hooks: dict) -> Code:
+    """setup; then each round: fix the turn order, start-of-round hooks, and
+    each phase in turn (a game without phases has one: its `turn`). In a
+    phase, each turn runs the start-of-turn hooks, the phase's rule, the
+    end-of-turn hooks; players take turns in the round's order, each once or
+    around and around until everyone passes. At the round's end the
+    end-of-round hooks and the end-of-game check."""
     start_round, start_turn = hooks.get("start of round"), hooks.get("start of turn")
     end_turn, end_round = hooks.get("end of turn"), hooks.get("end of round")
+    start_phase, end_phase = hooks.get("start of phase"), hooks.get("end of phase")
+    phased = program.phases is not None
 
     def main(st, fr):
         pc = fr[1]
@@ -31,40 +50,57 @@ def build_main(program, setup: int, turn: int, hooks: dict) -> Code:
                 if st.events is not None:
                     st.events.append(("round", st.round))
                 fr[1] = 2
+                if phased:
+                    st.phase = 1
                 if start_round is not None and call(st, start_round) is SUSPEND:
                     return SUSPEND
                 pc = 2
             if pc == 2:
+                if phased:
+                    begin_phase(st, phases[st.phase - 1])
+                fr[1] = 3
+                if start_phase is not None and call(st, start_phase) is SUSPEND:
+                    return SUSPEND
+                pc = 3
+            if pc == 3:
                 st.cur = st.me = st.order[st.pos]
                 st.turns += 1
                 if st.events is not None:
                     st.events.append(("turn", st.turns, st.me))
                 if st.turns > st.program.turn_budget:
                     too_many_turns(st)
-                fr[1] = 3
-                if start_turn is not None and call(st, start_turn) is SUSPEND:
-                    return SUSPEND
-                pc = 3
-            if pc == 3:
                 fr[1] = 4
-                if call(st, turn) is SUSPEND:
+                if start_turn is not None and call(st, start_turn) is SUSPEND:
                     return SUSPEND
                 pc = 4
             if pc == 4:
                 fr[1] = 5
-                if end_turn is not None and call(st, end_turn) is SUSPEND:
+                if call(st, phases[st.phase - 1].code if phased else phases[0].code) is SUSPEND:
                     return SUSPEND
                 pc = 5
             if pc == 5:
-                st.pos += 1
-                if next_in_order(st):
-                    pc = 2
-                    continue
                 fr[1] = 6
-                if end_round is not None and call(st, end_round) is SUSPEND:
+                if end_turn is not None and call(st, end_turn) is SUSPEND:
                     return SUSPEND
                 pc = 6
             if pc == 6:
+                if next_turn(st, phases[st.phase - 1] if phased else phases[0]):
+                    pc = 3
+                    continue
+                fr[1] = 7
+                if end_phase is not None and call(st, end_phase) is SUSPEND:
+                    return SUSPEND
+                pc = 7
+            if pc == 7:
+                if phased and st.phase < len(phases):
+                    st.phase += 1
+                    pc = 2
+                    continue
+                fr[1] = 8
+                if end_round is not None and call(st, end_round) is SUSPEND:
+                    return SUSPEND
+                pc = 8
+            if pc == 8:
                 if st.end_round is not None and st.round >= st.end_round:
                     if st.events is not None:
                         st.events.append(("end", "rounds", st.round))
@@ -72,7 +108,48 @@ def build_main(program, setup: int, turn: int, hooks: dict) -> Code:
                 st.round += 1
                 pc = 1
 
-    return Code("game", 0, light=False, nblocks=7, fn=main)
+    return Code("game", 0, light=False, nblocks=9, fn=main)
+
+
+def begin_phase(st, phase) -> None:
+    """A phase starts with the round's first player, and nobody has passed."""
+    st.pos = 0
+    st.passed = ()
+    if st.events is not None:
+        st.events.append(("phase", st.phase, phase.label or phase.name.replace("_", " ")))
+
+
+def next_turn(st, phase) -> bool:
+    """Move to the next turn of the phase; False when the phase is over. Once
+    round: the next player in the order. Until everyone passes: around the
+    order again, skipping (when passing is final) those who passed; over when
+    every player has passed (without passing final: all in a row, since a
+    turn that does not pass starts the count again). Together: one turn."""
+    if phase.play == "together":
+        return False  # one turn, the first player's, for the whole table
+    if not phase.passing:
+        st.pos += 1
+        return next_in_order(st)
+    if phase.play == "until passes" and st.cur not in st.passed:
+        st.passed = ()
+    if all(p in st.passed for p in st.order):
+        return False
+    n = len(st.order)
+    for step in range(1, n + 1):
+        pos = (st.pos + step) % n
+        if phase.play == "until passes" or st.order[pos] not in st.passed:
+            st.pos = pos
+            return True
+    return False
+
+
+def pass_phase(st, span=None) -> None:
+    """`pass phase`: the player whose turn it is passes."""
+    phases = st.program.phases
+    if not phases or not phases[st.phase - 1].passing:
+        raise RulesRuntimeError("`pass phase` in a phase that is not played until everyone passes", span)
+    if st.cur not in st.passed:
+        st.passed = st.passed + (st.cur,)
 
 
 def start_of_round(st) -> None:

@@ -304,6 +304,37 @@ def forced(st, point, value):
     st.events.append(("decision", st.me, point, value, label, True))
 
 
+def seats_together(st) -> tuple:
+    """The players of a simultaneous choice, in the order they are asked:
+    the round's order (from the first player before the first round)."""
+    if st.order:
+        return tuple(st.order)
+    return tuple((st.first + i) % st.n for i in range(st.n))
+
+
+def responders(st, start, span=None) -> tuple:
+    """The players offered reactions to an event `me` announces: every other
+    player, in seat order from `start` (None: the player after `me`)."""
+    me, n = st.me, st.n
+    first = (me + 1) % n if start is None else seat(st, start, "`announce ... from` needs a player", span)
+    return tuple(p for p in ((first + i) % n for i in range(n)) if p != me)
+
+
+def reveal(st, point, seats, picks):
+    """Tell the picks of a simultaneous choice, now that all are made: each
+    labelled as its player reads it."""
+    decision = st.program.decisions[point]
+    fr, me = st.frames[-1], st.me
+    told = []
+    try:
+        for seat, value in zip(seats, picks):
+            st.me = seat
+            told.append((seat, value, decision.label(st, fr, value)))
+    finally:
+        st.me = me
+    st.events.append(("reveal", point, tuple(told)))
+
+
 def counter_changed(st, counter, owner, before, after):
     if before != after:
         st.events.append(("counter", counter, owner, before, after))
@@ -313,3 +344,39 @@ def pick(st, values):
     """One of `values` drawn with the state's generator."""
     st.rng, i = _rng.below(st.rng, len(values))
     return values[i]
+
+
+# ---------------------------------------------------------------- who knows what
+def _cards(value, what, span) -> tuple:
+    if value is None:
+        raise RulesRuntimeError(f"nothing to {what} (the value is none)", span)
+    return (value,) if isinstance(value, int) else tuple(c for c in value if c is not None)
+
+
+def look(st, cards, seats, looks: bool, span):
+    """`look at X` (the acting player, `looks`) or `reveal X to P`: the seats
+    know the cards where they lie; told as ("look", seats mask, cards, looker or None)."""
+    cards = _cards(cards, "look at" if looks else "reveal", span)
+    mask = 0
+    for p in (seats,) if isinstance(seats, int) else seats:
+        mask |= 1 << seat(st, p, "`reveal ... to` needs a player or players", span)
+    known = st.known
+    for card in cards:
+        known[card] |= mask
+    if st.events is not None and cards:
+        st.events.append(("look", mask, cards, st.me if looks else None))
+
+
+def reorder_start(st, cards, span) -> tuple:
+    """The cards of `reorder X`, all in one zone instance: the acting player
+    sees them; no one else can tell any more which of them lies where."""
+    cards = _cards(cards, "reorder", span)
+    places = {st.loc[c] for c in cards}
+    if len(places) > 1 or len(set(cards)) != len(cards):
+        raise RulesRuntimeError("`reorder` puts back cards lying in one zone, each once; these lie in "
+                                f"{len(places)} zones", span)
+    for card in cards:
+        st.known[card] = 1 << st.me
+    if st.events is not None and cards:
+        st.events.append(("look", 1 << st.me, cards, st.me))
+    return cards

@@ -14,15 +14,17 @@ from __future__ import annotations
 from ..language import nodes as n
 from ..language.builtins import VALUES
 from . import decisions as dp
-from .blocks import HEAD, BlockWriter
+from .blocks import HEAD, BlockWriter, slot_index
 from .codegen import Label
 from ..language.value_types import CARD
 from ..language.visitor import Visitor
 from .exprgen import Names
+from .flowgen import FlowGen
+from .knowgen import KnowledgeGen
 from .program import Code
 from .runtime import LARGEST
 
-_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve)
+_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve, n.Announce, n.Reorder)
 
 
 def suspending_rules(model, keys: dict) -> set:
@@ -55,7 +57,7 @@ def _children(stmt):
         yield from stmt.body
 
 
-class RuleGen(BlockWriter, Visitor):
+class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
     """Generates the function of one rule."""
 
     def __init__(self, ctx, index: int, name: str, params, body, prompt: str, resumable: bool, span=None):
@@ -433,28 +435,19 @@ class RuleGen(BlockWriter, Visitor):
         self.emit("return S", span)
 
     def visit_Choose(self, s, names):
+        if s.simultaneous:
+            return self.simultaneous_choice(s, names)
         kind = self.x.element_kind(s.iterable, names)
         slot = self.var(True)
         label = self.x.function(s.label, names.bind(s.var, slot, self.x.types.element(s.iterable, names.types)),
                                 self.name, s.span, template=True) if s.label is not None else None
         point = dp.ChoosePoint(slot_index(slot), kind, label, self.prompt)
         self.ask(point, s.span)
-        values = self._filtered(s.iterable, s.var, s.cond, names)
-        if not self.x.distinct(s.iterable, names):
-            values = f"R_unique({values})"
-        copies = kind == "card" and self.ctx.program.has_copies
-        if copies:  # identical copies lying together are one option
-            values = f"R_collapse(st, {values})"
+        values, ids = self.options_of(s, names, kind)
         self.emit(f"vals = {values}", s.span)
         body, end = Label(), Label()
         other = Label() if s.else_body else end
         self.jump_if("not vals", other, s.span)
-        if copies:
-            ids = "R_card_option_ids(st, vals)"
-        elif kind == "card":
-            ids = "list(map(CARD_IDS.__getitem__, vals))"
-        else:
-            ids = f"R_option_ids(st.program, {self.m.const(kind)}, vals)"
         if s.optional:
             self.emit(f"ids = {ids}; ids.append({self.m.const('pass')}); vals.append({self.m.const(dp.PASS)})", s.span)
         else:
@@ -470,6 +463,22 @@ class RuleGen(BlockWriter, Visitor):
         self.place(body)
         self.branches(s.body, names.bind(s.var, slot, self.x.types.element(s.iterable, names.types)),
                       s.else_body, names, other, end, s.span)
+
+    def options_of(self, s, names, kind) -> tuple[str, str]:
+        """Sources of a choice's option values and (over `vals`) their ids."""
+        values = self._filtered(s.iterable, s.var, s.cond, names)
+        if not self.x.distinct(s.iterable, names):
+            values = f"R_unique({values})"
+        copies = kind == "card" and self.ctx.program.has_copies
+        if copies:  # identical copies lying together are one option
+            values = f"R_collapse(st, {values})"
+        if copies:
+            ids = "R_card_option_ids(st, vals)"
+        elif kind == "card":
+            ids = "list(map(CARD_IDS.__getitem__, vals))"
+        else:
+            ids = f"R_option_ids(st.program, {self.m.const(kind)}, vals)"
+        return values, ids
 
     def visit_May(self, s, names):
         label = self.x.function(s.label, names, self.name, s.span, template=True)
@@ -567,8 +576,3 @@ class RuleGen(BlockWriter, Visitor):
         self.place(call)
         self.effect_call(cur, point.ask, s.span)
         self.place(end)
-
-
-def slot_index(text: str) -> int:
-    """The frame slot of `L[i]`."""
-    return int(text[2:-1])

@@ -46,6 +46,8 @@ FIELDS = (
                                    "a clone shares them until one of the two states changes one "
                                    "(compiler/ops.py: `zone_to_change`)"),
     StateField("loc", "list", "the zone instance holding each card"),
+    StateField("known", "list", "per card, the seats that know it where it lies unseen, as a bit mask "
+                                "(bit p: seat p): see interpreter/visibility.py"),
     StateField("rng", "value", "the random generator's state (SplitMix64, one integer)"),
     StateField("frames", "frames", "where rule execution stands: [code, block, locals] per running rule"),
     StateField("me", "value", "the acting player", default=0),
@@ -55,6 +57,9 @@ FIELDS = (
     StateField("pos", "value", "the place in the turn order whose turn it is", default=0),
     StateField("round", "value", "the round, from 1", default=1),
     StateField("turns", "value", "turns begun so far", default=0),
+    StateField("phase", "value", "the phase of the round being played, from 1 (0 in a game without phases)",
+               default=0),
+    StateField("passed", "value", "the players who have passed in this phase (a tuple of seats)", default=()),
     StateField("end_round", "value", "the last round, once a rule has said when the game ends"),
     StateField("over", "value", "whether the game has ended", default=False),
     StateField("decider", "value", "the player who must decide (None when no decision is pending)", derived=True),

@@ -205,6 +205,13 @@ def _bottom(st, items):
     return None
 
 
+@builtin("top_cards", ["items", "count"], [{CARDS, LIST}, {NUMBER}], CARDS, "top_cards(deck, 3)")
+def _top_cards(st, items, count):
+    """The top `count` cards of a zone or list (fewer if it holds fewer), the top one first."""
+    cards = [card for card in items if card is not None]
+    return cards[::-1][:max(0, count)]
+
+
 @builtin("position", ["player"], [{PLAYER, NUMBER}], NUMBER, "position(me)", inline="({0} - st.first) % st.n")
 def _position(st, player):
     """A player's place in seat order counted from the first player: 0 for the first player, 1 for the next. A `turn order` declaration does not change it."""
@@ -220,7 +227,7 @@ def _next_player(st, player):
 @builtin("distance", ["a", "b"], [{CARD}, {CARD}], NUMBER, "distance(c, top(row)) <= 3")
 def _distance(st, a, b):
     """Steps on the shortest way from space `a` to space `b` of a board (see `board`), or none if no way leads there."""
-    return st.program.boards.distance(a, b)
+    return st.program.boards.distance(a, b, st)
 
 
 @builtin("has", ["card", "field"], [{CARD}, {TEXT}], BOOL, 'has(c, "cost")', fixed=True)
@@ -271,6 +278,18 @@ def _round(st):
 def _turn_number(st):
     """How many turns have begun so far in the game, this one included (0 during the setup)."""
     return st.turns
+
+
+@value("phase", NUMBER, "phase == 2", source="st.phase")
+def _phase(st):
+    """The phase of the round being played, from 1, in the order the `phase` blocks are written (0 in a game without phases)."""
+    return st.phase
+
+
+@builtin("passed", ["player"], [{PLAYER}], BOOL, "passed(next_player(me))")
+def _passed(st, player):
+    """Whether the player has passed in the phase being played (`pass phase`); in a phase where passing is not final, a player who plays again has not passed."""
+    return player in st.passed
 
 
 BUILTIN_NAMES = frozenset(VALUES)  # the names of the built-in values

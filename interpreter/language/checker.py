@@ -9,18 +9,19 @@ from .. import limits
 from ..errors import NO_SPAN, Diagnostic, RulesError, did_you_mean
 from . import nodes as n
 from .builtins import BUILTIN_NAMES, FUNCTIONS, VALUES
+from .flowcheck import FlowChecks, walk_stmts
 from .params import allowed_values
 from .parser import readable_as_name
 from .visitor import Visitor
 
-_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve)
+_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve, n.Announce, n.Reorder)
 
 
 def check(model, db, params: dict, card_fields: dict) -> list[Diagnostic]:
     return Checker(model, db, params, card_fields).run()
 
 
-class Checker(Visitor):
+class Checker(FlowChecks, Visitor):
     def __init__(self, model, db, params, card_fields):
         self.m = model
         self.db = db
@@ -30,6 +31,7 @@ class Checker(Visitor):
         self.card_field_names = db.field_names() | {f for k in model.kinds.values() for f, _ in k.fields}
         self.effect_fields = {f for k in model.kinds.values() for f, t in k.fields if t == "effects"}
         self.loop_depth = 0
+        self.acting: list = []  # the `as` blocks and simultaneous choices around the statement checked
 
     # -- reporting
     def error(self, message, span, hint=None):
@@ -41,7 +43,7 @@ class Checker(Visitor):
     def run(self) -> list[Diagnostic]:
         m = self.m
         for what, decl in (("game", m.game), ("players", m.players), ("setup", m.setup), ("turn", m.turn)):
-            if decl is None:
+            if decl is None and not (what == "turn" and m.phases):
                 self.error(f"the rules have no '{what}' declaration", _first_span(m))
         if not m.score_terms:
             self.error("the rules have no 'score' block", _first_span(m))
@@ -103,7 +105,15 @@ class Checker(Visitor):
             self.error(f"the cards start in zone '{m.cards.zone}', which is not declared", m.cards.span, did_you_mean(m.cards.zone, m.zones))
         elif m.cards and m.zones[m.cards.zone].scope != "shared":
             self.error(f"the cards must start in a shared zone; '{m.cards.zone}' is not shared", m.cards.span)
+        for kind, decls in (("zone", m.zones), ("counter", m.counters)):
+            for name, decl in decls.items():
+                if decl.visibility == "others" and decl.scope != "player":
+                    self.error(f"{kind} '{name}' is `others only`, but it is {decl.scope}, not per player",
+                               decl.span, "`others only` means every player but its owner: declare it `per player`")
         for name, decl in m.zones.items():
+            if decl.size_hidden and decl.visibility == "visible":
+                self.error(f"zone '{name}' is visible, so everyone sees how many cards it holds; `size hidden` "
+                           "would hide nothing", decl.span, "write `hidden`, `owner only` or `others only` with it")
             if decl.slots is not None and decl.slots < 1:
                 self.error(f"zone '{name}' needs at least 1 slot", decl.span)
             elif decl.slots is not None and decl.slots > limits.SLOTS:
@@ -171,6 +181,15 @@ class Checker(Visitor):
             self.body(m.setup.body, set())
         if m.turn:
             self.body(m.turn.body, set())
+        for decl in m.phases.values():
+            self.body(decl.body, set())
+        self.check_phases()
+        for decl in m.reactions.values():
+            self.expr(decl.label, set(decl.params))
+            if decl.when is not None:
+                self.expr(decl.when, set(decl.params))
+            self.body(decl.body, set(decl.params))
+        self.check_reactions()
         for term in m.score_terms.values():
             self.expr(term.expr, set())
         if m.tiebreak:
@@ -180,7 +199,11 @@ class Checker(Visitor):
             self.expr(m.turn_order.seats, set())
         for decl in m.boards.values():
             self.expr(decl.adjacent, {decl.a, decl.b})
-            self.board_is_fixed(decl)
+            if decl.zone is None:
+                self.board_is_fixed(decl)
+            elif decl.zone not in m.zones:
+                self.error(f"board '{decl.name}' grows in zone '{decl.zone}', which is not declared", decl.span,
+                           did_you_mean(decl.zone, m.zones) or "declare the zone the spaces are placed in")
         for name, decl in m.shows.items():
             if name != "cards" and name not in m.zones:
                 self.error(f"`show {name}`: no zone named '{name}'", decl.span, did_you_mean(name, set(m.zones) | {"cards"}))
@@ -201,6 +224,9 @@ class Checker(Visitor):
         if decl.visibility == "hidden":
             self.error(f"`show {name} per player, hidden` would show it to no one", decl.span,
                        "write `visible` or `owner only`")
+        elif decl.visibility == "others":
+            self.error(f"`show {name} per player, others only`: a value is shown to all or to its player",
+                       decl.span, "write `visible` or `owner only`")
 
     def board_is_fixed(self, decl):
         """A board is built once: its adjacency may read the two spaces'
@@ -217,7 +243,7 @@ class Checker(Visitor):
         seen = set()
 
         def decides(stmts) -> n.Node | None:
-            for s in _walk_stmts(stmts):
+            for s in walk_stmts(stmts):
                 if isinstance(s, _DECIDING):
                     return s
                 if isinstance(s, n.CallStmt) and s.name not in seen:
@@ -267,6 +293,15 @@ class Checker(Visitor):
 
     def visit_Shuffle(self, s, scope):
         self.zone_ref(s.zone, scope)
+
+    def visit_LookAt(self, s, scope):
+        self.expr(s.cards, scope)
+
+    visit_Reorder = visit_LookAt
+
+    def visit_Reveal(self, s, scope):
+        self.expr(s.cards, scope)
+        self.expr(s.to, scope)
 
     def visit_Slide(self, s, scope):
         self.zone_ref(s.zone, scope, slotted=True)
@@ -339,14 +374,20 @@ class Checker(Visitor):
         self.loop(s.body, scope)
 
     def visit_Choose(self, s, scope):
+        if s.simultaneous:
+            self.simultaneous_choice(s)
         self.expr(s.iterable, scope)
         inner = scope | {s.var}
         if s.cond is not None:
             self.expr(s.cond, inner)
         if s.label is not None:
             self.expr(s.label, inner)
+        if s.simultaneous:
+            self.acting.append(s)
         self.body(s.body, inner)
         self.body(s.else_body, scope)
+        if s.simultaneous:
+            self.acting.pop()
 
     def visit_May(self, s, scope):
         self.expr(s.label, scope)
@@ -356,7 +397,9 @@ class Checker(Visitor):
     def visit_ActAs(self, s, scope):
         self.expr(s.player, scope)
         depth, self.loop_depth = self.loop_depth, 0  # `stop` may not leave an `as` block
+        self.acting.append(s)
         self.body(s.body, scope)
+        self.acting.pop()
         self.loop_depth = depth
 
     def visit_PickRandom(self, s, scope):
@@ -541,13 +584,6 @@ def _first_span(model):
         if d is not None:
             return d.span
     return NO_SPAN
-
-
-def _walk_stmts(stmts):
-    for s in stmts:
-        for node in n.walk(s):
-            if isinstance(node, n.Stmt):
-                yield node
 
 
 def _names_in(decl) -> set:

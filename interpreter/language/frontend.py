@@ -90,7 +90,8 @@ def card_files(model: RulesModel, path, texts: Mapping[Path, str] | None = None)
     if model.cards is None:
         top = Span(Source(str(path), source_text(Path(path), texts)), 1, 1, 1, 2)
         missing = [Diagnostic("error", f"the rules have no '{what}' declaration", top)
-                   for what in ("game", "players", "setup", "turn") if getattr(model, what) is None]
+                   for what in ("game", "players", "setup", "turn") if getattr(model, what) is None
+                   and not (what == "turn" and model.phases)]
         missing.append(Diagnostic("error", "the rules declare no card file (`cards \"cards.yaml\" into box`)", top))
         raise CheckError(missing)
     base = Path(model.cards_dir or Path(path).parent)

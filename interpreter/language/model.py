@@ -26,6 +26,8 @@ _NAMED = {
     n.ShowDecl: "shows",
     n.ShowValueDecl: "shown_values",
     n.BoardDecl: "boards",
+    n.PhaseDecl: "phases",
+    n.ReactionDecl: "reactions",
 }
 _SINGLE = {
     n.GameDecl: "game",
@@ -60,6 +62,8 @@ class RulesModel:
     shows: dict = field(default_factory=dict)  # zone name or "cards" -> ShowDecl
     shown_values: dict = field(default_factory=dict)  # definition name -> ShowValueDecl
     boards: dict = field(default_factory=dict)  # kind of the space cards -> BoardDecl
+    phases: dict = field(default_factory=dict)  # name -> PhaseDecl, in the order of play
+    reactions: dict = field(default_factory=dict)  # name -> ReactionDecl, in the order they are offered
     hooks: dict = field(default_factory=dict)  # moment -> HookDecl
     empty_hooks: dict = field(default_factory=dict)  # zone -> EmptyHookDecl
     score_terms: dict = field(default_factory=dict)  # label -> ScoreTerm
@@ -168,7 +172,7 @@ def _describe(key) -> str:
     namespace, name = key
     singular = {"params": "parameter", "counters": "counter", "zones": "zone", "kinds": "kind",
                 "defines": "definition", "effects": "effect", "procedures": "procedure",
-                "actions": "action", "shows": "display", "shown_values": "shown value", "hooks": "hook",
+                "actions": "action", "shows": "display", "shown_values": "shown value", "phases": "phase", "reactions": "reaction", "hooks": "hook",
                 "empty_hooks": "trigger",
                 "boards": "board"}
     if name:

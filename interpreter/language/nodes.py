@@ -11,11 +11,12 @@ from ..errors import NO_SPAN, Span
 
 # The fixed vocabularies of the language.
 Scope = Literal["player", "shared", "card"]  # whose a counter or zone is
-Visibility = Literal["visible", "owner", "hidden"]  # who sees a zone or counter
+Visibility = Literal["visible", "owner", "others", "hidden"]  # who sees a zone or counter
 ArithOp = Literal["+", "-", "*", "//", "%"]
 CompareOp = Literal["==", "!=", "<=", ">=", "<", ">"]
 AggregateOp = Literal["sum", "count", "highest", "lowest", "any", "every"]
-HookMoment = Literal["start of turn", "end of turn", "start of round", "end of round"]
+HookMoment = Literal["start of turn", "end of turn", "start of round", "end of round", "start of phase", "end of phase"]
+PhasePlay = Literal["once", "until passes", "until passes final", "together"]  # a phase's order of play
 FieldType = Literal["effects", "expression", "expression map"]
 BoolOpName = Literal["and", "or"]
 TieMode = Literal["share", "full"]
@@ -233,6 +234,30 @@ class Refill(Stmt):
     source: Ref
 
 
+# -- who knows what (docs/constructs-knowledge.md)
+@dataclass(frozen=True)
+class LookAt(Stmt):
+    """`look at X`: the acting player sees the card or cards X where they lie."""
+
+    cards: Expr
+
+
+@dataclass(frozen=True)
+class Reveal(Stmt):
+    """`reveal X to P`: the player (or players) P see the card or cards X."""
+
+    cards: Expr
+    to: Expr
+
+
+@dataclass(frozen=True)
+class Reorder(Stmt):
+    """`reorder X`: the acting player puts the cards X (lying in one zone)
+    back in the order it chooses, top first; it sees them, others lose track."""
+
+    cards: Expr
+
+
 @dataclass(frozen=True)
 class CallStmt(Stmt):
     name: str
@@ -247,6 +272,12 @@ class Stop(Stmt):
 @dataclass(frozen=True)
 class Pass(Stmt):
     pass
+
+
+@dataclass(frozen=True)
+class PassPhase(Stmt):
+    """`pass phase`: the player whose turn it is passes in a phase played
+    until everyone passes."""
 
 
 @dataclass(frozen=True)
@@ -266,6 +297,16 @@ class Let(Stmt):
 class Resolve(Stmt):
     mode: ResolveMode  # any: any or all of them, in any order
     effects: Expr
+
+
+@dataclass(frozen=True)
+class Announce(Stmt):
+    """`announce EVENT(args) [from P] [first only]`: a response window."""
+
+    event: str
+    args: tuple[Expr, ...]
+    start: Optional[Expr]  # the first player offered a reaction (None: the next player)
+    first_only: bool  # the window closes once one player has reacted
 
 
 @dataclass(frozen=True)
@@ -308,6 +349,7 @@ class Choose(Stmt):
     label: Optional[Template]
     body: tuple[Stmt, ...]
     else_body: tuple[Stmt, ...] = ()
+    simultaneous: bool = False  # every player chooses unseen; the bodies run once all have chosen
 
 
 @dataclass(frozen=True)
@@ -405,6 +447,7 @@ class BoardDecl(Decl):
     a: str
     b: str
     adjacent: Expr
+    zone: Optional[str] = None  # `board KIND in ZONE`: the spaces are the cards lying in ZONE (it grows)
 
 
 @dataclass(frozen=True)
@@ -423,6 +466,7 @@ class ZoneDecl(Decl):
     stack: bool = False
     slots: Optional[int] = None
     visibility: Visibility = "visible"
+    size_hidden: bool = False  # `size hidden`: who does not see the cards is not told how many there are
 
 
 @dataclass(frozen=True)
@@ -468,6 +512,28 @@ class SetupDecl(Decl):
 
 @dataclass(frozen=True)
 class TurnDecl(Decl):
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class PhaseDecl(Decl):
+    """`phase NAME "label" [until everyone passes[, passing is final]]: ...`"""
+
+    name: str
+    label: Optional[str]
+    play: PhasePlay
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class ReactionDecl(Decl):
+    """`reaction NAME(params) "label" to EVENT when C: ...`"""
+
+    name: str
+    params: tuple[str, ...]
+    label: Template
+    event: str
+    when: Optional[Expr]
     body: tuple[Stmt, ...]
 
 

@@ -108,6 +108,15 @@ class _ToAst(Transformer):
     procedure_decl = staticmethod(lambda name, params, body: n.ProcedureDecl(name, params or (), body))
     setup_decl = n.SetupDecl
     turn_decl = n.TurnDecl
+
+    def phase_decl(self, name, label, play, body):
+        if play is None:
+            mode = "once"
+        elif play == "together":
+            mode = "together"
+        else:
+            mode = "until passes final" if "final" in play else "until passes"
+        return n.PhaseDecl(name, label, mode, body)
     hook_decl = n.HookDecl
     empty_hook_decl = n.EmptyHookDecl
     score_decl = staticmethod(lambda *terms: n.ScoreDecl(terms))
@@ -127,8 +136,9 @@ class _ToAst(Transformer):
         return n.Override(inner)
 
     @_raw
-    def board_decl(self, kind, a, b, adjacent):
-        return n.BoardDecl(str(kind), str(a), str(b), adjacent, span=self._tspan(kind))
+    def board_decl(self, kind, zone, a, b, adjacent):
+        return n.BoardDecl(str(kind), str(a), str(b), adjacent, str(zone) if zone is not None else None,
+                           span=self._tspan(kind))
 
     @_raw
     def show_decl(self, name, template):
@@ -136,6 +146,13 @@ class _ToAst(Transformer):
 
     def show_value_decl(self, name, visibility):
         return n.ShowValueDecl(name, visibility or "visible")
+
+    @_raw
+    def reaction_decl(self, name, params, label, event, when, body):
+        return n.ReactionDecl(str(name), params or (), self._template(label), str(event), when, body)
+
+    def announce_stmt(self, event, args, start, first_only):
+        return n.Announce(event, tuple(args or ()), start, first_only is not None)
 
     @_raw
     def action_decl(self, name, label, when, body):
@@ -151,12 +168,14 @@ class _ToAst(Transformer):
     vis_hidden = staticmethod(lambda: "hidden")
     vis_visible = staticmethod(lambda: "visible")
     vis_owner = staticmethod(lambda: "owner")
+    vis_others = staticmethod(lambda: "others")
     signed_int = staticmethod(lambda value: value)
     negative_int = staticmethod(lambda value: -value)
     opt_min = staticmethod(lambda value: ("minimum", value))
     opt_max = staticmethod(lambda value: ("maximum", value))
     opt_visibility = staticmethod(lambda value: ("visibility", value))
     opt_stack = staticmethod(lambda: ("stack", True))
+    opt_size_hidden = staticmethod(lambda: ("size_hidden", True))
     opt_slots = staticmethod(lambda value: ("slots", value))
 
     def counter_decl(self, names, scope, *options):
@@ -174,10 +193,14 @@ class _ToAst(Transformer):
     set_stmt = n.SetCounter
     deal_stmt = n.Deal
     shuffle_stmt = n.Shuffle
+    look_stmt = n.LookAt
+    reveal_stmt = n.Reveal
+    reorder_stmt = n.Reorder
     slide_stmt = n.Slide
     refill_stmt = n.Refill
     stop_stmt = n.Stop
     pass_stmt = n.Pass
+    pass_phase_stmt = n.PassPhase
     let_stmt = n.Let
     resolve_stmt = n.Resolve
     choose_action_stmt = n.ChooseAction
@@ -204,8 +227,9 @@ class _ToAst(Transformer):
         return n.If(((cond, body), *elifs), else_body or ())
 
     @_raw
-    def choose_stmt(self, may, var, iterable, cond, label, body, else_body):
-        return n.Choose(may is not None, str(var), iterable, cond, self._template(label), body, else_body or ())
+    def choose_stmt(self, together, may, var, iterable, cond, label, body, else_body):
+        return n.Choose(may is not None, str(var), iterable, cond, self._template(label), body, else_body or (),
+                        together is not None)
 
     @_raw
     def may_stmt(self, may, label, body, else_body):

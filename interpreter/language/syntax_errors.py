@@ -26,6 +26,8 @@ _READABLE = {
     "TIE_MODE": "'share' or 'full'",
     "RESOLVE_MODE": "'all' or 'any'",
     "PLACE": "'on top' or 'at bottom'",
+    "PHASE_PLAY": "'until everyone passes' (or ', passing is final' after it) or 'together'",
+    "SIMULTANEOUSLY": "'simultaneously'",
 }
 
 

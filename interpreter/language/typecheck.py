@@ -34,12 +34,16 @@ class TypeCheck(Visitor):
             self.body(decl.body, {})
         for decl in m.procedures.values():
             self.body(decl.body, {p: None for p in decl.params})
+        for decl in m.reactions.values():
+            scope = {p: None for p in decl.params}
+            self.condition(decl.when, scope, f"the condition of reaction '{decl.name}'")
+            self.body(decl.body, scope)
         for decl in m.actions.values():
             self.condition(decl.when, {}, f"the condition of action '{decl.name}'")
             self.body(decl.body, {})
         for decl in list(m.hooks.values()) + list(m.empty_hooks.values()):
             self.body(decl.body, {})
-        for decl in (m.setup, m.turn):
+        for decl in (m.setup, m.turn, *m.phases.values()):
             if decl is not None:
                 self.body(decl.body, {})
         for term in m.score_terms.values():
@@ -122,6 +126,16 @@ class TypeCheck(Visitor):
     def visit_Move(self, s, scope):
         self.expect(s.cards, scope, {CARD, CARDS, LIST}, "what is moved")
         self.owner(s.dest, scope)
+
+    def visit_LookAt(self, s, scope):
+        self.expect(s.cards, scope, {CARD, CARDS, LIST}, "what is looked at")
+
+    def visit_Reorder(self, s, scope):
+        self.expect(s.cards, scope, {CARDS, LIST}, "the cards put back in order")
+
+    def visit_Reveal(self, s, scope):
+        self.expect(s.cards, scope, {CARD, CARDS, LIST}, "what is revealed")
+        self.expect(s.to, scope, {PLAYER, PLAYERS, NUMBER, LIST}, "whom it is revealed to")
 
     def visit_Deal(self, s, scope):
         self.expect(s.count, scope, {NUMBER}, "the number of cards to deal")

@@ -24,7 +24,7 @@ _ZONE_PLACES = (re.compile(r"\bmove\s+\S.*\sto\s+$"), re.compile(r"\bdeal\s+\S.*
                 re.compile(_STATEMENT_START + r"(shuffle|slide|refill)\s+$"), re.compile(r"\brefill\s+\w+\s+from\s+$"),
                 re.compile(r"^(override\s+)?when\s+$"), re.compile(r"^(override\s+)?show\s+$"), re.compile(r"\binto\s+$"))
 _KIND_PLACES = (re.compile(r"\bis\s+$"), re.compile(r"^(override\s+)?board\s+$"))
-_BLOCK_OPENED = re.compile(r"^\s*(effect|procedure|action|setup|turn|at|when|if|elif|else|for|repeat|choose|may|pick|as)\b.*:\s*$")
+_BLOCK_OPENED = re.compile(r"^\s*(effect|procedure|action|setup|turn|phase|reaction|at|when|if|elif|else|for|repeat|choose|may|simultaneously|pick|as)\b.*:\s*$")
 _OPERATOR_END = re.compile(r"([-+*/%(\[{,<>=:]|\b(of|and|or|not|in|if|then|else|where|award|least|times|while))\s*$")
 _RANK = {LOCAL: "0", PARAM: "1", COUNTER: "1", ZONE: "1", DEFINE: "1", EFFECT: "1", PROCEDURE: "1", FIELD: "1",
          KIND: "1", VALUE: "2", FUNCTION: "2", KEYWORD: "3"}

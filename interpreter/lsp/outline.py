@@ -128,6 +128,16 @@ def _(d: n.TurnOrderDecl):
 
 
 @describe.register
+def _(d: n.PhaseDecl):
+    return _entry(f"phase {d.name}", "Namespace", d.label or "")
+
+
+@describe.register
+def _(d: n.ReactionDecl):
+    return _entry(d.name, "Event", f"reaction to {d.event}")
+
+
+@describe.register
 def _(d: n.HookDecl):
     return _entry(f"at {d.moment}", "Namespace", "hook")
 

@@ -1,0 +1,106 @@
+"""Generated code of the statements that shape the order of play:
+simultaneous choices, response windows (`announce`) and `pass phase`.
+
+A mixin of the rule generator (stmtgen.RuleGen): the methods use its
+output helpers (`var`, `emit`, `place`, `ask`, `suspend`, `call`).
+"""
+from __future__ import annotations
+
+from . import decisions as dp
+from .blocks import slot_index
+from .codegen import Label
+from .exprgen import Names
+
+
+class FlowGen:
+    """The order-of-play statements of a rule generator."""
+
+    def visit_PassPhase(self, s, names):
+        self.emit(f"R_pass_phase(st, {self.m.const(s.span)})", s.span)
+
+    def simultaneous_choice(self, s, names):
+        """`simultaneously [may] choose x in L ...`: each player of the round's
+        order in turn is asked (L, its condition and labels read as that
+        player), the picks kept in the frame; once all have chosen, they are
+        revealed and the body runs for each player with its pick (the else
+        body for a player who passed or had no option)."""
+        kind = self.x.element_kind(s.iterable, names)
+        slot, seats, picks, index, saved = (self.var(True) for _ in range(5))
+        inner = names.bind(s.var, slot, self.x.types.element(s.iterable, names.types))
+        label = self.x.function(s.label, inner, self.name, s.span, template=True) if s.label is not None else None
+        point = dp.SimultaneousPoint(slot_index(slot), kind, label, self.prompt, slot_index(picks), slot_index(seats))
+        self.emit(f"{saved} = st.me; {seats} = R_seats_together(st); {picks} = ()", s.span)
+        reveal, top, end = Label(), Label(), Label()
+        self.ask(point, s.span)
+        self.jump_if(f"len({picks}) >= len({seats})", reveal, s.span)
+        self.emit(f"st.me = {seats}[len({picks})]", s.span)
+        values, ids = self.options_of(s, names, kind)
+        self.emit(f"vals = {values}", s.span)
+        self.emit("if not vals:" if s.optional else "if len(vals) <= 1:", s.span)
+        self.emit(f"    {slot} = vals[0] if vals else {self.m.const(dp.PASS)}", s.span)
+        self.emit(f"    if st.events is not None and vals: R_forced(st, {point.id}, vals[0])", s.span)
+        self.emit(f"    {picks} = {picks} + ({slot},)", s.span)
+        self.indent += 1
+        self.jump(point.ask, s.span)
+        self.indent -= 1
+        self.emit(f"ids = {ids}", s.span)
+        if s.optional:
+            self.emit(f"ids.append({self.m.const('pass')}); vals.append({self.m.const(dp.PASS)})", s.span)
+        self.suspend(point, "ids", "vals", s.span)
+        self.place(reveal)
+        self.emit(f"if st.events is not None: R_reveal(st, {point.id}, {seats}, {picks})", s.span)
+        self.emit(f"{index} = 0", s.span)
+        self.place(top)
+        self.jump_if(f"{index} >= len({seats})", end, s.span)
+        self.emit(f"st.me = {seats}[{index}]; {slot} = {picks}[{index}]; {index} += 1", s.span)
+        other = Label() if s.else_body else top
+        self.jump_if(f"{slot} == {self.m.const(dp.PASS)}", other, s.span)
+        self.block(s.body, inner)
+        self.jump(top, s.span)
+        if s.else_body:
+            self.place(other)
+            self.block(s.else_body, names)
+            self.jump(top, s.span)
+        self.place(end)
+        self.emit(f"st.me = {saved}", s.span)
+
+    def visit_Announce(self, s, names):
+        """`announce EVENT(args) [from P] [first only]`: each other player in
+        seat order from P (the next player) is offered, one reaction after
+        the other in the order they are written, each reaction to EVENT whose
+        condition holds for that player, as `may "label"`; a reaction taken
+        runs as that player. With `first only`, the first reaction taken
+        closes the window."""
+        reactions = [(name, d) for name, d in self.ctx.model.reactions.items() if d.event == s.event]
+        saved, seats, k, taken = (self.var(True) for _ in range(4))
+        slots = [self.var(True) for _ in s.args]
+        for slot, arg in zip(slots, s.args):
+            self.emit(f"{slot} = {self.x.gen(arg, names)}", s.span)
+        start = self.x.gen(s.start, names) if s.start is not None else "None"
+        self.emit(f"{saved} = st.me; {seats} = R_responders(st, {start}, {self.m.const(s.span)}); {k} = 0; "
+                  f"{taken} = False", s.span)
+        top, end = Label(), Label()
+        self.place(top)
+        self.jump_if(f"{k} >= len({seats})" + (f" or {taken}" if s.first_only else ""), end, s.span)
+        self.emit(f"st.me = {seats}[{k}]; {k} += 1", s.span)
+        for name, decl in reactions:
+            bound = Names()
+            for param, slot, arg in zip(decl.params, slots, s.args):
+                bound = bound.bind(param, slot, self.x.type_of(arg, names))
+            skip = Label()
+            if decl.when is not None:
+                self.jump_if(f"not ({self.x.gen(decl.when, bound)})", skip, decl.when.span)
+            label = self.x.function(decl.label, bound, f"reaction {name}", decl.span, template=True)
+            point = dp.MayPoint(label, f"react to {s.event.replace('_', ' ')}")
+            self.ask(point, s.span)
+            self.suspend(point, self.m.const(["yes", "no"]), self.m.const(["yes", "no"]), s.span)
+            point.body, point.other = Label(), skip
+            self.place(point.body)
+            self.emit(f"{taken} = True", s.span)
+            self.call(self.ctx.code_index[("reaction", name)], slots, s.span)
+            if s.first_only:
+                self.jump(end, s.span)
+            self.place(skip)
+        self.jump(top, s.span)
+        self.place(end)
+        self.emit(f"st.me = {saved}", s.span)

@@ -1,0 +1,51 @@
+"""Generated code for the statements about who knows what: `look at`,
+`reveal ... to` and `reorder` (docs/constructs-knowledge.md).
+
+A mixin of the rule generator (stmtgen.RuleGen): it uses the generator's
+blocks, labels and decision points.
+"""
+from __future__ import annotations
+
+from . import decisions as dp
+from .codegen import Label
+
+
+class KnowledgeGen:
+    """`visit_` methods for the knowledge statements."""
+
+    def visit_LookAt(self, s, names):
+        cards = self.x.gen(s.cards, names)
+        self.emit(f"R_look(st, {cards}, st.me, True, {self.m.const(s.span)})", s.span)
+
+    def visit_Reveal(self, s, names):
+        cards, seats = self.x.gen(s.cards, names), self.x.gen(s.to, names)
+        self.emit(f"R_look(st, {cards}, {seats}, False, {self.m.const(s.span)})", s.span)
+
+    def visit_Reorder(self, s, names):
+        """The acting player lays the cards back one by one, top first: a
+        decision per card while two or more are left."""
+        rest, slot = self.var(True), self.var(True)
+        self.emit(f"{rest} = R_reorder_start(st, {self.x.gen(s.cards, names)}, {self.m.const(s.span)})", s.span)
+        top, body, end = Label(), Label(), Label()
+        self.place(top)
+        self.jump_if(f"not {rest}", end, s.span)
+        point = dp.ReorderPoint(dp_slot(slot))
+        self.ask(point, s.span)
+        self.emit(f"vals = list({rest})", s.span)
+        self.emit("if len(vals) == 1:", s.span)
+        self.emit(f"    {slot} = vals[0]", s.span)
+        self.indent += 1
+        self.jump(body, s.span)
+        self.indent -= 1
+        self.suspend(point, "list(map(CARD_IDS.__getitem__, vals))", "vals", s.span)
+        point.body = body
+        self.place(body)
+        self.emit(f"{rest} = R_lay(st, {slot}, {rest})", s.span)
+        self._count_step(s.span)
+        self.jump(top, s.span)
+        self.place(end)
+
+
+def dp_slot(slot: str) -> int:
+    """The frame slot of a local `L[i]` (as stmtgen.slot_index)."""
+    return int(slot[2:-1])

@@ -1,0 +1,92 @@
+"""The checker's rules for the order of play: phases and `pass phase`,
+reactions and `announce`, simultaneous choices.
+
+A mixin of checker.Checker: the methods report through its `error` and
+`warning` and walk bodies with its visitor.
+"""
+from __future__ import annotations
+
+from . import nodes as n
+from ..errors import did_you_mean
+
+
+class FlowChecks:
+    """Checks of phases, reactions and simultaneous choices."""
+
+    def check_phases(self):
+        """A round is either turns (`turn:`) or phases; the phase hooks and
+        `pass phase` need phases (played until everyone passes)."""
+        m = self.m
+        if m.phases and m.turn is not None:
+            first = next(iter(m.phases.values()))
+            self.error(f"the rules have both a 'turn' block and phases (phase '{first.name}' at line {first.span.line})",
+                       m.turn.span, "a round is either one turn per player (`turn:`) or its phases: "
+                                    "make the turn a phase (`phase NAME:`) or drop the phases")
+        for moment, decl in m.hooks.items():
+            if moment.endswith("phase") and not m.phases:
+                self.error(f"`at {moment}` but the rules declare no phase", decl.span,
+                           "declare the round's phases (`phase NAME:`), or use `at "
+                           f"{moment.replace('phase', 'round')}`")
+        if not any(decl.play.startswith("until") for decl in m.phases.values()):
+            for s in all_stmts(m):
+                if isinstance(s, n.PassPhase):
+                    self.error("`pass phase` but no phase is played until everyone passes", s.span,
+                               "write `phase NAME until everyone passes:` for a phase players may pass in")
+
+    def check_reactions(self):
+        """Every reaction answers an event some rule announces."""
+        announced = {s.event for s in all_stmts(self.m) if isinstance(s, n.Announce)}
+        for decl in self.m.reactions.values():
+            if decl.event not in announced:
+                self.warning(f"reaction '{decl.name}' answers '{decl.event}', which no rule announces", decl.span,
+                             did_you_mean(decl.event, announced) or f"write `announce {decl.event}` where it happens")
+
+    def visit_Announce(self, s, scope):
+        for a in s.args:
+            self.expr(a, scope)
+        if s.start is not None:
+            self.expr(s.start, scope)
+        answers = [d for d in self.m.reactions.values() if d.event == s.event]
+        if not answers:
+            events = {d.event for d in self.m.reactions.values()}
+            self.error(f"`announce {s.event}` but no reaction answers '{s.event}'", s.span,
+                       did_you_mean(s.event, events) or f"declare one: `reaction NAME \"label\" to {s.event}: ...`")
+        for d in answers:
+            if len(d.params) != len(s.args):
+                self.error(f"`announce {s.event}` gives {len(s.args)} value{'s' if len(s.args) != 1 else ''}, but "
+                           f"reaction '{d.name}' takes {len(d.params)}", s.span,
+                           f"it is declared as {d.name}({', '.join(d.params)}) (line {d.span.line})")
+
+    def simultaneous_choice(self, s):
+        """Every player makes a simultaneous choice: not inside `as p:` (where
+        p alone decides) nor inside another one's bodies (run per player)."""
+        if not self.acting:
+            return
+        outer = self.acting[-1]
+        if isinstance(outer, n.ActAs):
+            self.error("`simultaneously choose` inside `as ...:`: every player makes a simultaneous choice, "
+                       f"not only the player of the `as` block (line {outer.span.line})", s.span,
+                       "move the choice out of the `as` block, or drop `simultaneously` for that player's own choice")
+        else:
+            self.error("`simultaneously choose` inside the body of another simultaneous choice "
+                       f"(line {outer.span.line}), which runs once for each player", s.span,
+                       "make the two choices one after the other, or drop `simultaneously` for a choice "
+                       "each player makes in turn")
+
+
+
+def all_stmts(model):
+    """Every statement of every rule of `model`."""
+    for decl in (*model.callables().values(), *model.actions.values(), *model.hooks.values(),
+                 *model.empty_hooks.values(), *model.phases.values(), *model.reactions.values(),
+                 model.setup, model.turn):
+        if decl is not None:
+            yield from walk_stmts(decl.body)
+
+
+def walk_stmts(stmts):
+    """Every statement in `stmts`, nested ones included."""
+    for s in stmts:
+        for node in n.walk(s):
+            if isinstance(node, n.Stmt):
+                yield node
