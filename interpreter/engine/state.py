@@ -173,11 +173,26 @@ class State:
         self.seed = None
         self.history = None
 
+    # -- pickling: the history written flat, as in `to_data`
+    def __getstate__(self):
+        names = [name for klass in type(self).__mro__ for name in getattr(klass, "__slots__", ())]
+        fields = {name: getattr(self, name) for name in names if hasattr(self, name)}
+        fields["history"] = self.actions() if self.seed is not None else None
+        return fields
+
+    def __setstate__(self, fields):
+        history = None
+        for action in fields.pop("history") or ():
+            history = (history, action)
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self.history = history
+
     # -- plain-data round trip
     def to_data(self) -> dict:
-        data = {name: plain(getattr(self, name)) for name in SAVED}
-        data["history"] = self.actions()
-        return data
+        # The history is nested pairs as deep as the game is long: it is
+        # written out flat by `actions()`, never walked recursively.
+        return {name: self.actions() if name == "history" else plain(getattr(self, name)) for name in SAVED}
 
     @classmethod
     def from_data(cls, program, data: dict) -> "State":
