@@ -290,3 +290,22 @@ def test_choices_from_a_procedure_argument_are_in_the_vocabulary(tmp_path):
         enc.legal_indices(st)  # no UnknownActionError
         st.apply_action(st.legal_actions()[0])
     assert {"Captain", "Mayor", "pass"} <= seen
+
+
+def test_choices_from_a_definition_are_in_the_vocabulary(tmp_path):
+    """`choose r in starters`, `starters` a definition of a literal list (or
+    of a list parameter): every value has an id, also in a simultaneous choice."""
+    (tmp_path / "cards.yaml").write_text(CARDS)
+    rules = (ROLES.replace('param quiet_roles = ["Mayor"]',
+                           'param quiet_roles = ["Mayor"]\ndefine starters = ["Pilot", "Scout"]\ndefine quiet = quiet_roles')
+             .replace("    offer(all_roles)\n",
+                      "    offer(all_roles)\n    offer(starters)\n    simultaneously choose s in quiet as \"{s}\":\n        gain 1 gold\n"))
+    (tmp_path / "roles.rules").write_text(rules)
+    game = load_game(tmp_path / "roles.rules")
+    enc = Encoding(game)
+    for role in ("Pilot", "Scout", "Mayor"):
+        assert role in enc.action_ids
+    st = game.new_initial_state(2, seed=0)
+    while not st.is_terminal():
+        enc.legal_indices(st)  # no UnknownActionError
+        st.apply_action(st.legal_actions()[-1])

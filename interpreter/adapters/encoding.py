@@ -49,8 +49,8 @@ def _effect_lists(program):
 
 
 def _literal_choices(game) -> list:
-    """Rendered values of `choose x in [literal, ...]`, in a list parameter,
-    or in a procedure's argument given either (followed through the calls
+    """Rendered values of `choose x in [literal, ...]`, in a list parameter or
+    a definition, or in a procedure's argument given either (followed through the calls
     that pass it on)."""
     model = game.model
     out = []
@@ -63,7 +63,8 @@ def _literal_choices(game) -> list:
 
 def _values_of(game, expr, decl, seen: set) -> list:
     """The rendered values a list expression of `decl` may hold, as far as
-    they are written in the rules: literals, list parameters, arguments."""
+    they are written in the rules: literals, list parameters, definitions
+    without parameters, arguments."""
     params = game.program.params
     if isinstance(expr, n.ListLit):
         return [render(item.value) for item in expr.items if isinstance(item, n.Literal)]
@@ -83,6 +84,10 @@ def _values_of(game, expr, decl, seen: set) -> list:
         return out
     if isinstance(params.get(expr.name), (list, tuple)):
         return [render(v) for v in params[expr.name]]
+    define = game.model.defines.get(expr.name)
+    if define is not None and not define.params and expr.name not in seen:
+        seen.add(expr.name)
+        return _values_of(game, define.expr, define, seen)
     return []
 
 
