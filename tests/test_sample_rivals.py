@@ -175,6 +175,22 @@ def test_the_grove_of_freedom_looks_through_a_stack_in_private(rivals):
     assert any(c.startswith(taken) for c in st.zone("hand", 0))
 
 
+def test_the_grove_of_great_foresight_puts_seen_cards_under_the_stack(rivals):
+    st = next(at_first_action(rivals))
+    st.place("grove-of-great-foresight", "expansions", owner=0)
+    with_sage(st, "forest-1", 1)
+    st.refresh()
+    play(st, "foresight", "1")
+    top3 = st.zone("stack1")[-3:]  # the top card last
+    assert {o.label for o in st.legal_options(viewer=1)} - {"pass"} == {"a card you cannot see"}
+    under = next(a for a in st.legal_actions() if top3[1].startswith(a))
+    play(st, under, "pass")
+    # the card put under is at the bottom; the others keep their order on top
+    assert st.zone("stack1")[0] == top3[1]
+    assert st.zone("stack1")[-2:] == [top3[0], top3[2]]
+    assert st.counter("owls", "peter-sage-of-the-forest") == 0
+
+
 def test_the_council_of_the_sages_gives_two_owls(rivals):
     for st in at_first_action(rivals):
         with_sage(st, "forest-1", 0)
@@ -189,6 +205,28 @@ def test_the_council_of_the_sages_gives_two_owls(rivals):
         assert st.counter("owls", "peter-sage-of-the-forest") == 2
         return
     pytest.fail("no game drew the Council of the Sages")
+
+
+def test_the_brigands_count_resources_and_not_owls(rivals):
+    for st in at_first_action(rivals):
+        # player 1: 7 resources and 3 owls; player 2: 8 resources
+        for region, amount in zip(st.zone("regions", 0), (2, 1, 1, 1, 1, 1)):
+            st.set_counter("stock", amount, region)
+        for region, amount in zip(st.zone("regions", 1), (2, 2, 1, 1, 1, 1)):
+            st.set_counter("stock", amount, region)
+        with_sage(st, "forest-1", 3)
+        st.refresh()
+        end_turn(st)
+        if st.counter("event_roll") != 0:
+            continue
+        rolled = st.counter("production_roll")
+        for p, robbed in ((0, False), (1, True)):
+            for region in st.zone("regions", p):
+                if region.startswith(("pasture", "gold-field")):
+                    produced = int(region.rsplit("-", 1)[1]) == rolled
+                    assert stock(st, region) == (0 if robbed else 1) + produced, region
+        return
+    pytest.fail("no game rolled the Brigand Attack")
 
 
 def test_cli_plays_a_game():
