@@ -264,8 +264,6 @@ def test_openspiel_random_sim_test():
     pyspiel = pytest.importorskip("pyspiel")
     from interpreter.adapters import openspiel_game as osg
 
-    # Games are cut at 400 decisions: a position more than about 490
-    # decisions deep cannot be written out yet (State.to_data recurses once
-    # per action of its history), and random play runs up to some 750.
-    game = osg.load(RIVALS, short_name="python_rules_test_rivals", max_game_length=400)
+    # Random play runs to some 750 decisions: whole games, serialized.
+    game = osg.load(RIVALS, short_name="python_rules_test_rivals")
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
