@@ -11,6 +11,7 @@ from functools import cached_property
 from fractions import Fraction
 
 from . import rng as _rng
+from . import observation as _observation
 from . import saves, visibility
 from .engine import invariants
 from .engine.run import run
@@ -191,6 +192,7 @@ class GameState(State):
             label = self.program.decisions[point].label(self, self.frames[-1], value)
             self.events.append(("decision", self.decider, point, value, label, False))
         self.clear_pending()
+        self.observed = None
         self.decisions += 1
         if self.seed is not None:
             self.history = (self.history, action_id)
@@ -290,36 +292,18 @@ class GameState(State):
     def observation(self, player: int) -> dict:
         """What `player` (a seat, or visibility.PUBLIC) may see, as plain data:
         counters (None where a value is not seen), zones (card ids, or
-        {"count": n} where the cards are not seen)."""
-        p = self.program
-        counters = {}
-        for info in p.counter_list:
-            values = self.ctr[info.index]
-            if info.scope == "card":
-                counters[info.name] = {p.card_ids[c]: v for c, v in enumerate(values)
-                                       if v and visibility.card_counter_visible(self, info, c, player)}
-            elif info.visibility != visibility.HIDDEN:
-                counters[info.name] = [v if visibility.counter_visible(info, i, player) else None
-                                       for i, v in enumerate(values)]
-        zones = {}
-        for info in p.zones.values():
-            if info.scope == "shared":
-                zones[info.name] = self._zone_view(info.base, player)
-            elif info.scope == "player":
-                zones[info.name] = [self._zone_view(info.base + i, player) for i in range(self.n)]
-            else:
-                zones[info.name] = {
-                    p.card_ids[c]: self._zone_view(info.base + c, player) for c in range(len(p.card_ids))
-                    if any(x is not None for x in self.z[info.base + c]) and visibility.card_visible(self, c, player)
-                }
-        seen = {
-            "player": player, "current_player": self.current_player(), "round": self.round,
-            "turn": self.turns, "first_player": self.first, "counters": counters, "zones": zones,
-            "values": self.shown_values(player),
-        }
-        if p.phases:  # the phase of the round, and who has passed in it (everyone sees a pass)
-            seen["phase"], seen["passed"] = self.phase, sorted(self.passed)
-        return seen
+        {"count": n} where the cards are not seen). Made when first asked
+        for and kept until the position changes: asking again for the same
+        viewer gives the same dict, which is to be read, not changed."""
+        made = self.observed
+        if made is None:
+            made = self.observed = {}
+        else:
+            obs = made.get(player)
+            if obs is not None:
+                return obs
+        obs = made[player] = _observation.build(self, player)
+        return obs
 
     def shown_values(self, viewer: int) -> dict:
         """The values the rules show per player (`show NAME per player`), as
@@ -336,23 +320,6 @@ class GameState(State):
                 self.me = me
             out[name] = [_number(v) if v is not None else None for v in values]
         return out
-
-    def _zone_view(self, zi, viewer):
-        """The card ids of a zone instance the viewer sees; else its size, the
-        cards the viewer knows in it by place (`known`, bottom first) and the
-        counters seen on its cards' backs by place (`marks`)."""
-        cards = self.z[zi]
-        ids = self.program.card_ids
-        if visibility.instance_visible(self, zi, viewer):
-            return [ids[c] if c is not None else None for c in cards]
-        view = {"count": sum(1 for c in cards if c is not None) if visibility.size_seen(self, zi, viewer) else None}
-        known = visibility.known_places(self, zi, viewer)
-        if known is not None:
-            view["known"] = [ids[c] if c is not None else None for c in known]
-        marks = visibility.marks_on_backs(self, zi, viewer)
-        if marks:
-            view["marks"] = marks
-        return view
 
     # -- reading and arranging positions by name (for scenarios, tests, tools)
     def _owner_index(self, scope: str, owner) -> int:
@@ -376,6 +343,7 @@ class GameState(State):
 
     def set_counter(self, name: str, value: int, owner=None) -> None:
         self.forget_history()
+        self.observed = None
         info = self.program.counters[name]
         self.ctr[info.index][self._owner_index(info.scope, owner)] = value
 
@@ -396,10 +364,11 @@ class GameState(State):
         """Move a card to a zone (to the top, or into `slot` of a slotted zone),
         without firing triggers. Call `refresh()` after arranging a position."""
         self.forget_history()
+        self.observed = None
         card = self.card_index(card_id)
         info = self.program.zones[zone]
         zi = info.base + self._owner_index(info.scope, owner)
-        old = self.z[self.loc[card]]
+        old = ops.zone_to_change(self, self.loc[card])
         if self.program.zone_of_instance[self.loc[card]].slots:
             old[old.index(card)] = None
         else:
@@ -409,7 +378,7 @@ class GameState(State):
             return
         if self.z[zi][slot] is not None:
             raise RulesError(f"slot {slot} of '{zone}' already holds '{self.program.card_ids[self.z[zi][slot]]}'")
-        self.z[zi][slot] = card
+        ops.zone_to_change(self, zi)[slot] = card
         self.loc[card] = zi
 
     def refresh(self) -> None:
@@ -418,6 +387,7 @@ class GameState(State):
             return
         self.frames[-1][FRAME_BLOCK] = self.program.decisions[self.point].ask
         self.clear_pending()
+        self.observed = None
         run(self)
 
     # -- saving

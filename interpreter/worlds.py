@@ -20,8 +20,9 @@ options that player has in the sample (the player's own pick stays).
 from __future__ import annotations
 
 from . import rng as _rng
+from .compiler.ops import zone_to_change
 from .engine.run import run
-from .visibility import counter_visible, unseen_places
+from .visibility import counter_visible, instance_visible, knows
 
 
 def determinize(st, player: int, seed_state: int):
@@ -32,7 +33,7 @@ def determinize(st, player: int, seed_state: int):
     on_card = [world.ctr[c.index] for c in world.program.counter_list if c.scope == "card"]
     on_card.append(world.known)
     by_kind: dict = {}
-    for zi, i in unseen_places(world, player):
+    for zi, i in _unseen_places(world, player):
         by_kind.setdefault(kinds[world.z[zi][i]], []).append((zi, i))
     for kind in sorted(by_kind):
         places = by_kind[kind]
@@ -42,7 +43,7 @@ def determinize(st, player: int, seed_state: int):
         seed_state = _rng.shuffle(seed_state, cards)
         marks = [[values[world.z[zi][i]] for values in on_card] for zi, i in places]
         for (zi, i), card, counts in zip(places, cards, marks):
-            world.z[zi][i] = card
+            zone_to_change(world, zi)[i] = card
             world.loc[card] = zi
             for values, count in zip(on_card, counts):
                 values[card] = count
@@ -51,6 +52,22 @@ def determinize(st, player: int, seed_state: int):
     # The world's own future randomness must not be the true one either.
     world.rng, _ = _rng.next_u64(seed_state)
     return world, seed_state
+
+
+def _unseen_places(st, viewer: int) -> list:
+    """`visibility.unseen_places`, in the same order, asking who sees a zone
+    instance only when it holds cards it does not know (most zones on cards
+    are empty, and asking walks the cards holding them)."""
+    program = st.program
+    home = program.zones[program.setup_zone].base
+    places = []
+    for zi, zone in enumerate(st.z):
+        if zi == home:
+            continue
+        held = [(zi, i) for i, card in enumerate(zone) if card is not None and not knows(st, card, viewer)]
+        if held and not instance_visible(st, zi, viewer):
+            places.extend(held)
+    return places
 
 
 def _pick_secrets_again(world, player: int, seed_state: int) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter.agents import AGENTS, GreedyAgent, MCTSAgent, make_agent, make_agents
+from interpreter.compiler.ops import zone_to_change
 from interpreter.visibility import unseen_places
 from interpreter.worlds import determinize
 from interpreter.agents.evaluate import Evaluator
@@ -120,7 +121,7 @@ def rearranged(st, player: int, seed: int):
         cards = cards[seed % 7:] + cards[:seed % 7]
         cards.reverse()
         for (zi, i), card in zip(places, cards):
-            other.z[zi][i] = card
+            zone_to_change(other, zi)[i] = card  # the clone shares the rows until then
             other.loc[card] = zi
     other.rng ^= 0x5DEECE66D  # and the future draws differ too
     return other
@@ -260,6 +261,46 @@ def test_evaluation_leaves_the_position_as_it_was(game):
     assert all(v >= s - 1e-9 for v, s in zip(values, scores))
 
 
+@pytest.mark.parametrize("rules, counts", [(CATALYST, (4, 2, 3)), (SOLO, (2,))])
+def test_remembered_values_are_the_values(rules, counts):
+    """Values recalled from what they were read from equal values computed
+    afresh, over whole games of every size (one evaluator for all, as bots
+    share it), on positions arranged by hand, and right after one thing a
+    value reads has changed."""
+    game = load_game(rules)
+    ev = Evaluator(game.program)
+    for seed, players in enumerate(counts):
+        st = game.new_initial_state(players, seed)
+        bot = make_agent("random", seed, 0)
+        while not st.is_terminal():
+            for p in range(players):
+                assert ev.value(st, p) == ev.compute_value(st, p)
+                assert ev.value(st.clone(), p) == ev.compute_value(st, p)  # recalled
+            st.apply_action(bot.choose_id(st.legal_actions()))
+    players = counts[-1]
+    st = midgame(game, players, steps=60)
+    for p in range(players):
+        ev.value(st, p)
+        for name in ("coins", "military"):
+            st.set_counter(name, st.counter(name, p) + 4, p)
+            assert ev.value(st, p) == ev.compute_value(st, p)
+        pile = st.zone("scoring_pile", p)
+        if pile:
+            st.place(pile[-1], "playing_area", p)
+            assert ev.value(st, p) == ev.compute_value(st, p)
+
+
+def test_noted_lists_note_every_read():
+    from interpreter.agents.recall import EVERYTHING, _Noted
+
+    noted = _Noted([[1], [2], [3]])
+    assert noted[1] == [2] and noted.read == {1}
+    for read in (list, len, lambda x: x.index([3]), lambda x: [2] in x, lambda x: x[0:2]):
+        noted = _Noted([[1], [2], [3]])
+        read(noted)
+        assert EVERYTHING in noted.read
+
+
 def test_sanity_greedy_beats_random_and_random_is_weak(game):
     """A small sample (the ladder measures hundreds of games)."""
     wins = 0.0
@@ -270,3 +311,24 @@ def test_sanity_greedy_beats_random_and_random_is_weak(game):
         agents[1 - seat] = make_agent("random", seed, 1 - seat)
         wins += play_game(game, 2, seed, agents).returns()[seat]
     assert wins >= 6
+
+
+@pytest.mark.parametrize("rules, players", [(CATALYST, 2), (CATALYST, 4), (SOLO, 2),
+                                            (RULES / "catastropolis" / "catastropolis.rules", 3)])
+def test_worlds_redistribute_exactly_the_cards_visibility_hides(rules, players):
+    """worlds.py asks about non-empty zones only; the places must be those of
+    visibility.unseen_places, in the same order, for every viewer."""
+    from interpreter import worlds
+    from interpreter.visibility import PUBLIC
+
+    game = load_game(rules)
+    for seed in range(3):
+        st = game.new_initial_state(players, seed)
+        bot = make_agent("random", seed, 0)
+        for step in range(60):
+            if st.is_terminal():
+                break
+            if step % 6 == 0:
+                for viewer in [*range(players), PUBLIC]:
+                    assert worlds._unseen_places(st, viewer) == unseen_places(st, viewer)
+            st.apply_action(bot.choose_id(st.legal_actions()))

@@ -83,3 +83,40 @@ def test_tampered_arranged_position_is_refused(catalyst):
     data["state"]["loc"] = data["state"]["loc"][:-1]
     with pytest.raises(SaveFileError, match="damaged: the card locations do not match the cards"):
         catalyst.state_from_json(json.dumps(data))
+
+
+LONG_GAME = """\
+game "Counting"
+players 2
+cards "cards.yaml" into box
+zone box: shared
+counter points: per player
+setup:
+    pass
+turn:
+    may "score a point":
+        gain 1 points
+    if round == 1500:
+        end game now
+score:
+    "Points": points
+"""
+
+
+def test_a_game_of_thousands_of_decisions_saves_and_pickles(tmp_path):
+    """The history is as deep as the game is long: writing it out, hashing it
+    and pickling the state must not walk it recursively."""
+    import pickle
+
+    from interpreter import load_game
+
+    (tmp_path / "cards.yaml").write_text("thing:\n  - {name: Alpha}\n")
+    (tmp_path / "long.rules").write_text(LONG_GAME)
+    game = load_game(tmp_path / "long.rules")
+    st = game.new_initial_state(2, seed=1)
+    while not st.is_terminal():
+        st.apply_action(st.legal_actions()[0])
+    assert len(st.actions()) > 2500
+    again = game.state_from_json(st.to_json())
+    assert again.fingerprint() == st.fingerprint()
+    assert pickle.loads(pickle.dumps(st)).fingerprint() == st.fingerprint()

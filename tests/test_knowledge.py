@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from cli.main import cli
 from interpreter import visibility
 from interpreter.agents import make_agent
+from interpreter.compiler.ops import zone_to_change
 from interpreter.errors import RulesError
 from interpreter.events import tell_all
 from interpreter.loader import load_game
@@ -164,7 +165,7 @@ def rearranged(st, player: int, shift: int):
     marks = [other.known[c] for c in cards]
     cards = cards[shift:] + cards[:shift]
     for (zi, i), card, mark in zip(places, cards, marks):
-        other.z[zi][i] = card
+        zone_to_change(other, zi)[i] = card  # the clone shares the rows until then
         other.loc[card] = zi
         other.known[card] = mark
     other.rng ^= 0x5DEECE66D

@@ -24,7 +24,7 @@ LAYERS = [
     ("engine", ["interpreter.engine"]),
     ("game", ["interpreter.game", "interpreter.loader", "interpreter.visibility", "interpreter.view",
               "interpreter.worlds", "interpreter.play", "interpreter.replay", "interpreter.query",
-              "interpreter.traits", "interpreter.events", "interpreter.saves"]),
+              "interpreter.traits", "interpreter.events", "interpreter.saves", "interpreter.observation"]),
     ("agents", ["interpreter.agents"]),
     ("tools", ["interpreter.simulation", "interpreter.adapters", "interpreter.lsp", "interpreter.serve"]),
     ("cli", ["cli"]),

@@ -113,6 +113,28 @@ def test_information_state_has_perfect_recall(base):
     assert tracked.information_state_tensor(0) == replayed.information_state_tensor(0)
 
 
+def test_histories_made_late_match_histories_made_as_the_game_went(base):
+    """A history is brought up to date only when asked for; states cloned in
+    between, and going different ways, each get their own."""
+    state = play_to(base.new_initial_state(), 6, seed=1)
+    untracked = state.clone()
+    state.information_state_string(0)
+    state.information_state_string(1)  # both players' histories are kept from here
+    play_to(state, 2, seed=2)
+    fork = state.clone()  # two actions not yet in the histories
+    play_to(state, 3, seed=3)
+    play_to(fork, 1, seed=4)
+    assert pickle.loads(pickle.dumps(fork)).information_state_string(1) == fork.information_state_string(1)
+    for tracked, seeds in ((state, (2, 3)), (fork, (2, 4))):
+        replayed = untracked.clone()
+        play_to(replayed, 2, seed=seeds[0])
+        play_to(replayed, 3 if seeds[1] == 3 else 1, seed=seeds[1])
+        for player in (0, 1):
+            assert tracked.information_state_string(player) == replayed.information_state_string(player)
+            assert tracked.information_state_tensor(player) == replayed.information_state_tensor(player)
+    assert state.information_state_string(0) != fork.information_state_string(0)
+
+
 @pytest.mark.slow
 def test_mcts_bot_plays_a_full_game(base):
     rs = np.random.RandomState(7)

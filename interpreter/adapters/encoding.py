@@ -242,7 +242,11 @@ class Encoding:
 
     def legal_indices(self, st) -> list:
         """Indices of the legal actions, ascending; fails loudly on an unknown id."""
-        return sorted(self.index_of(a) for a in st.legal_actions())
+        index = self.action_index
+        try:
+            return sorted([index[a] for a in st.legal_actions()])
+        except KeyError:
+            return sorted(self.index_of(a) for a in st.legal_actions())  # names the unknown id
 
     # -- observations
     def fill(self, buf, st, viewer: int, obs: dict | None = None) -> None:

@@ -51,6 +51,7 @@ from ..game import Game
 from ..loader import load_game
 from .encoding import Encoding
 
+_TERMINAL, _CHANCE = pyspiel.PlayerId.TERMINAL, pyspiel.PlayerId.CHANCE
 DEFAULT_SEEDS = 1 << 16
 DEFAULT_MAX_GAME_LENGTH = 2000
 PREFIX = "python_rules_"
@@ -182,9 +183,15 @@ class _Core:
     OpenSpiel clones a Python state by deep-copying its attributes and saves
     it by pickling them; this object makes both exact and cheap (the engine
     state's own clone, its JSON save).
+
+    Observations are made only when asked for, once per position and viewer
+    (`views`). A player's history (`trails`) is brought up to date only when
+    its information state is asked for: the actions applied since are kept in
+    `lag`, with the position they started from, and replayed then. So a
+    search's rollouts, which never ask, render no observation at all.
     """
 
-    __slots__ = ("ctx", "n", "seeds", "length", "seed", "st", "actions", "trails", "own", "cut", "views")
+    __slots__ = ("ctx", "n", "seeds", "length", "seed", "st", "actions", "trails", "own", "cut", "views", "lag")
 
     def __init__(self, ctx, n, seeds, length):
         self.ctx, self.n, self.seeds, self.length = ctx, n, seeds, length
@@ -195,6 +202,9 @@ class _Core:
         self.own = {}  # (player, action index) -> times taken
         self.cut = False  # stopped at max_game_length
         self.views = {}  # viewer -> observation(viewer) of the current position
+        # None when every trail is up to date; else (the position the trails
+        # stand at, never changed: clones share it; [(player, action id)] since)
+        self.lag = None
         if not ctx.random:
             self.start(0)
 
@@ -226,9 +236,11 @@ class _Core:
         other.own = dict(self.own)
         other.cut = self.cut
         other.views = {}
+        other.lag = (self.lag[0], self.lag[1][:]) if self.lag is not None else None
         return other
 
     def __getstate__(self):
+        self.catch_up()
         return {
             "rules": self.ctx.short_name, "n": self.n, "seeds": self.seeds, "length": self.length,
             "seed": self.seed, "state": self.st.to_json() if self.st is not None else None,
@@ -248,6 +260,7 @@ class _Core:
         self.own = {(p, a): k for p, a, k in data["own"]}
         self.cut = data["cut"]
         self.views = {}
+        self.lag = None
 
     # -- state
     def chance(self) -> bool:
@@ -265,24 +278,41 @@ class _Core:
                 raise ValueError(f"chance outcome {action} is outside 0..{self.seeds - 1}")
             self.start(action)
             return
-        enc = self.ctx.encoding
         st = self.st
         player = st.current_player()
-        action_id = enc.id_of(action)
-        for p, trail in self.trails.items():
-            if p == player:
-                _extend(trail, "act " + action_id)
+        action_id = self.ctx.encoding.id_of(action)
+        if self.trails:
+            if self.lag is None:
+                self.lag = (st.clone(), [])
+            self.lag[1].append((player, action_id))
         st.apply_action(action_id)
         self.views = {}
         self.actions.append(action)
         self.own[(player, action)] = self.own.get((player, action), 0) + 1
-        for p, trail in self.trails.items():
-            text = self.text(p)
-            if text != trail[2]:
-                _extend(trail, text)
-                trail[2] = text
         if not st.is_terminal() and (self.history_length() >= self.length or st.turns >= st.program.turn_budget):
             self.cut = True  # (past its turn budget the engine would stop with an error)
+
+    def catch_up(self) -> None:
+        """Bring every trail up to date with the actions applied since it was
+        last asked for: the texts of the positions in between are made now."""
+        if self.lag is None:
+            return
+        start, steps = self.lag
+        self.lag = None
+        enc = self.ctx.encoding
+        st = start.clone() if len(steps) > 1 else None  # the snapshot is shared with clones
+        for i, (player, action_id) in enumerate(steps):
+            for p, trail in self.trails.items():
+                if p == player:
+                    _extend(trail, "act " + action_id)
+            last = i == len(steps) - 1
+            if not last:
+                st.apply_action(action_id)
+            for p, trail in self.trails.items():
+                text = self.text(p) if last else enc.observation_text(st, p)
+                if text != trail[2]:
+                    _extend(trail, text)
+                    trail[2] = text
 
     def returns(self) -> list:
         if not self.terminal():
@@ -293,7 +323,9 @@ class _Core:
         return [1.0 / len(winners) if p in winners else 0.0 for p in range(self.n)]
 
     def trail(self, player: int) -> list:
-        """[count, digest, last text] of `player`'s history, replayed once."""
+        """[count, digest, last text] of `player`'s history, up to date (made by
+        replaying the game the first time it is asked for)."""
+        self.catch_up()
         trail = self.trails.get(player)
         if trail is not None:
             return trail
@@ -330,19 +362,23 @@ class RulesState(pyspiel.State):
         """The interpreter's GameState (None before the chance node is resolved)."""
         return self._c.st
 
+    # current_player, _legal_actions and _apply_action are a search's inner
+    # loop (several calls per step of every rollout): written out.
     def current_player(self):
         c = self._c
-        if c.terminal():
-            return pyspiel.PlayerId.TERMINAL
-        if c.chance():
-            return pyspiel.PlayerId.CHANCE
-        return c.st.current_player()
+        st = c.st
+        if st is None:
+            return _CHANCE
+        if c.cut or st.is_terminal():
+            return _TERMINAL
+        return st.current_player()
 
     def _legal_actions(self, player):
         c = self._c
-        if c.terminal() or c.chance() or player != c.st.current_player():
+        st = c.st
+        if st is None or c.cut or st.is_terminal() or player != st.current_player():
             return []
-        return c.ctx.encoding.legal_indices(c.st)
+        return c.ctx.encoding.legal_indices(st)
 
     def chance_outcomes(self):
         k = self._c.seeds

@@ -16,17 +16,24 @@ both computed by the rules' score terms themselves on hypothetical positions:
 
 A player's value is their score plus these two terms; a position's worth to a
 player is their value minus the best value among the others (the margin).
-Nothing here names a zone, counter or card of any game.
+In a game the players can win together, the others are the player's team,
+not rivals: a position's worth is the team's value (the sum of the players'
+values), and a game already won or lost together is worth far more or less
+than any score (`TOGETHER`). Nothing here names a zone, counter or card of
+any game.
 """
 from __future__ import annotations
 
 import math
 
+from ..compiler.ops import zone_to_change
 from ..errors import RulesRuntimeError
 from ..language.builtins import hosted_cards
+from .recall import Recall
 
 DISCOUNT = 0.5  # share of a held card's best gain credited before it is earned
 SMOOTH = 6  # counter values averaged over (covers steps of 1, 2, 3 and 6)
+TOGETHER = 1_000.0  # what a game won together adds to the team's value (lost: takes away)
 
 
 class Evaluator:
@@ -37,11 +44,15 @@ class Evaluator:
         self.program = program
         self.discount = discount
         self.smooth = smooth
+        # the other players are partners, not rivals (see the module's docstring)
+        self.together = program.won_together
         zones = list(program.zones.values())
         self.player_zones = [z for z in zones if z.scope == "player" and not z.slots]
         self.holding_zones = [z for z in zones if z.scope == "player"]
         self.counters = [c for c in program.counter_list if c.scope == "player"]
+        self.card_zone_bases = [z.base for z in zones if z.scope == "card"]
         self.terms = [fn for _, fn in program.score_terms]
+        self.recall = Recall(self.compute_value)
         self.all_terms = tuple(range(len(self.terms)))
         # Which score terms a change can touch, learnt once per program from
         # seeded sample positions (so it is the same in every run): a counter
@@ -63,31 +74,28 @@ class Evaluator:
         """The player's score as if the game ended now (raw, exact numbers)."""
         return float(sum(self.term_values(st, player)))
 
-    def _delta(self, st, player: int, terms: tuple, before: list):
-        """The change of the player's score over `terms` (None if the rules
-        cannot score this position)."""
-        me = st.me
-        st.me = player
-        fns = self.terms
-        try:
-            return float(sum(fns[t](st) - before[t] for t in terms))
-        except RulesRuntimeError:  # the rules cannot score this hypothetical position
-            return None
-        finally:
-            st.me = me
-
     # -- the value of a position
     def value(self, st, player: int) -> float:
+        """The player's value. A search values many positions that differ
+        only where this player's value does not look (another player's turn,
+        effects resolved in another order): values are remembered with what
+        they were computed from (recall.py), exactly."""
+        return self.recall(st, player)
+
+    def compute_value(self, st, player: int) -> float:
         before = self.term_values(st, player)
         base = float(sum(before))
         return base + self.discount * self.potential(st, player, before) + self.smoothing(st, player, before)
 
     def values(self, st) -> list:
-        return [self.value(st, p) for p in range(st.n)]
+        return [self.recall(st, p) for p in range(st.n)]
 
     def margin(self, st, player: int) -> float:
-        """The player's value minus the best value among the others."""
+        """The player's value minus the best value among the others; in a
+        game won together, the team's value and the outcome once known."""
         vals = self.values(st)
+        if self.together:
+            return sum(vals) + (TOGETHER if st.won else -TOGETHER if st.lost else 0.0)
         if st.n == 1:
             return vals[0]
         return vals[player] - max(v for p, v in enumerate(vals) if p != player)
@@ -96,21 +104,18 @@ class Evaluator:
     def held(self, st, player: int) -> list:
         """(card, zone instance) for each card the player holds."""
         out = []
+        z = st.z
+        bases = self.card_zone_bases
         for info in self.holding_zones:
             zi = info.base + player
-            for card in st.z[zi]:
+            for card in z[zi]:
                 if card is not None:
                     out.append((card, zi))
-                    out.extend(hosted_cards(st, card))
+                    for base in bases:  # (a slotted zone's empty slot is None)
+                        if any(c is not None for c in z[base + card]):
+                            out.extend(hosted_cards(st, card))
+                            break
         return out
-
-    def _moved(self, st, player: int, card: int, src: int, dst: int, terms: tuple, before: list):
-        """Score change if `card` were moved from `src` to `dst` (then put back)."""
-        where = _lift(st, card, src, dst)
-        try:
-            return self._delta(st, player, terms, before)
-        finally:
-            _put_back(st, card, src, dst, where)
 
     def potential(self, st, player: int, before: list | None = None) -> float:
         if before is None:
@@ -119,20 +124,52 @@ class Evaluator:
         kinds = self.program.card_kinds
         zone_of = self.program.zone_of_instance
         move_terms = self.move_terms
-        for card, src in self.held(st, player):
-            best = 0.0
-            src_zone = zone_of[src].index
-            for info in self.player_zones:
-                dst = info.base + player
-                if dst == src:
-                    continue
-                terms = move_terms.get((kinds[card], src_zone, info.index), self.all_terms)
-                if not terms:
-                    continue
-                gain = self._moved(st, player, card, src, dst, terms, before)
-                if gain is not None and gain > best:
-                    best = gain
-            total += best
+        all_terms = self.all_terms
+        fns = self.terms
+        z, loc = st.z, st.loc
+        targets = [(info.base + player, info.index) for info in self.player_zones]
+        me = st.me
+        st.me = player
+        try:
+            for card, src in self.held(st, player):
+                best = 0.0
+                info = zone_of[src]
+                source, slotted = z[src], info.slots
+                for dst, dst_zone in targets:
+                    if dst == src:
+                        continue
+                    terms = move_terms.get((kinds[card], info.index, dst_zone), all_terms)
+                    if not terms:
+                        continue
+                    # the card lifted to the top of dst, unseen by any rule, and put back
+                    # (rows may be shared with clones: nothing else runs before they are restored)
+                    where = source.index(card)
+                    if slotted:
+                        source[where] = None
+                    else:
+                        del source[where]
+                    target = z[dst]
+                    target.append(card)
+                    loc[card] = dst
+                    try:
+                        change = 0
+                        for t in terms:
+                            change += fns[t](st) - before[t]
+                        gain = float(change)
+                    except RulesRuntimeError:  # the rules cannot score this hypothetical position
+                        gain = None
+                    finally:
+                        target.pop()
+                        if slotted:
+                            source[where] = card
+                        else:
+                            source.insert(where, card)
+                        loc[card] = src
+                    if gain is not None and gain > best:
+                        best = gain
+                total += best
+        finally:
+            st.me = me
         return total
 
     def smoothing(self, st, player: int, before: list | None = None) -> float:
@@ -141,25 +178,36 @@ class Evaluator:
         if before is None:
             before = self.term_values(st, player)
         total = 0.0
-        for info in self.counters:
-            terms = self.counter_terms[info.index]
-            if not terms:
-                continue
-            row = st.ctr[info.index]
-            held = row[player]
-            acc = 0.0
-            try:
-                for j in range(1, self.smooth):
-                    v = held + j
-                    if info.maximum is not None and v > info.maximum:
-                        v = info.maximum
-                    row[player] = v
-                    gain = self._delta(st, player, terms, before)
-                    if gain is not None:
-                        acc += gain
-            finally:
-                row[player] = held
-            total += acc / self.smooth
+        fns = self.terms
+        me = st.me
+        st.me = player
+        try:
+            for info in self.counters:
+                terms = self.counter_terms[info.index]
+                if not terms:
+                    continue
+                row = st.ctr[info.index]
+                held = row[player]
+                top = info.maximum
+                acc = 0.0
+                try:
+                    for j in range(1, self.smooth):
+                        v = held + j
+                        if top is not None and v > top:
+                            v = top
+                        row[player] = v
+                        try:
+                            change = 0
+                            for t in terms:
+                                change += fns[t](st) - before[t]
+                        except RulesRuntimeError:  # the rules cannot score this hypothetical position
+                            continue
+                        acc += float(change)
+                finally:
+                    row[player] = held
+                total += acc / self.smooth
+        finally:
+            st.me = me
         return total
 
     # -- learning which terms a change touches
@@ -171,6 +219,7 @@ class Evaluator:
             return
         touched_by_counter = {c.index: set() for c in self.counters}
         moves: dict = {}  # (kind, src zone, dst zone) -> set of terms, or None once it failed
+        gaining: set = set()  # the moves that raised the score somewhere
         from ..game import Game  # the evaluator is built from a program, not a game
 
         players = max(p.min_players, min(2, p.max_players))
@@ -183,20 +232,24 @@ class Evaluator:
                 while not st.over and step < 5_000:
                     if step % every == 0:
                         for player in range(st.n):
-                            self._probe_position(st, player, touched_by_counter, moves)
+                            self._probe_position(st, player, touched_by_counter, moves, gaining)
                     ids = st.legal_actions()
                     r, i = _rng.below(r, len(ids))
                     st.apply_action(ids[i])
                     step += 1
                 if st.over:
                     for player in range(st.n):
-                        self._probe_position(st, player, touched_by_counter, moves)
+                        self._probe_position(st, player, touched_by_counter, moves, gaining)
             except RulesRuntimeError:
                 continue  # a rules file whose sample games fail: keep what was learnt
         self.counter_terms = {k: tuple(sorted(v)) for k, v in touched_by_counter.items()}
-        self.move_terms = {k: (tuple(sorted(v)) if v is not None else ()) for k, v in moves.items()}
+        # A move that never raised the score in the sample games (a card
+        # taken out of a pile that scores it) is not worth trying: only a
+        # gain counts towards the potential.
+        self.move_terms = {k: (tuple(sorted(v)) if v is not None and k in gaining else ())
+                           for k, v in moves.items()}
 
-    def _probe_position(self, st, player: int, by_counter: dict, moves: dict) -> None:
+    def _probe_position(self, st, player: int, by_counter: dict, moves: dict, gaining: set) -> None:
         try:
             before = self.term_values(st, player)
         except RulesRuntimeError:
@@ -230,12 +283,17 @@ class Evaluator:
                     moves[key] = None
                 else:
                     moves.setdefault(key, set()).update(changed)
+                    if sum(changed.values()) > 0:
+                        gaining.add(key)
 
     def _changed(self, st, player: int, before: list, n: int):
+        """{term: change} of the terms the position changed (None if the rules
+        cannot score it)."""
         me = st.me
         st.me = player
         try:
-            return {t for t in range(n) if self.terms[t](st) != before[t]}
+            after = [self.terms[t](st) for t in range(n)]
+            return {t: after[t] - before[t] for t in range(n) if after[t] != before[t]}
         except RulesRuntimeError:
             return None
         finally:
@@ -245,23 +303,23 @@ class Evaluator:
 def _lift(st, card: int, src: int, dst: int) -> int:
     """Move `card` from zone instance `src` to the top of `dst` without any
     rule seeing it (no trigger fires); returns where it was, for `_put_back`."""
-    source = st.z[src]
+    source = zone_to_change(st, src)
     where = source.index(card)
     if st.program.zone_of_instance[src].slots:
         source[where] = None
     else:
         del source[where]
-    st.z[dst].append(card)
+    zone_to_change(st, dst).append(card)
     st.loc[card] = dst
     return where
 
 
 def _put_back(st, card: int, src: int, dst: int, where: int) -> None:
-    st.z[dst].pop()
+    zone_to_change(st, dst).pop()
     if st.program.zone_of_instance[src].slots:
-        st.z[src][where] = card
+        zone_to_change(st, src)[where] = card
     else:
-        st.z[src].insert(where, card)
+        zone_to_change(st, src).insert(where, card)
     st.loc[card] = src
 
 

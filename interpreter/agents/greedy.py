@@ -66,17 +66,45 @@ class GreedyAgent(Agent):
         after.apply_action(option)
         if _turn_over(after, player, turn):
             return ev.margin(after, player)
+        # The completions share their first steps: each position reached is
+        # played and valued once, in a tree of the positions met, while the
+        # random draws are made exactly as if each completion were played
+        # from the start (so the choice is the same).
+        root = _Step(after, player, turn)
         best = None
+        r = self.rng
         for _ in range(self.tries):
-            st = after.clone()
-            while not _turn_over(st, player, turn):
-                ids = st.legal_actions()
-                self.rng, i = rng.below(self.rng, len(ids))
-                st.apply_action(ids[i])
-            value = ev.margin(st, player)
-            if best is None or value > best:
-                best = value
+            step = root
+            while step.ids is not None:
+                r, i = rng.below(r, len(step.ids))
+                step = step.child(i, player, turn)
+            if step.value is None:
+                step.value = ev.margin(step.st, player)
+            if best is None or step.value > best:
+                best = step.value
+        self.rng = r
         return best
+
+
+class _Step:
+    """A position met while completing a turn: the options (None once the
+    turn is over), the positions each option led to, and its value."""
+
+    __slots__ = ("st", "ids", "children", "value")
+
+    def __init__(self, st, player: int, turn: int):
+        self.st = st
+        self.ids = None if _turn_over(st, player, turn) else st.legal_actions()
+        self.children = {}
+        self.value = None
+
+    def child(self, i: int, player: int, turn: int) -> "_Step":
+        step = self.children.get(i)
+        if step is None:
+            st = self.st.clone()
+            st.apply_action(self.ids[i])
+            step = self.children[i] = _Step(st, player, turn)
+        return step
 
 
 def _turn_over(st, player: int, turn: int) -> bool:

@@ -160,7 +160,7 @@ class MCTSAgent(Agent):
 
     # -- one iteration
     def iterate(self, root: Node, st, allowed=None) -> None:
-        ev = evaluator_for(st.program, discount=self.discount)
+        ev = evaluator_for(st.program, discount=self.discount) if self.horizon else None
         base = ev.values(st) if self.horizon else None
         node = root
         path = []  # (node, player who chose) for backup
@@ -208,11 +208,16 @@ class MCTSAgent(Agent):
         horizon 0, play at random to the end and use the game's result."""
         r = self.rng
         if not self.horizon:
+            # The inner loop of every simulation: the ids are read, not
+            # copied, and `rng.below` is written out (the same draws).
             apply = st.apply_action
+            mask = rng.MASK
             while not st.over:
-                ids = st.legal_actions()
-                r, i = rng.below(r, len(ids))
-                apply(ids[i])
+                ids = st.option_ids
+                r = (r + 0x9E3779B97F4A7C15) & mask
+                x = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & mask
+                x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & mask
+                apply(ids[((x ^ (x >> 31)) * len(ids)) >> 64])
             self.rng = r
             return st.returns()
         for _ in range(self.horizon):

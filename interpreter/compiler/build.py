@@ -70,6 +70,7 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
 
     module = Module(model.files[-1] if model.files else program.title)
     program.counts_reads = count_reads
+    program.won_together = any(isinstance(x, n.EndGame) and x.won for x in model.nodes())
     exprs = ExprGen(program, model, module, Types(model, db, params), count_reads)
     for name, values in card_fields.items():
         fields[name] = [_card_value(exprs, v, name) for v in values]

@@ -9,6 +9,11 @@ listens (`st.events` is a list), each move and shuffle is told there.
 What the players know follows the cards: a card leaving a zone instance
 stays known (`st.known`, a bit mask of seats per card) to the seats that saw
 it there, wherever it goes unseen, until a shuffle of the zone it lies in.
+
+A clone shares its zone instances' lists with the state it was cloned from
+(most of them never change before the clone is thrown away): whatever
+changes a zone instance asks for it with `zone_to_change`, which copies the
+list first unless this state already did since it was made or cloned.
 """
 from __future__ import annotations
 
@@ -17,9 +22,21 @@ from ..errors import RulesRuntimeError
 from .calls import run_nested
 
 
+def zone_to_change(st, zi: int) -> list:
+    """The list of zone instance `zi`, this state's own (copied first if it may be shared)."""
+    owned = st.owned
+    if owned is None:
+        owned = st.owned = set()
+    elif zi in owned:
+        return st.z[zi]
+    owned.add(zi)
+    zone = st.z[zi] = st.z[zi][:]
+    return zone
+
+
 def put(st, card: int, zi: int, bottom: bool = False) -> None:
     """Place a card that is in no zone into zone instance `zi`."""
-    zone = st.z[zi]
+    zone = zone_to_change(st, zi)
     info = st.program.zone_of_instance[zi]
     if info.slots:
         for i in range(len(zone) - 1, -1, -1) if not bottom else range(len(zone)):
@@ -42,9 +59,8 @@ def move(st, card: int, zi: int, bottom: bool = False) -> None:
     operation of a game, so written out rather than split into helpers.)"""
     loc = st.loc
     src = loc[card]
-    zones = st.z
     infos = st.program.zone_of_instance
-    source = zones[src]
+    source = zone_to_change(st, src)
     left = infos[src]
     if left.slots:
         source[source.index(card)] = None
@@ -56,10 +72,10 @@ def move(st, card: int, zi: int, bottom: bool = False) -> None:
     if infos[zi].slots:
         put(st, card, zi, bottom)
     elif bottom:
-        zones[zi].insert(0, card)
+        zone_to_change(st, zi).insert(0, card)
         loc[card] = zi
     else:
-        zones[zi].append(card)
+        zone_to_change(st, zi).append(card)
         loc[card] = zi
     if st.events is not None:
         st.events.append(("move", card, src, zi))
@@ -86,7 +102,7 @@ def deal(st, count: int, src: int, dst: int) -> None:
 
 def shuffle(st, zi: int) -> None:
     """Shuffle a zone: where its cards lie is known to no one any more."""
-    zone = st.z[zi]
+    zone = zone_to_change(st, zi)
     st.rng = _rng.shuffle(st.rng, zone)
     known = st.known
     for card in zone:
@@ -101,15 +117,16 @@ def slide(st, zi: int) -> None:
     zone = st.z[zi]
     gaps = zone.count(None)
     if gaps:
+        zone = zone_to_change(st, zi)
         zone[:] = [None] * gaps + [c for c in zone if c is not None]
 
 
 def refill(st, zi: int, src: int) -> None:
     """Fill the empty slots of a zone from the top of `src`, last slot first."""
-    zone = st.z[zi]
-    if None not in zone:
+    if None not in st.z[zi]:
         return
-    source = st.z[src]
+    zone = zone_to_change(st, zi)
+    source = zone_to_change(st, src)
     info = st.program.zone_of_instance[src]
     seers = st.program.seers[src]
     loc = st.loc
@@ -150,7 +167,7 @@ def lay(st, card: int, rest) -> tuple:
     one by one, the cards of `rest` take their places in the order chosen,
     top first. Who knew which of them lay where knows it no longer."""
     zi = st.loc[card]
-    zone = st.z[zi]
+    zone = zone_to_change(st, zi)
     top = max(zone.index(c) for c in rest)
     here = zone.index(card)
     zone[here], zone[top] = zone[top], card

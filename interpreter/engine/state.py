@@ -3,7 +3,8 @@
 A state holds only lists, ints, strings and None (plus a reference to its
 compiled program). Everything that copies or reads a state as a whole is
 derived from `FIELDS`: `clone()` (generated from the table, so it copies
-each field the cheapest way its kind allows), `to_data()` / `from_data()`
+each field the cheapest way its kind allows: the zones' rows are shared
+until changed), `to_data()` / `from_data()`
 (exact JSON-able saves, including the frames that say where rule execution
 stands) and `fingerprint()`.
 
@@ -28,7 +29,7 @@ from ..compiler.program import FRAME_BLOCK, FRAME_CODE, FRAME_LOCALS
 @dataclass(frozen=True)
 class StateField:
     name: str
-    copy: str  # how a clone copies it: "value", "list", "rows" (list of lists) or "frames"
+    copy: str  # how a clone copies it: "value", "list", "rows" (list of lists), "shared rows" or "frames"
     doc: str
     saved: bool = True  # part of the position (saves, fingerprints); else reset by clone and load
     default: object = None  # the value of a new state (and of a field not saved, in clones and loads)
@@ -41,7 +42,9 @@ FIELDS = (
     StateField("history", "value", "the actions taken since the start, as nested pairs (earlier, action id), "
                                    "newest outermost; None at the start and for a position arranged by hand"),
     StateField("ctr", "rows", "counter values: one row per counter, one entry per owner"),
-    StateField("z", "rows", "zone instances: the cards in each, bottom first (None: an empty slot)"),
+    StateField("z", "shared rows", "zone instances: the cards in each, bottom first (None: an empty slot); "
+                                   "a clone shares them until one of the two states changes one "
+                                   "(compiler/ops.py: `zone_to_change`)"),
     StateField("loc", "list", "the zone instance holding each card"),
     StateField("known", "list", "per card, the seats that know it where it lies unseen, as a bit mask "
                                 "(bit p: seat p): see interpreter/visibility.py"),
@@ -68,6 +71,11 @@ FIELDS = (
     StateField("cov", "list", "how often each rule ran, when coverage is counted (else None)"),
     StateField("lost", "value", "whether the rules ended the game lost for everyone", default=False),
     StateField("won", "value", "whether the rules ended the game won by everyone together", default=False),
+    StateField("owned", "value", "the zone instances this state has copied for itself since it was made or "
+                                 "last cloned (None: none); the others may be shared with clones",
+               saved=False, default=None),
+    StateField("observed", "value", "the observations made of this position, by viewer, until it changes "
+                                    "(see GameState.observation)", saved=False, default=None),
     StateField("events", "value", "what happened, as the engine tells it, when someone listens (else None): "
                                   "see interpreter/events.py", saved=False, default=None),
     StateField("steps", "value", "loop steps since the last decision (the runaway budget)", saved=False, default=0),
@@ -99,6 +107,8 @@ _COPY = {
     "value": "{0}",
     "list": "{0}[:] if {0} is not None else None",
     "rows": "[r[:] for r in {0}]",
+    # the list of rows is copied, the rows are shared: neither state owns them any more
+    "shared rows": "{0}[:]; self.owned = None",
     "frames": "[[f[0], f[1], f[2][:]] for f in {0}]",
 }
 
@@ -163,11 +173,26 @@ class State:
         self.seed = None
         self.history = None
 
+    # -- pickling: the history written flat, as in `to_data`
+    def __getstate__(self):
+        names = [name for klass in type(self).__mro__ for name in getattr(klass, "__slots__", ())]
+        fields = {name: getattr(self, name) for name in names if hasattr(self, name)}
+        fields["history"] = self.actions() if self.seed is not None else None
+        return fields
+
+    def __setstate__(self, fields):
+        history = None
+        for action in fields.pop("history") or ():
+            history = (history, action)
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self.history = history
+
     # -- plain-data round trip
     def to_data(self) -> dict:
-        data = {name: plain(getattr(self, name)) for name in SAVED}
-        data["history"] = self.actions()
-        return data
+        # The history is nested pairs as deep as the game is long: it is
+        # written out flat by `actions()`, never walked recursively.
+        return {name: self.actions() if name == "history" else plain(getattr(self, name)) for name in SAVED}
 
     @classmethod
     def from_data(cls, program, data: dict) -> "State":

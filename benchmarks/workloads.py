@@ -1,0 +1,232 @@
+"""Fixed workloads for instruction counts (callgrind) and profiles.
+
+    python benchmarks/workloads.py greedy 1                  # one greedy 2-player game
+    python benchmarks/workloads.py greedy 1 --instructions   # its instruction count
+    python benchmarks/workloads.py random 20 --profile       # its hottest functions
+
+Each workload first does its setup (imports, loading the rules, building what
+the bots share), then its work `count` times; running it with 0 measures the
+setup, so the difference of two runs is the work alone. Every workload is
+seeded, so a run executes the same instructions every time (until the code
+changes): compare instruction counts, not noisy wall times, before and after a
+change. `--instructions` runs the workload under `valgrind --tool=callgrind`
+with `count` and with 0 and prints the difference per unit of work.
+`--profile` prints the hottest functions of the work (cProfile).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+RULES = ROOT / "rules" / "catalyst.rules"
+
+
+def _game():
+    from interpreter import load_game
+
+    return load_game(RULES)
+
+
+def random_games():
+    """2-player random-bot games to the end, with their scores."""
+    from interpreter.agents import make_agents
+    from interpreter.play import play_game
+
+    game = _game()
+
+    def work(i):
+        play_game(game, 2, i, make_agents("random", 2, i)).scores()
+
+    return work
+
+
+def baseline_games():
+    """The same games on the hand-written engine."""
+    import baseline_catalyst as baseline
+
+    cards = baseline.Cards()
+
+    def work(i):
+        baseline.play(cards, 2, i, baseline.random_chooser(2, i))
+
+    return work
+
+
+def greedy_games():
+    """2-player games of greedy against greedy."""
+    from interpreter.agents import make_agents
+    from interpreter.agents.evaluate import evaluator_for
+    from interpreter.play import play_game
+
+    game = _game()
+    evaluator_for(game.program, discount=1.0)  # learnt once per rules file: setup
+
+    def work(i):
+        play_game(game, 2, i, make_agents("greedy", 2, i))
+
+    return work
+
+
+def mcts_search():
+    """Simulations of one ISMCTS search at a 2-player opening, each a random
+    rollout to the end of the game (`mcts:horizon=0`); `count` simulations."""
+    from interpreter.agents import make_agent
+    from interpreter.agents.evaluate import evaluator_for
+    from interpreter.play import world_sampler
+
+    game = _game()
+    evaluator_for(game.program, discount=0.5)  # learnt once per rules file: setup
+    st = game.new_initial_state(2, 11)
+    player = st.current_player()
+    state = {}
+
+    def work(i):
+        bot = state.get("bot")
+        if bot is None:
+            bot = state["bot"] = make_agent("mcts:1:horizon=0:reuse=0", 11, player)
+            state["root"] = __import__("interpreter.agents.mcts", fromlist=["Node"]).Node()
+            state["worlds"] = world_sampler(st, player, 11)
+        bot.iterate(state["root"], state["worlds"]())
+
+    return work
+
+
+def mcts_default_search():
+    """Simulations of the default `mcts` bot (each rollout one turn, best of
+    4 completions, then the evaluation) at a 2-player position 30 decisions in."""
+    from interpreter.agents import make_agent
+    from interpreter.agents.evaluate import evaluator_for
+    from interpreter.agents.mcts import Node
+    from interpreter.play import world_sampler
+
+    game = _game()
+    evaluator_for(game.program, discount=0.5)  # learnt once per rules file: setup
+    st = game.new_initial_state(2, 5)
+    bot = make_agent("random", 5, 0)
+    while st.decisions < 30 or len(st.legal_actions()) < 2:
+        st.apply_action(bot.choose_id(st.legal_actions()))
+    player = st.current_player()
+    search = make_agent("mcts:1:reuse=0", 5, player)
+    root, worlds = Node(), world_sampler(st, player, 5)
+
+    def work(i):
+        search.iterate(root, worlds())
+
+    return work
+
+
+def openspiel_search():
+    """Simulations of OpenSpiel's ISMCTS through the adapter at a 2-player
+    opening (random rollouts to the end); `count` simulations in one search."""
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from interpreter.adapters import openspiel_game as osg
+
+    game = osg.load(str(RULES), players=2)
+    state = game.new_initial_state()
+    state.apply_action(11)
+    holder = {}
+
+    def work(i):
+        holder["n"] = holder.get("n", 0) + 1
+
+    def finish():
+        n = holder.get("n", 0)
+        if n:
+            rs = np.random.RandomState(3)
+            bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, n, random_state=rs)
+            bot.set_resampler(osg.resampler(seed=1))
+            bot.step(state)
+
+    work.finish = finish
+    return work
+
+
+def observations():
+    """`observation(player)` of a mid-game 2-player position, made anew each time."""
+    game = _game()
+    st = game.new_initial_state(2, 1)
+    for _ in range(20):
+        st.apply_action(st.legal_actions()[0])
+
+    def work(i):
+        st.observed = None  # a state keeps what it made of its position: each unit builds anew
+        st.observation(i % 2)
+
+    return work
+
+
+def clones():
+    """`clone()` of a mid-game 2-player position."""
+    game = _game()
+    st = game.new_initial_state(2, 1)
+    for _ in range(20):
+        st.apply_action(st.legal_actions()[0])
+
+    def work(i):
+        st.clone()
+
+    return work
+
+
+WORKLOADS = {
+    "random": random_games, "baseline": baseline_games, "greedy": greedy_games, "mcts": mcts_search,
+    "mcts_default": mcts_default_search,
+    "openspiel": openspiel_search, "observation": observations, "clone": clones,
+}
+
+
+def instructions(workload: str, count: int) -> int:
+    """Instructions callgrind counts for `count` units of the workload, setup excluded."""
+    totals = []
+    for n in (count, 0):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "callgrind.out")
+            subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
+                            __file__, workload, str(n)], check=True, capture_output=True)
+            with open(out) as f:
+                totals.append(int(re.search(r"^(?:summary|totals): (\d+)", f.read(), re.M).group(1)))
+    return totals[0] - totals[1]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("workload", choices=sorted(WORKLOADS))
+    parser.add_argument("count", type=int, nargs="?", default=1)
+    parser.add_argument("--profile", action="store_true", help="print the hottest functions of the work")
+    parser.add_argument("--instructions", action="store_true", help="count instructions with callgrind")
+    args = parser.parse_args(argv)
+    if args.instructions:
+        total = instructions(args.workload, args.count)
+        print(f"{args.workload}: {total:,} instructions for {args.count}, {total / max(1, args.count):,.0f} each")
+        return
+    work = WORKLOADS[args.workload]()
+
+    def run():
+        for i in range(args.count):
+            work(i)
+        getattr(work, "finish", lambda: None)()
+
+    if args.profile:
+        import cProfile
+        import pstats
+
+        profile = cProfile.Profile()
+        profile.runcall(run)
+        pstats.Stats(profile).sort_stats("tottime").print_stats(30)
+    else:
+        run()
+
+
+if __name__ == "__main__":
+    main()

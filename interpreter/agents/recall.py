@@ -1,0 +1,143 @@
+"""Values remembered together with the parts of the position they were read from.
+
+A search values many positions that differ only in places a given player's
+value never looks at: during one player's turn, the other players' values
+read their own cards and counters, which that turn leaves alone. `Recall`
+keeps each computed value with a note of what its computation read (which
+zone instances, which counter entries, which cards' locations) and the
+contents found there. A later position whose noted parts hold the same
+contents gets the same value without computing it: the computation depends
+only on what it reads, so it would read the same things, take the same path
+and return the same number. This is exact, whatever the rules; a value is
+computed again as soon as anything it read differs.
+
+Reads are noted by running the computation, the first time, on the state
+with its zone list, counters and locations replaced by noting copies (the
+zones' own card lists are shared, so the computation sees and restores the
+real ones). The round's bookkeeping (player count, first player, round,
+turn...) is part of every key.
+"""
+from __future__ import annotations
+
+EVERYTHING = None  # a read of the whole list (iterated, measured, sliced)
+_MISSING = object()
+
+
+class _Noted(list):
+    """A list that notes the indices read from it."""
+
+    __slots__ = ("read",)
+
+    def __init__(self, items):
+        super().__init__(items)
+        self.read = set()
+
+    def __getitem__(self, i):
+        self.read.add(i if i.__class__ is int else EVERYTHING)
+        return list.__getitem__(self, i)
+
+
+
+def _reads_everything(method):
+    def read_all(self, *args):
+        self.read.add(EVERYTHING)
+        return method(self, *args)
+
+    return read_all
+
+
+# Every other way of reading a list reads all of it.
+for _name in ("__iter__", "__len__", "__contains__", "__reversed__", "index", "count", "copy",
+              "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__mul__", "__rmul__"):
+    setattr(_Noted, _name, _reads_everything(getattr(list, _name)))
+_Noted.__hash__ = None
+
+
+class _NotedRows(_Noted):
+    """A list of rows (the counters) whose rows note their own reads."""
+
+    __slots__ = ()
+
+    def __init__(self, rows):
+        super().__init__([_Noted(row) for row in rows])
+
+    def reads(self):
+        """(row, indices or EVERYTHING) for each row read, in order."""
+        if EVERYTHING in self.read:
+            rows = range(len(self))
+        else:
+            rows = sorted(self.read, key=lambda k: (k < 0, k))
+        out = []
+        for k in rows:
+            row = list.__getitem__(self, k)
+            out.append((k, EVERYTHING if EVERYTHING in row.read else tuple(sorted(row.read))))
+        return tuple(out)
+
+
+def _sorted_reads(noted: _Noted):
+    return EVERYTHING if EVERYTHING in noted.read else tuple(sorted(noted.read))
+
+
+def _scalars(st) -> tuple:
+    return (st.n, st.first, st.cur, st.round, st.turns, st.order, st.pos, st.end_round, st.over, st.won, st.lost)
+
+
+def _contents(st, trace) -> tuple:
+    """What the parts named by `trace` hold in `st`."""
+    zones, counters, places = trace
+    z, ctr, loc = st.z, st.ctr, st.loc
+    held = tuple(map(tuple, z)) if zones is EVERYTHING else tuple([tuple(z[i]) for i in zones])
+    counts = tuple([tuple(ctr[k]) if entries is EVERYTHING else tuple([ctr[k][o] for o in entries])
+                    for k, entries in counters])
+    where = tuple(loc) if places is EVERYTHING else tuple([loc[c] for c in places])
+    return _scalars(st), held, counts, where
+
+
+class Recall:
+    """`recall(st, player)`: `compute(st, player)`, remembered as above.
+
+    Per player, the most recently useful traces come first; at most `traces`
+    are tried, and at most `size` values are kept in all."""
+
+    def __init__(self, compute, traces: int = 4, size: int = 50_000):
+        self.compute = compute
+        self.limit = traces
+        self.size = size
+        self.kept = 0
+        self.by_player: dict = {}  # (player, player count) -> [[trace, {contents: value}], ...]
+
+    def __call__(self, st, player: int):
+        # by player count too: it sets the length of the counters' rows
+        entries = self.by_player.setdefault((player, st.n), [])
+        for i, (trace, table) in enumerate(entries):
+            found = table.get(_contents(st, trace), _MISSING)
+            if found is not _MISSING:
+                if i:
+                    entries.insert(0, entries.pop(i))
+                return found
+        value, trace = self._noted(st, player)
+        if self.kept >= self.size:
+            entries = []
+            self.by_player = {(player, st.n): entries}
+            self.kept = 0
+        for i, (known, table) in enumerate(entries):
+            if known == trace:
+                entries.insert(0, entries.pop(i))
+                break
+        else:
+            entries.insert(0, [trace, {}])
+            del entries[self.limit:]
+        entries[0][1][_contents(st, trace)] = value
+        self.kept += 1
+        return value
+
+    def _noted(self, st, player: int):
+        """Compute on noting copies; (value, trace of what was read)."""
+        z, ctr, loc = st.z, st.ctr, st.loc
+        zones, counters, places = _Noted(z), _NotedRows(ctr), _Noted(loc)
+        st.z, st.ctr, st.loc = zones, counters, places
+        try:
+            value = self.compute(st, player)
+        finally:
+            st.z, st.ctr, st.loc = z, ctr, loc
+        return value, (_sorted_reads(zones), counters.reads(), _sorted_reads(places))
