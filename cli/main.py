@@ -11,6 +11,7 @@ from interpreter.errors import RulesError
 from .games import games_command
 from .options import Context, PathArg, parse_sets, printable, reports_errors, set_option, show_traceback
 from .run import run
+from .serve import serve_command
 from .simulate import compare_command, simulate_command
 from .tune import tune_command
 
@@ -137,6 +138,7 @@ cli.add_command(games_command)
 cli.add_command(simulate_command)
 cli.add_command(compare_command)
 cli.add_command(tune_command)
+cli.add_command(serve_command)
 
 
 def main():

@@ -308,6 +308,15 @@ def read_session(path: str) -> dict:
     from .replay import path_in
 
     raw = files.read_bytes(path, "saved game", limits.SAVE_FILE_BYTES)
+    data = session_data(raw, path)
+    data["rules"] = path_in(path, data["rules"])
+    return data
+
+
+def session_data(raw: bytes, path: str) -> dict:
+    """The fields of a save written by `session_text`, checked for shape
+    (`path` names where it came from in messages); its rules path as saved,
+    relative to the save's folder."""
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as err:
@@ -324,5 +333,4 @@ def read_session(path: str) -> dict:
         raise SaveFileError(f"{path}: the saved game is damaged (field 'sets')")
     if not all(isinstance(s, int) and not isinstance(s, bool) for s in data["human"]):
         raise SaveFileError(f"{path}: the saved game is damaged (field 'human')")
-    data["rules"] = path_in(path, data["rules"])
     return data

@@ -42,7 +42,9 @@ def test_a_plain_install_of_the_wheel_carries_the_sample_games(tmp_path):
                      "catalyst_rules_data/rules/catalyst.rules", "catalyst_rules_data/rules/cards.yaml",
                      "catalyst_rules_data/rules/solo.rules", "catalyst_rules_data/rules/variants/flat_market.rules",
                      "catalyst_rules_data/rules/catastropolis/catastropolis.rules",
-                     "catalyst_rules_data/schemas/cards.schema.json"):
+                     "catalyst_rules_data/schemas/cards.schema.json",
+                     "interpreter/serve/static/play.html", "interpreter/serve/static/designer.html",
+                     "interpreter/serve/static/table.js", "interpreter/serve/static/style.css"):
         assert expected in names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     site = tmp_path / "site"

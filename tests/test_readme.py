@@ -16,11 +16,13 @@
 """
 from __future__ import annotations
 
+import contextlib
 import re
 import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 
 import pytest
@@ -32,8 +34,8 @@ from .conftest import ROOT
 
 README = ROOT / "README.md"
 COPIED = ("rules", "schemas", "tests/diagnostics")
-# Commands not run by the tests: installing, and the test suite itself.
-NOT_RUN = ("pip", "pytest")
+# Commands not run by the tests: installing (the tests' browser too), and the test suite itself.
+NOT_RUN = ("pip", "pytest", "sh")
 # What makes a long command short, and nothing else is changed.
 SHORTER = [
     (re.compile(r"(?<=\s)-n \d+"), "-n 3"),
@@ -101,10 +103,28 @@ def folder(tmp_path, monkeypatch):
 
 
 def catalyst(words: list[str], answers: str | None = None):
-    result = CliRunner().invoke(cli, words, input=answers)
+    with served_at_once(words):
+        result = CliRunner().invoke(cli, words, input=answers)
     assert result.exception is None or isinstance(result.exception, SystemExit), \
         f"catalyst {shlex.join(words)} raised {result.exception!r}\n{result.output}"
     return result
+
+
+@contextlib.contextmanager
+def served_at_once(words: list[str]):
+    """`catalyst serve` as typed, up to the printed links, without serving
+    until stopped: on any free port, with its games kept in a scratch folder."""
+    if words[:1] != ["serve"]:
+        yield
+        return
+    import interpreter.serve as serve
+
+    bind = serve.bind
+    with tempfile.TemporaryDirectory() as scratch, pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_DATA_HOME", scratch)
+        patch.setattr(serve, "bind", lambda host, port: bind(host, 0))
+        patch.setattr(serve, "run", lambda hub, sock: sock.close())
+        yield
 
 
 def shortened(command: str) -> str:

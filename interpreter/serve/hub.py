@@ -1,0 +1,166 @@
+"""The server's tables, and what keeps them moving: one change at a time per
+table, saved after each, every open page told at once, bots played in the
+background.
+
+Pages hold a WebSocket open; after each change every page of the table gets
+its own view again (views.py), so a page that reconnects simply gets the
+current view of its seat. A bot thinks on a copy of the position, in a
+worker thread, so the server keeps answering meanwhile; its choice is
+played only if nothing changed the table while it thought.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+
+from ..errors import RulesError
+from ..loader import load_game
+from .store import Store
+from .tables import HOTSEAT, Links, Setup, Table, TableError, fresh_seed
+from .views import designer_view, seat_view
+
+
+class Watcher:
+    """An open page: its socket, whose eyes it has (a seat, HOTSEAT, or None
+    for the designer), and a lock so views are sent one after the other."""
+
+    def __init__(self, socket, seat):
+        self.socket, self.seat = socket, seat
+        self.sending = asyncio.Lock()
+
+
+class Hub:
+    def __init__(self, store: Store | None = None, bot_delay: float = 0.5):
+        self.store, self.bot_delay = store, bot_delay
+        self.tables: dict[str, Table] = {}
+        self.watchers: dict[str, set] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.bots: dict[str, asyncio.Task] = {}
+        self.problems: list[str] = []  # saves that could not be resumed
+
+    # ---------------------------------------------------------------- tables
+    def resume(self) -> list[Table]:
+        """The tables saved in the store, served again at their links."""
+        if self.store is None:
+            return []
+        tables, self.problems = self.store.load_all()
+        for table in tables:
+            self.tables[table.id] = table
+        return tables
+
+    def new_table(self, rules: str, sets: dict, seed: int | None, players: int | None, humans, bots: str | None,
+                  hotseat: bool = False) -> Table:
+        """A new game of `rules`; people play the seats `humans` (from 0), bots the others."""
+        game = load_game(rules, sets)
+        players = game.player_range[0] if players is None else players
+        humans = sorted(set(humans))
+        if not humans:
+            raise RulesError("no seat is played by a person: name at least one")
+        for seat in humans:
+            if not 0 <= seat < players:
+                raise RulesError(f"player {seat + 1} does not exist with {players} players (players 1 to {players})")
+        setup = Setup(os.path.abspath(rules), dict(sets), fresh_seed() if seed is None else seed, players,
+                      humans, bots, hotseat)
+        table = Table(secrets.token_hex(6), game, setup, Links.new(setup))
+        self.tables[table.id] = table
+        self._save(table)
+        return table
+
+    def find_seat(self, token: str):
+        """(table, seat) a seat's link opens, or None."""
+        for table in self.tables.values():
+            seat = table.seat_of(token)
+            if seat is not None:
+                return table, seat
+        return None
+
+    def find_designer(self, token: str):
+        return next((t for t in self.tables.values() if t.opens_designer(token)), None)
+
+    @staticmethod
+    def links(table: Table) -> dict:
+        """Seat (or HOTSEAT, or "designer") -> the path of its page."""
+        out = {seat: f"/play/{token}" for seat, token in table.links.seats.items()}
+        if table.links.hotseat:
+            out[HOTSEAT] = f"/play/{table.links.hotseat}"
+        out["designer"] = f"/designer/{table.links.designer}"
+        return out
+
+    def view(self, table: Table, seat) -> dict:
+        return designer_view(table, self.links(table)) if seat is None else seat_view(table, seat)
+
+    # ---------------------------------------------------------------- changes
+    def lock(self, table: Table) -> asyncio.Lock:
+        return self.locks.setdefault(table.id, asyncio.Lock())
+
+    async def change(self, table: Table, change) -> None:
+        """Run `change()` on the table, alone; then save, tell every page, and let the bots play."""
+        async with self.lock(table):
+            change()
+            self._save(table)
+        await self.broadcast(table)
+        self.kick(table)
+
+    def _save(self, table: Table) -> None:
+        if self.store is not None:
+            self.store.save(table)
+
+    async def broadcast(self, table: Table) -> None:
+        for watcher in list(self.watchers.get(table.id, ())):
+            await self.send(table, watcher)
+
+    async def send(self, table: Table, watcher: Watcher) -> None:
+        try:
+            async with watcher.sending:
+                await watcher.socket.send_json(self.view(table, watcher.seat))
+        except Exception:  # a page that left: forget it (its socket says no more)
+            self.unwatch(table, watcher)
+
+    def watch(self, table: Table, socket, seat) -> Watcher:
+        watcher = Watcher(socket, seat)
+        self.watchers.setdefault(table.id, set()).add(watcher)
+        return watcher
+
+    def unwatch(self, table: Table, watcher: Watcher) -> None:
+        self.watchers.get(table.id, set()).discard(watcher)
+
+    # ---------------------------------------------------------------- bots
+    def start(self) -> None:
+        """Let the bots of every table play (once the event loop runs)."""
+        for table in self.tables.values():
+            self.kick(table)
+
+    def kick(self, table: Table) -> None:
+        task = self.bots.get(table.id)
+        if table.bot_to_move() and (task is None or task.done()):
+            self.bots[table.id] = asyncio.get_running_loop().create_task(self._play_bots(table))
+
+    async def _play_bots(self, table: Table) -> None:
+        while table.bot_to_move():
+            await asyncio.sleep(self.bot_delay)
+            version = table.version
+            try:
+                choice = await asyncio.to_thread(table.bot_choice, table.state.clone())
+            except RulesError as err:
+                choice, error = None, err.diagnostics[0].message
+            async with self.lock(table):
+                if table.version != version:
+                    continue  # the table changed while the bot thought: think again
+                if choice is None:
+                    table.error, table.version = error, table.version + 1
+                else:
+                    table.play(choice)
+                self._save(table)
+            await self.broadcast(table)
+
+    async def stop(self) -> None:
+        for task in self.bots.values():
+            task.cancel()
+        for task in self.bots.values():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+__all__ = ["Hub", "TableError", "HOTSEAT"]

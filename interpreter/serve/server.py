@@ -1,0 +1,32 @@
+"""Running the application with uvicorn on a socket bound beforehand, so the
+links can be printed with the real port (`--port 0` takes a free one)."""
+from __future__ import annotations
+
+import socket
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on (host, port); an address already in use is an
+    OSError the caller words."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(64)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def run(hub, sock: socket.socket, quiet: bool = True) -> None:
+    """Serve `hub` on `sock` until interrupted (Ctrl+C, SIGTERM)."""
+    import uvicorn
+
+    from .app import make_app
+
+    config = uvicorn.Config(make_app(hub), log_level="warning" if quiet else "info", ws_max_size=64 * 1024,
+                            lifespan="on", access_log=not quiet)
+    uvicorn.Server(config).run(sockets=[sock])
