@@ -71,3 +71,18 @@ def test_a_range_admits_its_ends_and_nothing_outside(ranged, value, ok):
     if not ok:
         assert ("'target' may be a whole number from 1 to 5" in result.output
                 or "expected a number like the default 3" in result.output)
+
+
+def test_values_given_from_python_are_read_like_set_texts():
+    """`load_game(path, {NAME: value})` takes the value itself as well as its
+    text; a value the rules cannot hold is an error, not a crash."""
+    from interpreter import load_game
+    from interpreter.errors import RulesError
+
+    catalyst = ROOT / "rules" / "catalyst.rules"
+    assert load_game(catalyst, {"coin_limit": 9}).program.params["coin_limit"] == 9
+    assert load_game(catalyst, {"starting_coins": [4, 6, 5, 6]}).program.params["starting_coins"] == [4, 6, 5, 6]
+    for value, message in (({"a": 1}, "got a dict"), (1.5, "got a float"), ("x", "not a valid value")):
+        with pytest.raises(RulesError) as err:
+            load_game(catalyst, {"coin_limit": value})
+        assert message in err.value.diagnostics[0].message

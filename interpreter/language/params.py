@@ -1,6 +1,8 @@
 """Parameters: their constant values, and `--set NAME=VALUE` overrides."""
 from __future__ import annotations
 
+import json
+
 from .. import limits
 from ..errors import Diagnostic, RulesError, Source, Span, did_you_mean
 from . import nodes as n
@@ -130,8 +132,22 @@ def evaluate_params(model: RulesModel, overrides: dict) -> tuple[dict, list]:
     return params, problems
 
 
+def _plain_value(value) -> bool:
+    if isinstance(value, (list, tuple)):
+        return all(_plain_value(v) for v in value)
+    return isinstance(value, (bool, int, str))
+
+
 def _override(name, text, default, params, problems):
-    """The value `--set NAME=TEXT` gives, or None (with the problem recorded)."""
+    """The value `--set NAME=TEXT` gives, or None (with the problem recorded).
+    From Python, TEXT may be the value itself (`load_game(path, {"rounds": 8})`):
+    it is written as rules text and read like any other."""
+    if not isinstance(text, str):
+        if not _plain_value(text):
+            problems.append(Diagnostic("error", f"--set {name}: expected a number, a text, true or false, or a list of "
+                                       f"them (written as in the rules), got a {type(text).__name__}"))
+            return None
+        text = json.dumps(text)
     if isinstance(default, str) and not text.strip().startswith('"'):
         return text.strip()  # a text parameter takes a bare word: --set level=hard
     try:
