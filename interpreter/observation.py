@@ -33,7 +33,7 @@ def build(st, viewer: int) -> dict:
 
 
 def _counters(st, viewer: int) -> dict:
-    program, ctr, n = st.program, st.ctr, st.n
+    program, ctr = st.program, st.ctr
     out = {}
     for info in program.counter_list:
         values = ctr[info.index]
