@@ -17,6 +17,7 @@ from rich.text import Text
 
 from interpreter import files
 from interpreter.errors import RulesError
+from interpreter.events import outcome_words
 
 from .options import printable
 
@@ -89,23 +90,7 @@ def final_table(st, quiet: bool) -> None:
         won = " winner" if p in result["winners"] else ""
         table.add_row(name + won, *(str(parts[label]) for label in labels), str(score))
     Console(file=sys.stdout, width=max(100, 20 + 12 * len(labels)), highlight=False, emoji=False).print(table)
-    click.echo(outcome_line(result))
-
-
-def outcome_line(result: dict) -> str:
-    """Who won, in words; a game won or lost together names its top scorers."""
-    def names(seats):
-        return " and ".join(f"player {p + 1}" for p in seats)
-
-    outcome = result.get("outcome")
-    if outcome in ("won", "lost"):
-        top = result["top_scorers"]
-        together = "the players win together" if outcome == "won" else "the players lose together"
-        return f"{together}; top score: {names(top)}" + (" (shared)" if len(top) > 1 else "")
-    winners = result["winners"]
-    if not winners:
-        return "nobody wins"
-    return f"{names(winners)} win (shared)" if len(winners) > 1 else f"{names(winners)} wins"
+    click.echo(outcome_words(result))
 
 
 def write_log(path, text: str) -> None:

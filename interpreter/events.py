@@ -41,6 +41,22 @@ def player_name(seat: int) -> str:
     return f"player {seat + 1}"
 
 
+def outcome_words(result: dict) -> str:
+    """Who won, in words; a game won or lost together names its top scorers."""
+    def names(seats):
+        return " and ".join(player_name(p) for p in seats)
+
+    outcome = result.get("outcome")
+    if outcome in ("won", "lost"):
+        top = result["top_scorers"]
+        together = "the players win together" if outcome == "won" else "the players lose together"
+        return f"{together}; top score: {names(top)}" + (" (shared)" if len(top) > 1 else "")
+    winners = result["winners"]
+    if not winners:
+        return "nobody wins"
+    return f"{names(winners)} win (shared)" if len(winners) > 1 else f"{names(winners)} wins"
+
+
 def place(st, zi: int) -> str:
     """A zone instance in words: "deck", "player 2's hand", "the occupant of Barracks"."""
     info = st.program.zone_of_instance[zi]

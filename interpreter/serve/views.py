@@ -12,7 +12,7 @@ shown (the cards that never left the zone every card starts in excepted).
 """
 from __future__ import annotations
 
-from ..events import player_name
+from ..events import outcome_words, player_name
 from ..view import card_text, table_view
 from ..visibility import EVERYTHING, PUBLIC, card_visible
 from .board import layouts
@@ -161,22 +161,6 @@ def end_json(st) -> dict:
             "winners": result["winners"], "outcome": result.get("outcome"),
             "top_scorers": result.get("top_scorers"), "turns": result["turns"],
             "first_player": result["first_player"], "said": outcome_words(result), "reveal": reveal}
-
-
-def outcome_words(result: dict) -> str:
-    """Who won, in words (as the terminal says it)."""
-    def names(seats):
-        return " and ".join(player_name(p) for p in seats)
-
-    outcome = result.get("outcome")
-    if outcome in ("won", "lost"):
-        top = result["top_scorers"]
-        together = "the players win together" if outcome == "won" else "the players lose together"
-        return f"{together}; top score: {names(top)}" + (" (shared)" if len(top) > 1 else "")
-    winners = result["winners"]
-    if not winners:
-        return "nobody wins"
-    return f"{names(winners)} win (shared)" if len(winners) > 1 else f"{names(winners)} wins"
 
 
 # ---------------------------------------------------------------- the designer
