@@ -391,3 +391,16 @@ def test_the_command_says_what_is_wrong(tmp_path):
     bad.write_text('game "Broken"\nplayers 2\nzone hand per player\n')
     broken = runner.invoke(cli, ["serve", str(bad), "--state-dir", str(tmp_path / "s")])
     assert broken.exit_code != 0 and "bad.rules:3:" in broken.output and "Traceback" not in broken.output
+
+
+def test_the_table_says_round_phase_and_turn_as_players_count_them():
+    """A round of phases is told as "round 1, phase 1 (...), turn 1"; a game
+    without phases as "round 1, turn 1"."""
+    from interpreter.serve.views import table_json
+
+    capsule = load_game(RULES / "samples" / "capsule" / "capsule.rules")
+    st = capsule.new_initial_state(2, seed=3)
+    when = table_json(st, 0)["when"]
+    assert when.startswith(f"round {st.round}, phase {st.phase} (") and when.endswith(f", turn {st.turns}")
+    plain = load_game(RULES / "catalyst.rules").new_initial_state(2, seed=3)
+    assert table_json(plain, 0)["when"] == f"round {plain.round}, turn {plain.turns}"

@@ -16,7 +16,7 @@
     document.body.dataset.version = view.epoch + ":" + view.version;  // what is drawn, for scripts and tests
     document.title = "Designer — " + view.title;
     $("title").textContent = view.title + " — designer";
-    $("where").textContent = "seed " + view.seed + ", " + view.players + " players, round " + view.table.round + ", turn " + view.table.turn;
+    $("where").textContent = "seed " + view.seed + ", " + view.players + " players, " + view.table.when;
     drawSetup();
     drawDecision();
     Table.drawTable($("table"), view, { look: () => {} }, { heading: "The whole table (every card shown)" });

@@ -17,7 +17,7 @@
     document.body.dataset.version = view.epoch + ":" + view.version;  // what is drawn, for scripts and tests
     document.title = view.table.title + (view.you !== null ? " — player " + (view.you + 1) : "");
     $("title").textContent = view.table.title;
-    $("where").textContent = "round " + view.table.round + ", turn " + view.table.turn;
+    $("where").textContent = view.table.when;
     $("you").textContent = view.hotseat ? "hot seat" + (view.you !== null ? ": player " + (view.you + 1) : "")
       : "you are player " + (view.you + 1);
     if (view.hotseat && view.you !== null && view.you !== shownSeat) {

@@ -97,7 +97,7 @@ const Table = (function () {
     for (const c of table.shared_counters) {
       shared.append(el("tr", { class: "counters" }, el("th", { scope: "row", text: c.label }), el("td", { text: String(c.value) })));
     }
-    const heading = options && options.heading ? options.heading : table.title + " — round " + table.round + ", turn " + table.turn;
+    const heading = options && options.heading ? options.heading : table.title + " — " + table.when;
     container.append(el("div", { class: "panel shared" }, el("h2", { text: heading }), shared));
     const seats = el("div", { class: "players" });
     for (const player of table.players) {
