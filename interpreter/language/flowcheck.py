@@ -32,6 +32,14 @@ class FlowChecks:
                 if isinstance(s, n.PassPhase):
                     self.error("`pass phase` but no phase is played until everyone passes", s.span,
                                "write `phase NAME until everyone passes:` for a phase players may pass in")
+        else:
+            for decl in m.phases.values():
+                if decl.play.startswith("until"):
+                    continue
+                for s in walk_stmts(decl.body):
+                    if isinstance(s, n.PassPhase):
+                        self.error(f"`pass phase` in phase '{decl.name}', which is not played until everyone passes",
+                                   s.span, f"write `phase {decl.name} until everyone passes:` for players to pass in it")
 
     def check_reactions(self):
         """Every reaction answers an event some rule announces."""
