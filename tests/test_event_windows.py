@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from interpreter.agents import AGENTS, make_agents
+from interpreter.language.builtin_events import EVENTS
 from interpreter.loader import load_game
 from interpreter.play import play_game
 
@@ -201,3 +202,14 @@ def test_openspiel_random_sim_test_with_windows(rules):
     game = osg.load(rules, short_name=f"python_rules_test_{rules.stem}")
     pyspiel = pytest.importorskip("pyspiel")
     pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+
+
+# ---------------------------------------------------------------- the registry
+@pytest.mark.parametrize("name", sorted(EVENTS))
+def test_every_engine_event_example_checks(name, tmp_path):
+    """The registry's example reaction of each event, in a game with phases."""
+    (tmp_path / "cards.yaml").write_text((FLOW / "cards.yaml").read_text())
+    rules = tmp_path / "game.rules"
+    rules.write_text(HARBOUR.read_text().replace("score:\n", f"{EVENTS[name].example}:\n    gain 1 gold\nscore:\n"))
+    result = CliRunner().invoke(cli, ["check", "--strict", str(rules)])
+    assert result.exit_code == 0, result.output

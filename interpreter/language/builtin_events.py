@@ -20,7 +20,7 @@ class BuiltinEvent:
     moment: str  # the hook moment (`at start of turn`) the window sits next to
     after_hook: bool  # the window follows that hook's block (else it comes before it)
     doc: str  # when it is announced and to whom it is offered
-    example: str  # a reaction's head answering it (checked by the reference's tests)
+    example: str  # a reaction's head answering it (checked by tests/test_event_windows.py)
 
     @property
     def phased(self) -> bool:
@@ -49,9 +49,9 @@ EVENTS = {e.name: e for e in (
     BuiltinEvent("phase_start", (), "start of phase", True,
                  "A phase has begun: after `at start of phase`, before its first turn. Offered to every "
                  "player, in the round's order (`phase` says which phase).",
-                 'reaction prepare "prepare" to phase_start when phase == 1'),
+                 'reaction stock_up "stock up" to phase_start when phase == 1'),
     BuiltinEvent("phase_end", (), "end of phase", False,
                  "A phase's last turn is over: before `at end of phase`. Offered to every player, in the "
                  "round's order.",
-                 'reaction rest "rest" to phase_end'),
+                 'reaction tidy "tidy up" to phase_end'),
 )}
