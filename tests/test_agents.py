@@ -301,6 +301,7 @@ def test_noted_lists_note_every_read():
         assert EVERYTHING in noted.read
 
 
+@pytest.mark.slow
 def test_sanity_greedy_beats_random_and_random_is_weak(game):
     """A small sample (the ladder measures hundreds of games)."""
     wins = 0.0

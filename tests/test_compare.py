@@ -78,6 +78,7 @@ def test_verdicts_come_from_the_corrected_p_value():
     assert verdict({**raw_only, "n": 20, "p_holm": 0.0}).startswith("no verdict")
 
 
+@pytest.mark.slow
 def test_terminal_json_and_html_give_the_same_verdicts(tmp_path):
     pytest.importorskip("matplotlib")
     args = [CATALYST, STRONG, "-n", 120, "--players", 2, "-j", 1]
@@ -121,6 +122,7 @@ def test_no_first_player_advantage_where_one_seat_decides():
     assert "first_player_advantage" not in metrics and "win_rate_seat_1" in metrics
 
 
+@pytest.mark.slow
 def test_sprt_stops_early_both_ways():
     result = run([CATALYST, STRONG, CATALYST, "-n", 3000, "--players", 2, "-j", 1, "--json",
                   "--sprt", "--metric", "win_rate_seat_0", "--effect", "0.1"])
@@ -147,6 +149,7 @@ def png_size(path):
     return struct.unpack(">II", data[16:24])
 
 
+@pytest.mark.slow
 def test_report_html_shows_its_plots(tmp_path):
     pytest.importorskip("matplotlib")
     out = tmp_path / "report"

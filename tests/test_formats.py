@@ -121,6 +121,7 @@ def test_a_log_of_another_format_is_refused(tmp_path):
         assert result.exit_code == 1 and "its first line must name the format rules-game-log/2" in result.output
 
 
+@pytest.mark.slow
 def test_tune_result_validates(validators, tmp_path):
     pytest.importorskip("optuna")
     data = json.loads(invoke("tune", CATALYST, "--param", "starting_coins[0]=3..6", "--param", "coin_limit=6,8",

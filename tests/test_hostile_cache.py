@@ -53,6 +53,7 @@ class Planted:
 
 
 # ---------------------------------------------------------------- what is written
+@pytest.mark.slow
 def test_the_tables_are_written_as_json_in_a_private_folder(home, tmp_path):
     env = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "TMPDIR": str(tmp_path / "tmp")}
     (tmp_path / "tmp").mkdir()
@@ -70,6 +71,7 @@ def test_the_tables_are_written_as_json_in_a_private_folder(home, tmp_path):
     print(f"catalyst check: {result.seconds:.2f} s building the tables, {again.seconds:.2f} s with them cached")
 
 
+@pytest.mark.slow
 def test_a_planted_pickle_is_never_loaded(home, tmp_path):
     name = entry_name()
     marker = tmp_path / "code-ran"
@@ -81,6 +83,7 @@ def test_a_planted_pickle_is_never_loaded(home, tmp_path):
     assert (home / name).read_bytes().startswith(b'{"format"')  # replaced by tables
 
 
+@pytest.mark.slow
 def test_a_planted_pickle_in_lark_s_own_cache_format_is_never_loaded(home, tmp_path):
     """Lark's cache files start with the grammar's hash, then a pickle."""
     name = entry_name()
@@ -98,6 +101,7 @@ def test_a_planted_pickle_in_lark_s_own_cache_format_is_never_loaded(home, tmp_p
     lambda raw: raw.replace(b'"key": "', b'"key": "f', 1),
     lambda raw: json.dumps({"format": "rules-grammar-tables/0"}).encode() + b"\n" + raw.split(b"\n", 1)[1],
 ], ids=["empty", "cut", "wrong-hash", "other-body", "other-key", "other-format"])
+@pytest.mark.slow
 def test_a_damaged_or_foreign_entry_is_built_again(home, damage):
     name = entry_name()
     raw = (home / name).read_bytes()
@@ -119,6 +123,7 @@ def test_an_intact_entry_is_used(home):
 
 
 # ---------------------------------------------------------------- whose cache
+@pytest.mark.slow
 def test_a_folder_others_can_write_to_is_not_used(home):
     name = entry_name()
     os.chmod(home, 0o777)
@@ -127,12 +132,14 @@ def test_a_folder_others_can_write_to_is_not_used(home):
     assert parses(fresh_parser())
 
 
+@pytest.mark.slow
 def test_an_entry_others_can_write_to_is_not_read(home):
     name = entry_name()
     os.chmod(home / name, 0o666)
     assert cache.read("grammar", name) is None
 
 
+@pytest.mark.slow
 def test_an_entry_that_is_a_link_is_not_followed(home, tmp_path):
     name = entry_name()
     os.replace(home / name, tmp_path / "elsewhere.json")
@@ -140,6 +147,7 @@ def test_an_entry_that_is_a_link_is_not_followed(home, tmp_path):
     assert cache.read("grammar", name) is None
 
 
+@pytest.mark.slow
 def test_an_entry_that_is_a_fifo_is_not_read(home):
     name = entry_name()
     os.unlink(home / name)
@@ -148,6 +156,7 @@ def test_an_entry_that_is_a_fifo_is_not_read(home):
         assert cache.read("grammar", name) is None
 
 
+@pytest.mark.slow
 def test_a_cache_folder_that_is_a_link_is_not_used(home, tmp_path):
     entry_name()
     os.replace(home, tmp_path / "other")
@@ -155,6 +164,7 @@ def test_a_cache_folder_that_is_a_link_is_not_used(home, tmp_path):
     assert cache.folder("grammar") is None
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a file away needs root")
 def test_a_cache_owned_by_someone_else_is_not_used(home):
     name = entry_name()
@@ -169,6 +179,7 @@ def test_a_relative_cache_home_is_ignored(monkeypatch):
     assert cache.root() == cache.Path(os.path.expanduser("~")) / ".cache" / "rules-interpreter"
 
 
+@pytest.mark.slow
 def test_a_cache_that_cannot_be_made_leaves_the_tool_working(tmp_path, monkeypatch):
     (tmp_path / "file").write_text("not a folder")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))

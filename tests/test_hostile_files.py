@@ -315,6 +315,7 @@ def test_a_closed_stdin_at_the_prompt_ends_the_game(game):
     expect(result, 0, "Input ended; the game is left unfinished.")
 
 
+@pytest.mark.slow
 def test_a_closed_stdin_without_bots_lets_bots_play(game):
     """With no terminal to play at, bots play every player, as the help says."""
     result = run_process("run", game, close_stdin=True)

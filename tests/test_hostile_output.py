@@ -137,6 +137,7 @@ def test_a_comment_only_card_query_is_a_syntax_error(tmp_path):
      "error: this text has more than 30,000 words and symbols: that is the limit"),
 ], ids=["players", "players-exact", "slots", "slots-one-too-many", "slot-cells", "list", "map", "list-product",
         "text-product", "list-sum", "tokens"])
+@pytest.mark.slow
 def test_sizes_in_the_rules_have_limits(tmp_path, old, new, message):
     cards = "thing:\n" + "".join(f"  - {{name: C{i}, cost: 1}}\n" for i in range(2000)) if "per card" in new else TINY_CARDS
     expect(invoke("check", tiny_game(tmp_path, TINY_RULES.replace(old, new, 1), cards), seconds=60), 1, message)
@@ -147,6 +148,7 @@ def test_a_rules_file_over_its_size_limit_is_refused_unread(tmp_path):
     expect(invoke("check", tiny_game(tmp_path, rules)), 1, "it is larger than 512 KB, the limit for a rules file")
 
 
+@pytest.mark.slow
 def test_a_list_at_the_limit_is_accepted(tmp_path):
     rules = TINY_RULES.replace("counter gold", "param big = [" + ", ".join(["1"] * 10_000) + "]\ncounter gold")
     expect(invoke("check", tiny_game(tmp_path, rules), seconds=60), 0, "ok (1 warning)")

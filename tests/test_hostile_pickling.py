@@ -133,6 +133,7 @@ def test_a_copied_pettingzoo_env_resets_and_plays_a_game(name):
     assert expected[0] > 10
 
 
+@pytest.mark.slow
 def test_supersuit_vectorised_env_runs():
     supersuit = pytest.importorskip("supersuit")
     import numpy as np
@@ -158,6 +159,7 @@ def _play_pickled_env(data: bytes, seed: int) -> tuple:
     return play_env(worker_pickle.loads(data), seed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["pickle", "cloudpickle"])
 def test_worker_processes_play_pickled_envs(name):
     """A process-based vector env: spawned workers (nothing inherited) each

@@ -236,6 +236,7 @@ def test_pettingzoo_api_test_passes(game):
         api_test(RulesEnv(game, players=players), num_cycles=300)
 
 
+@pytest.mark.slow
 def test_openspiel_random_sim_test_passes():
     pyspiel = pytest.importorskip("pyspiel")
     from interpreter.adapters import openspiel_game as osg

@@ -62,6 +62,7 @@ def test_a_misspelt_counter_is_reported_with_its_place_and_hint(client):
     assert found["severity"] == 1
 
 
+@pytest.mark.slow
 def test_an_edit_that_fixes_the_error_clears_it(client):
     text = UNKNOWN_COUNTER.read_text()
     uri = client.open(UNKNOWN_COUNTER, text)
@@ -72,6 +73,7 @@ def test_an_edit_that_fixes_the_error_clears_it(client):
     assert [d["message"].splitlines()[0] for d in client.diagnostics(uri, version)] == ["unknown counter 'glod'"]
 
 
+@pytest.mark.slow
 def test_the_hint_is_offered_as_a_quick_fix(client):
     uri = client.open(UNKNOWN_COUNTER)
     [found] = client.diagnostics(uri, 1)
@@ -82,6 +84,7 @@ def test_the_hint_is_offered_as_a_quick_fix(client):
     assert (edit["newText"], span(edit)) == ("gold", (12, 34, 12, 38))
 
 
+@pytest.mark.slow
 def test_hover_shows_a_builtins_documentation(client):
     path = RULES / "catalyst.rules"
     uri = client.open(path)
@@ -92,6 +95,7 @@ def test_hover_shows_a_builtins_documentation(client):
     assert hover["range"]["start"] == {"line": line, "character": character - 1}
 
 
+@pytest.mark.slow
 def test_hover_shows_a_parameters_value_and_a_card_fields_values(client):
     path = RULES / "catalyst.rules"
     uri = client.open(path)
@@ -105,6 +109,7 @@ def test_hover_shows_a_parameters_value_and_a_card_fields_values(client):
     assert "on 60 cards" in value and "`1` ×12" in value  # 60 catalysts, costs 1 to 5, 12 of each
 
 
+@pytest.mark.slow
 def test_go_to_definition_in_the_base_file_from_a_variant(client):
     solo = RULES / "solo.rules"  # extends catalyst.rules
     uri = client.open(solo)
@@ -126,6 +131,7 @@ def test_an_override_leads_to_the_declaration_it_replaces(client):
     assert location["range"]["start"]["line"] == position_of(RULES / "catalyst.rules", r"^param coin_limit")[0]
 
 
+@pytest.mark.slow
 def test_completion_after_gain_offers_the_counters(client):
     path = RULES / "catalyst.rules"
     text = path.read_text()
@@ -143,6 +149,7 @@ def test_completion_after_gain_offers_the_counters(client):
     assert "market" not in items and "gain" not in items  # zones and keywords do not fit here
 
 
+@pytest.mark.slow
 def test_completion_of_card_fields_and_of_statements(client):
     path = RULES / "catalyst.rules"
     text = path.read_text()
@@ -157,6 +164,7 @@ def test_completion_of_card_fields_and_of_statements(client):
     assert kinds["shuffle"] == 14 and kinds["coin"] == 23 and kinds["recruit_one"] == 2  # keyword, event, method
 
 
+@pytest.mark.slow
 def test_rename_a_parameter_across_a_game_and_its_variant(game_copy):
     base = game_copy / "rules" / "catalyst.rules"
     variant = game_copy / "rules" / "variants" / "high_coin_limit.rules"
@@ -178,6 +186,7 @@ def test_rename_a_parameter_across_a_game_and_its_variant(game_copy):
     assert load_game(base).model.params["purse_limit"]
 
 
+@pytest.mark.slow
 def test_rename_refuses_a_name_already_taken(game_copy):
     base = game_copy / "rules" / "catalyst.rules"
     with LspClient() as client:
@@ -199,6 +208,7 @@ def apply_edits(path: Path, edits: list):
     path.write_text("".join(lines))
 
 
+@pytest.mark.slow
 def test_references_reach_the_card_data(client):
     path = RULES / "catalyst.rules"
     uri = client.open(path)
@@ -214,6 +224,7 @@ def test_references_reach_the_card_data(client):
         assert cards_text[start["line"]][start["character"]:end["character"]] == "build"
 
 
+@pytest.mark.slow
 def test_card_data_errors_are_placed_on_the_yaml_line(tmp_path):
     shutil.copy(CORPUS / "valid.rules", tmp_path / "game.rules")
     cards = (CORPUS / "cards.yaml").read_text()
@@ -237,6 +248,7 @@ def test_card_data_errors_are_placed_on_the_yaml_line(tmp_path):
         assert client.diagnostics(uri, match=lambda found: not found) == []
 
 
+@pytest.mark.slow
 def test_an_error_in_the_base_file_is_shown_in_the_variant(client):
     solo = RULES / "solo.rules"
     base = RULES / "catalyst.rules"
@@ -255,6 +267,7 @@ def test_an_error_in_the_base_file_is_shown_in_the_variant(client):
     assert related["location"]["uri"] == base_uri
 
 
+@pytest.mark.slow
 def test_document_symbols_outline_the_file(client):
     path = RULES / "catalyst.rules"
     uri = client.open(path)

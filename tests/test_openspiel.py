@@ -58,6 +58,7 @@ def test_random_sim_test_passes_on_the_base_game(base):
     pyspiel.random_sim_test(base, num_sims=20, serialize=True, verbose=False)
 
 
+@pytest.mark.slow
 def test_random_sim_test_passes_on_the_solo_rules():
     pyspiel.random_sim_test(osg.load(SOLO), num_sims=5, serialize=True, verbose=False)
 

@@ -129,6 +129,7 @@ def game_for(path):
     return GAMES[path]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(RULES_FILES), st.integers(0, 2**32), st.lists(st.integers(0, 10**6), max_size=400), st.integers(0, 3))
 def test_property_invariants_and_save_load(path, seed, choices, extra_players):

@@ -77,11 +77,10 @@ def test_cli_prints_round_and_phase():
         assert text in result.output
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("bot", sorted(AGENTS))
+@pytest.mark.slow
+@pytest.mark.parametrize("bot, players", [(bot, players) for bot in sorted(AGENTS) for players in (2, 3, 4)
+                                          if bot != "mcts" or players == 2])  # mcts with more players: below
 def test_every_bot_plays_to_the_end(capsule, bot, players):
-    if bot == "mcts" and players > 2:
-        pytest.skip("covered by the slow test below")
     spec = "mcts:10" if bot == "mcts" else bot
     final = play_game(capsule, players, 7, make_agents(spec, players, 7))
     assert final.is_terminal() and final.round == 6
@@ -110,6 +109,7 @@ def test_pettingzoo_api_test(capsule):
     api_test(RulesEnv(capsule, players=3), num_cycles=1000)
 
 
+@pytest.mark.slow
 def test_openspiel_random_sim_test():
     pyspiel = pytest.importorskip("pyspiel")
     from interpreter.adapters import openspiel_game as osg

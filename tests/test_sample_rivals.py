@@ -235,6 +235,7 @@ def test_cli_plays_a_game():
     assert "production roll" in result.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot", sorted(AGENTS))
 def test_every_bot_plays_to_the_end(rivals, bot):
     spec = "mcts:5" if bot == "mcts" else bot
@@ -243,6 +244,7 @@ def test_every_bot_plays_to_the_end(rivals, bot):
     assert max(final.scores()) >= 12 or final.round == 30
 
 
+@pytest.mark.slow
 def test_simulate_200_games():
     result = CliRunner().invoke(cli, ["simulate", str(RIVALS), "-n", "200", "--players", "2", "--jobs", "1"])
     assert result.exit_code == 0, result.output
@@ -260,6 +262,7 @@ def test_pettingzoo_api_test(rivals):
     api_test(RulesEnv(rivals, players=2), num_cycles=1000)
 
 
+@pytest.mark.slow
 def test_openspiel_random_sim_test():
     pyspiel = pytest.importorskip("pyspiel")
     from interpreter.adapters import openspiel_game as osg

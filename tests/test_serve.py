@@ -146,6 +146,7 @@ def test_hidden_cards_stay_hidden_in_history_and_lookups(tmp_path):
         assert set(looked.json()["cards"][0]) == {"name", "kind", "fields"}
 
 
+@pytest.mark.slow
 def test_bad_requests_get_a_4xx_and_a_message(tmp_path):
     hub, table = new_hub(tmp_path, players=2, humans=(0,), seed=5, bot_delay=60)
     links = hub.links(table)
@@ -212,6 +213,7 @@ def test_a_page_that_reconnects_gets_its_seat_back(tmp_path):
         assert after["history"][len(again["history"]):]
 
 
+@pytest.mark.slow
 def test_games_survive_a_restart_of_the_server(tmp_path):
     hub, table = new_hub(tmp_path, players=3, humans=(0, 1), seed=31)
     links = hub.links(table)
@@ -238,6 +240,7 @@ def test_games_survive_a_restart_of_the_server(tmp_path):
         assert len(designer["decisions"]) == len(view["decisions"])
 
 
+@pytest.mark.slow
 def test_designer_travels_back_branches_and_returns(tmp_path):
     hub, table = new_hub(tmp_path, players=2, humans=(0, 1), seed=41)
     links = hub.links(table)
@@ -353,6 +356,7 @@ def links_printed(printed) -> dict:
             if ": http://" in line}
 
 
+@pytest.mark.slow
 def test_the_command_serves_on_127_0_0_1_and_serves_its_games_again(tmp_path):
     state = tmp_path / "games"
     process, printed = serve_process(str(HANDS), "--players", "3", "--human", "1", "--human", "3", "--seed", "4",

@@ -75,6 +75,7 @@ def click_option(page, option_id: str) -> None:
     page.wait_for_function("v => document.body.dataset.version !== v", arg=before, timeout=STEP_MS)
 
 
+@pytest.mark.slow
 def test_a_whole_solo_game_in_the_browser(browser, tmp_path):
     hub, table = new_hub(tmp_path / "games", rules=RULES / "solo.rules", players=2, humans=(0,), seed=4)
     chooser = make_agents("random", 2, 4)[0]  # which option to click: a seeded bot's choice
@@ -100,6 +101,7 @@ def test_a_whole_solo_game_in_the_browser(browser, tmp_path):
     print(f"\nsolo game in the browser: {clicks} decisions clicked")
 
 
+@pytest.mark.slow
 def test_two_people_in_two_browsers_and_a_bot_and_the_designer_travels_back(browser, tmp_path):
     hub, table = new_hub(tmp_path / "games", rules=HANDS, players=3, humans=(0, 2), seed=8)
     links = hub.links(table)

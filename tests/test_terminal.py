@@ -189,6 +189,7 @@ def test_a_three_player_game_against_two_bots(folders):
     assert "(hidden)" not in end
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_plain_runs_deal_different_games_and_print_seeds_that_replay_them(folders):
     one, _ = folders

@@ -92,6 +92,7 @@ def planted(tmp_path_factory):
     return json.loads(result.stdout), out, folder
 
 
+@pytest.mark.slow
 def test_tune_finds_a_bonus_within_the_target(planted):
     data, _, _ = planted
     target = data["targets"]["first_player_advantage"]
@@ -104,6 +105,7 @@ def test_tune_finds_a_bonus_within_the_target(planted):
     assert max(h["games"] for h in data["history"]) > data["settings"]["rungs"][0]  # promising values raced on
 
 
+@pytest.mark.slow
 def test_the_variant_file_replays_the_evidence(planted):
     """The variant plays the same games as the candidate did (common random
     numbers), so simulating it gives the same estimate exactly."""
@@ -125,6 +127,7 @@ def test_the_report_shows_the_history(planted):
     assert "history_0.png" in page and (folder / "report" / "history_0.png").stat().st_size > 5000
 
 
+@pytest.mark.slow
 def test_a_list_element_and_a_choice_are_searched_together():
     result = run([CATALYST, "--param", "starting_coins[1]=3..7", "--param", "coin_limit=6,8,10",
                   "--target", "turns=60..66", "--players", 2, "--budget", 400, "--first-games", 40, "-j", 1, "--json"])
@@ -138,6 +141,7 @@ def test_a_list_element_and_a_choice_are_searched_together():
     assert len({json.dumps(h["values"], sort_keys=True) for h in data["history"]}) == len(data["history"])
 
 
+@pytest.mark.slow
 def test_same_answer_on_two_processes_and_on_a_dask_cluster():
     distributed = pytest.importorskip("distributed")
     args = [BONUS, "--param", "first_player_bonus=0..6", "--target", FAIR, "--players", 2, "--budget", 900,
