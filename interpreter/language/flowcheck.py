@@ -7,6 +7,7 @@ A mixin of checker.Checker: the methods report through its `error` and
 from __future__ import annotations
 
 from . import nodes as n
+from .builtin_events import EVENTS
 from ..errors import did_you_mean
 
 
@@ -42,18 +43,43 @@ class FlowChecks:
                                    s.span, f"write `phase {decl.name} until everyone passes:` for players to pass in it")
 
     def check_reactions(self):
-        """Every reaction answers an event some rule announces."""
+        """Every reaction answers an event some rule announces, or one the
+        engine announces itself with as many values as it takes."""
         announced = {s.event for s in all_stmts(self.m) if isinstance(s, n.Announce)}
         for decl in self.m.reactions.values():
-            if decl.event not in announced:
+            event = EVENTS.get(decl.event)
+            if event is not None:
+                self.builtin_reaction(decl, event)
+            elif decl.event not in announced:
                 self.warning(f"reaction '{decl.name}' answers '{decl.event}', which no rule announces", decl.span,
-                             did_you_mean(decl.event, announced) or f"write `announce {decl.event}` where it happens")
+                             did_you_mean(decl.event, announced | set(EVENTS))
+                             or f"write `announce {decl.event}` where it happens")
+
+    def builtin_reaction(self, decl, event):
+        if len(decl.params) != len(event.params):
+            gives = f"gives {len(event.params)} value{'s' if len(event.params) != 1 else ''}"
+            self.error(f"reaction '{decl.name}' answers '{event.name}', which {gives}, but it takes "
+                       f"{len(decl.params)}", decl.span,
+                       f"the engine announces it as {event.usage}: write `reaction {decl.name}"
+                       f"{'(' + ', '.join(event.params) + ')' if event.params else ''} ... to {event.name}`")
+        if event.phased and not self.m.phases:
+            turn = event.name.replace("phase", "turn")
+            self.error(f"reaction '{decl.name}' answers '{event.name}', but the rules declare no phase", decl.span,
+                       f"declare the round's phases (`phase NAME:`), or answer `{turn}`")
 
     def visit_Announce(self, s, scope):
         for a in s.args:
             self.expr(a, scope)
         if s.start is not None:
             self.expr(s.start, scope)
+        event = EVENTS.get(s.event)
+        if event is not None:
+            side = "after" if event.after_hook else "before"
+            self.error(f"`announce {s.event}`: the engine announces '{s.event}' itself, "
+                       f"{side} `at {event.moment}`", s.span,
+                       f"drop the `announce` (reactions to {s.event} need none), or give your own event "
+                       f"another name, e.g. 'my_{s.event}'")
+            return
         answers = [d for d in self.m.reactions.values() if d.event == s.event]
         if not answers:
             events = {d.event for d in self.m.reactions.values()}
