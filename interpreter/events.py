@@ -7,7 +7,9 @@ left), counter changes, card moves, shuffles, triggers, rounds and turns,
 and the end of the game with its reason. `tell(st, event, viewer)` words one
 for a viewer, saying only what that viewer may see (visibility.py): a card
 moving between places the viewer cannot see is "a card", another player's
-choice of a card the viewer cannot see is not named. `tell_all(st, events,
+choice of a card the viewer cannot see is not named, and unseen cards going
+in or out of a zone whose size the viewer is not told (`size hidden`) are
+not counted ("cards: deck -> player 2's vault"). `tell_all(st, events,
 viewer)` words a whole batch the way a person reads it: the cards moved
 together on one line, a counter's successive values on one line, and each
 card judged where it lay when the event happened, not where it lies now.
@@ -130,9 +132,11 @@ def _merge_key(st, event, viewer, text):
 
 def _merged_text(st, event, viewer, parts):
     if event[0] == "move":
-        names = [p for p in parts if p != "a card"]
+        names = [p for p in parts if p not in ("a card", _UNCOUNTED)]
         unseen = len(parts) - len(names)
-        if unseen:
+        if _UNCOUNTED in parts:
+            names.append(_UNCOUNTED)
+        elif unseen:
             names.append(f"{unseen} cards" if unseen > 1 else "a card")
         return f"{', '.join(names)}: {place(st, event[2])} -> {place(st, event[3])}"
     values = [parts[0][0]] + [after for _, after in parts]
@@ -174,8 +178,20 @@ def _move(st, event, viewer):
     _, card, source, dest = event
     seen = (visibility.instance_visible(st, source, viewer) or visibility.instance_visible(st, dest, viewer)
             or visibility.knows(st, card, viewer))
-    name = st.program.card_names[card] if seen else "a card"
+    if seen:
+        name = st.program.card_names[card]
+    else:
+        name = "a card" if _sizes_told(st, viewer, source, dest) else _UNCOUNTED
     return f"{name}: {place(st, source)} -> {place(st, dest)}"
+
+
+_UNCOUNTED = "cards"  # unseen cards moving in or out of a zone whose size the viewer is not told
+
+
+def _sizes_told(st, viewer, *zones) -> bool:
+    """Whether `viewer` is told how many cards each of `zones` holds: if not,
+    the story does not count the unseen cards going in or out either."""
+    return all(visibility.size_seen(st, zi, viewer) for zi in zones)
 
 
 def _look(st, event, viewer):
@@ -183,8 +199,12 @@ def _look(st, event, viewer):
     _, mask, cards, looker = event
     sees = viewer == visibility.EVERYTHING or (viewer >= 0 and mask >> viewer & 1)
     where = place(st, st.loc[cards[0]])
-    what = ", ".join(st.program.card_names[c] for c in cards) if sees else \
-        (f"{len(cards)} cards" if len(cards) > 1 else "a card")
+    if sees:
+        what = ", ".join(st.program.card_names[c] for c in cards)
+    elif not _sizes_told(st, viewer, st.loc[cards[0]]):
+        what = _UNCOUNTED
+    else:
+        what = f"{len(cards)} cards" if len(cards) > 1 else "a card"
     if looker is not None:
         return f"{player_name(looker)} looks at {what} ({where})"
     seats = [player_name(p) for p in range(max(mask.bit_length(), 0)) if mask >> p & 1]

@@ -29,7 +29,8 @@ def card_text(st, card: int, viewer: int, zone: str | None = None) -> str:
             zi = info.base + card
             held = [c for c in st.z[zi] if c is not None]
             if held and not visibility.instance_visible(st, zi, viewer):
-                text += f" [{info.name}: {len(held)} hidden]"
+                hidden = f"{len(held)} hidden" if visibility.size_seen(st, zi, viewer) else "hidden"
+                text += f" [{info.name}: {hidden}]"
             elif held:
                 text += f" [{info.name}: " + ", ".join(card_text(st, c, viewer, info.name) for c in held) + "]"
     return text

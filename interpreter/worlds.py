@@ -13,6 +13,17 @@ sees (hidden counters, other players' owner-only counters) are set to their
 lowest value, so the sample carries none of their values. Search bots work on
 such samples, never on the true state.
 
+A zone declared `size hidden` that the player does not see does not tell
+it how many cards it holds, so a sample does not keep that number either:
+the unknown cards of all such zones with nothing on their backs are pooled
+with the other unseen cards of their kind, the places whose number the
+player knows are filled first, and each card left over lands in one of the
+size-hidden zones, chosen uniformly at random, at a uniformly random place
+in it (the prior: every such zone as likely as another, whatever it held).
+What the player knows there stays: its known cards and the places with
+something on their backs keep their order. Slotted zones and zones on cards
+keep their number of cards (their places are counted on the table).
+
 While a simultaneous choice is being made, the picks the other players have
 made so far are hidden: a sample makes them again, each at random among the
 options that player has in the sample (the player's own pick stays).
@@ -32,14 +43,23 @@ def determinize(st, player: int, seed_state: int):
     kinds = world.program.card_kinds
     on_card = [world.ctr[c.index] for c in world.program.counter_list if c.scope == "card"]
     on_card.append(world.known)
+    uncounted = _uncounted_zones(world, player)
     by_kind: dict = {}
+    loose: dict = {}  # kind -> cards lying in a zone of `uncounted` with nothing on their backs
+    blanks: dict = {}  # zone instance -> the places those cards leave
     for zi, i in _unseen_places(world, player):
-        by_kind.setdefault(kinds[world.z[zi][i]], []).append((zi, i))
-    for kind in sorted(by_kind):
-        places = by_kind[kind]
+        card = world.z[zi][i]
+        if zi in uncounted and not any(values[card] for values in on_card):
+            loose.setdefault(kinds[card], []).append(card)
+            blanks.setdefault(zi, set()).add(i)
+        else:
+            by_kind.setdefault(kinds[card], []).append((zi, i))
+    spare = []
+    for kind in sorted(by_kind.keys() | loose.keys()):
+        places = by_kind.get(kind, [])
         # in a fixed order first, so the sample cannot depend on where the
         # unseen cards really are
-        cards = sorted(world.z[zi][i] for zi, i in places)
+        cards = sorted([world.z[zi][i] for zi, i in places] + loose.get(kind, []))
         seed_state = _rng.shuffle(seed_state, cards)
         marks = [[values[world.z[zi][i]] for values in on_card] for zi, i in places]
         for (zi, i), card, counts in zip(places, cards, marks):
@@ -47,6 +67,8 @@ def determinize(st, player: int, seed_state: int):
             world.loc[card] = zi
             for values, count in zip(on_card, counts):
                 values[card] = count
+        spare += cards[len(places):]
+    seed_state = _deal_uncounted(world, sorted(uncounted), blanks, spare, on_card, seed_state)
     _forget_unseen_counters(world, player)
     seed_state = _pick_secrets_again(world, player, seed_state)
     # The world's own future randomness must not be the true one either.
@@ -68,6 +90,35 @@ def _unseen_places(st, viewer: int) -> list:
         if held and not instance_visible(st, zi, viewer):
             places.extend(held)
     return places
+
+
+def _uncounted_zones(st, viewer: int) -> set:
+    """The zone instances whose number of cards `viewer` is not told and a
+    sample may change: `size hidden`, not seen, neither slotted nor on a card,
+    and of a seat in the game (the rules' largest table has instances for more)."""
+    program = st.program
+    home = program.zones[program.setup_zone].base
+    return {zi for zi, info in enumerate(program.zone_of_instance)
+            if info.size_hidden and not info.slots and info.scope != "card" and zi != home
+            and (info.scope != "player" or zi - info.base < st.n) and not instance_visible(st, zi, viewer)}
+
+
+def _deal_uncounted(world, zones: list, blanks: dict, spare: list, on_card: list, seed_state: int) -> int:
+    """Take the loose cards out of `zones` (their places `blanks`), then put
+    each card of `spare` in one of `zones` at random, at a random place, with
+    nothing on its back."""
+    for zi, places in blanks.items():
+        zone = zone_to_change(world, zi)
+        zone[:] = [card for i, card in enumerate(zone) if i not in places]
+    for card in spare:
+        seed_state, k = _rng.below(seed_state, len(zones))
+        zone = zone_to_change(world, zones[k])
+        seed_state, i = _rng.below(seed_state, len(zone) + 1)
+        zone.insert(i, card)
+        world.loc[card] = zones[k]
+        for values in on_card:
+            values[card] = 0
+    return seed_state
 
 
 def _pick_secrets_again(world, player: int, seed_state: int) -> int:

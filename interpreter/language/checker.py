@@ -11,6 +11,7 @@ from . import nodes as n
 from .builtins import BUILTIN_NAMES, FUNCTIONS, VALUES
 from .flowcheck import FlowChecks, walk_stmts
 from .params import allowed_values
+from .sizecheck import size_leaks
 from .parser import readable_as_name
 from .visitor import Visitor
 
@@ -18,7 +19,7 @@ _DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve, n.Announce, n.Reorder)
 
 
 def check(model, db, params: dict, card_fields: dict) -> list[Diagnostic]:
-    return Checker(model, db, params, card_fields).run()
+    return Checker(model, db, params, card_fields).run() + size_leaks(model)
 
 
 class Checker(FlowChecks, Visitor):
