@@ -15,27 +15,30 @@ from .value_types import BOOL, CARD, CARDS, LIST, LISTS, NUMBER, PLAYER, PLAYERS
 from .visitor import Visitor
 
 
-def type_problems(model, db, params) -> list[Diagnostic]:
-    return TypeCheck(model, db, params).run()
+def type_problems(model, db, params, card_fields=None) -> list[Diagnostic]:
+    return TypeCheck(model, typed(model, db, params, card_fields)).run()
 
 
 class TypeCheck(Visitor):
-    def __init__(self, model, db, params):
+    """Reports the statements and operators given values of the wrong kind;
+    `types` knows the parameters' types (see param_types)."""
+
+    def __init__(self, model, types: Types):
         self.m = model
-        self.types = Types(model, db, params)
+        self.types = types
         self.problems: list = []
 
     def run(self) -> list:
-        m = self.m
+        m, params = self.m, self.types.parameters
         for decl in m.defines.values():
-            self.expr(decl.expr, {p: None for p in decl.params})
+            self.expr(decl.expr, params("define", decl))
         for decl in m.effects.values():
             self.condition(decl.when, {}, f"the condition of effect '{decl.name}'")
             self.body(decl.body, {})
         for decl in m.procedures.values():
-            self.body(decl.body, {p: None for p in decl.params})
+            self.body(decl.body, params("procedure", decl))
         for decl in m.reactions.values():
-            scope = {p: None for p in decl.params}
+            scope = params("reaction", decl)
             self.condition(decl.when, scope, f"the condition of reaction '{decl.name}'")
             self.body(decl.body, scope)
         for decl in m.actions.values():
@@ -239,3 +242,101 @@ class TypeCheck(Visitor):
             inner[var] = self.types.element(iterable, inner)
         self.expr(e.expr, inner)
         self.condition(e.cond, inner, "a `where` condition")
+
+
+# ---------------------------------------------------------------- parameter types
+# A parameter has the type every value given to it has: the arguments of the
+# calls of its procedure or definition, or of the `announce`s its reaction
+# answers. Until some value reaches it, it is UNSEEN (a procedure passing its
+# own parameter on gives nothing new); values of different types leave it
+# untyped (None), as a parameter was before it could be inferred.
+UNSEEN = "unseen"
+
+
+def typed(model, db, params, card_fields=None) -> Types:
+    """The model's types, its parameters typed as the values given to them
+    agree: repeated until no parameter changes, for procedures that call
+    procedures (a parameter that never settles stays untyped)."""
+    types = Types(model, db, params)
+    declared = {(kind, decl.name): decl.params for kind, decls in
+                (("procedure", model.procedures), ("reaction", model.reactions), ("define", model.defines))
+                for decl in decls.values() if decl.params}
+    current = {key: {p: UNSEEN for p in names} for key, names in declared.items()}
+    for _ in range(sum(len(names) for names in declared.values()) + 2):
+        types.set_parameters(current)
+        given = Suppliers(model, types).collect(card_fields)
+        agreed = {key: {p: _agreed(given.get((key, i), ())) for i, p in enumerate(names)}
+                  for key, names in declared.items()}
+        if agreed == current:
+            break
+        current = agreed
+    else:
+        current = {}
+    types.set_parameters({key: {p: t for p, t in known.items() if t != UNSEEN} for key, known in current.items()})
+    return types
+
+
+def _agreed(kinds) -> str | None:
+    kinds = set(kinds) - {UNSEEN}
+    return kinds.pop() if len(kinds) == 1 else UNSEEN if not kinds else None
+
+
+class Suppliers(TypeCheck):
+    """Walks the rules as the type check does, noting the type of each value
+    given to a parameter instead of reporting problems."""
+
+    def __init__(self, model, types: Types):
+        super().__init__(model, types)
+        self.given: dict = {}  # ((kind, name), index) -> types of the values given
+
+    def collect(self, card_fields=None) -> dict:
+        """The types given to each parameter, from everywhere an expression
+        may be written: the rules, their labels and the cards' fields."""
+        m = self.m
+        self.run()
+        for decl in m.actions.values():
+            self.expr(decl.label, {})
+        for decl in m.reactions.values():
+            self.expr(decl.label, self.types.parameters("reaction", decl))
+        for expr in m.tiebreak.exprs if m.tiebreak is not None else ():
+            self.expr(expr, {})
+        for decl in m.shows.values():
+            self.expr(decl.template, {"card": CARD})
+        for values in (card_fields or {}).values():
+            for value in values:
+                for expr in (value.values() if isinstance(value, dict) else (value,)):
+                    if isinstance(expr, n.Expr):
+                        self.expr(expr, {})
+        return self.given
+
+    def error(self, message, span, hint=None):
+        pass
+
+    def visit(self, node, scope):
+        if isinstance(node, n.Stmt):  # the parts the type check has nothing to say about
+            for child in n.children(node):
+                if isinstance(child, n.Ref) and child.owner is not None:
+                    self.expr(child.owner, scope)
+            if isinstance(node, n.May):
+                self.expr(node.label, scope)
+        return super().visit(node, scope)
+
+    def supply(self, kind, name, args, scope):
+        for i, arg in enumerate(args):
+            self.given.setdefault(((kind, name), i), set()).add(self.types.of(arg, scope))
+
+    def visit_CallStmt(self, s, scope):
+        if s.name in self.m.procedures:
+            self.supply("procedure", s.name, s.args, scope)
+        self.generic_visit(s, scope)
+
+    def visit_Announce(self, s, scope):
+        for decl in self.m.reactions.values():
+            if decl.event == s.event:
+                self.supply("reaction", decl.name, s.args, scope)
+        self.generic_visit(s, scope)
+
+    def visit_Call(self, e, scope):
+        if e.name in self.m.defines:
+            self.supply("define", e.name, e.args, scope)
+        super().visit_Call(e, scope)
