@@ -27,11 +27,13 @@ class TypeCheck(Visitor):
         self.m = model
         self.types = types
         self.problems: list = []
+        self.origins: dict = {}  # parameter -> (its type, where a value of that type was given), in the body checked
 
     def run(self) -> list:
-        m, params = self.m, self.types.parameters
+        m, params = self.m, self.parameters
         for decl in m.defines.values():
             self.expr(decl.expr, params("define", decl))
+        self.origins = {}
         for decl in m.effects.values():
             self.condition(decl.when, {}, f"the condition of effect '{decl.name}'")
             self.body(decl.body, {})
@@ -41,6 +43,7 @@ class TypeCheck(Visitor):
             scope = params("reaction", decl)
             self.condition(decl.when, scope, f"the condition of reaction '{decl.name}'")
             self.body(decl.body, scope)
+        self.origins = {}
         for decl in m.actions.values():
             self.condition(decl.when, {}, f"the condition of action '{decl.name}'")
             self.body(decl.body, {})
@@ -60,13 +63,27 @@ class TypeCheck(Visitor):
     def error(self, message, span, hint=None):
         self.problems.append(Diagnostic("error", message, span, hint))
 
+    def parameters(self, kind, decl) -> dict:
+        """The scope of a procedure's, reaction's or definition's body; its
+        parameters' origins serve the hints while the body is checked."""
+        self.origins = self.types.origins.get((kind, decl.name), {})
+        return self.types.parameters(kind, decl)
+
+    def origin(self, expr, kind) -> str | None:
+        """Why a parameter has the type it has: the values given to it."""
+        kind_given, span = self.origins.get(expr.name, (None, None)) if isinstance(expr, n.Name) else (None, None)
+        if kind_given != kind:  # not the parameter, or a local variable in its place
+            return None
+        return (f"'{expr.name}' is {describe(kind)} because every value given to it is, "
+                f"as at line {span.line}")
+
     def expect(self, expr, scope, allowed, what):
         self.expr(expr, scope)
         kind = self.types.of(expr, scope)
         if kind is not None and kind not in allowed:
             names = sorted(describe(a) for a in allowed)
             wanted = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-            self.error(f"{what} must be {wanted}, not {describe(kind)}", expr.span)
+            self.error(f"{what} must be {wanted}, not {describe(kind)}", expr.span, self.origin(expr, kind))
 
     def condition(self, expr, scope, what="a condition"):
         """A condition must be yes or no; a number or a list is not read as one."""
@@ -215,7 +232,8 @@ class TypeCheck(Visitor):
         self.expr(e.obj, scope)
         kind = self.types.of(e.obj, scope)
         if kind is not None and kind != CARD:
-            self.error(f"only a card has fields; this is {describe(kind)}", e.obj.span, f"'.{e.name}' reads a card's field")
+            self.error(f"only a card has fields; this is {describe(kind)}", e.obj.span,
+                       self.origin(e.obj, kind) or f"'.{e.name}' reads a card's field")
 
     def visit_Call(self, e, scope):
         builtin = FUNCTIONS.get(e.name)
@@ -265,18 +283,21 @@ def typed(model, db, params, card_fields=None) -> Types:
     for _ in range(sum(len(names) for names in declared.values()) + 2):
         types.set_parameters(current)
         given = Suppliers(model, types).collect(card_fields)
-        agreed = {key: {p: _agreed(given.get((key, i), ())) for i, p in enumerate(names)}
+        agreed = {key: {p: _agreed(given.get((key, i), {})) for i, p in enumerate(names)}
                   for key, names in declared.items()}
         if agreed == current:
             break
         current = agreed
     else:
-        current = {}
-    types.set_parameters({key: {p: t for p, t in known.items() if t != UNSEEN} for key, known in current.items()})
+        current, given = {}, {}
+    known = {key: {p: t for p, t in params.items() if t not in (UNSEEN, None)} for key, params in current.items()}
+    origins = {key: {p: (t, given[(key, declared[key].index(p))][t]) for p, t in params.items()}
+               for key, params in known.items()}
+    types.set_parameters(known, origins)
     return types
 
 
-def _agreed(kinds) -> str | None:
+def _agreed(kinds: dict) -> str | None:
     kinds = set(kinds) - {UNSEEN}
     return kinds.pop() if len(kinds) == 1 else UNSEEN if not kinds else None
 
@@ -287,7 +308,7 @@ class Suppliers(TypeCheck):
 
     def __init__(self, model, types: Types):
         super().__init__(model, types)
-        self.given: dict = {}  # ((kind, name), index) -> types of the values given
+        self.given: dict = {}  # ((kind, name), index) -> {type of a value given: where the first was given}
 
     def collect(self, card_fields=None) -> dict:
         """The types given to each parameter, from everywhere an expression
@@ -323,7 +344,7 @@ class Suppliers(TypeCheck):
 
     def supply(self, kind, name, args, scope):
         for i, arg in enumerate(args):
-            self.given.setdefault(((kind, name), i), set()).add(self.types.of(arg, scope))
+            self.given.setdefault(((kind, name), i), {}).setdefault(self.types.of(arg, scope), arg.span)
 
     def visit_CallStmt(self, s, scope):
         if s.name in self.m.procedures:

@@ -29,12 +29,14 @@ class Types(Visitor):
             for name, ftype in kind.fields:
                 self.field_types[name] = EFFECTS if ftype == "effects" else None
         self._defines: dict = {}
-        self.given: dict = {}  # (kind, name) -> {parameter: type}, see param_types
+        self.given: dict = {}  # (kind, name) -> {parameter: type}, see typecheck.typed
+        self.origins: dict = {}  # (kind, name) -> {parameter: (type, span of a value of that type given to it)}
 
-    def set_parameters(self, given: dict) -> None:
+    def set_parameters(self, given: dict, origins=None) -> None:
         """Type the parameters of procedures, reactions and definitions
         (`given`: (kind, name) -> {parameter: type}); untyped ones stay None."""
         self.given = given
+        self.origins = origins or {}
         self._defines = {}
 
     def parameters(self, kind: str, decl) -> dict:
