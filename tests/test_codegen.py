@@ -208,6 +208,30 @@ def test_a_fault_of_the_interpreter_is_an_internal_error(tmp_path, monkeypatch):
     assert not isinstance(info.value, RulesRuntimeError)
 
 
+def test_a_game_loaded_again_reuses_its_code_and_keeps_its_own_lines(tmp_path):
+    """The same rules loaded twice in one process share compiled code, but
+    each game's functions carry its own module's name: a run-time error in
+    the second still shows its rule, its rules line and its generated line,
+    after the first game is gone."""
+    import gc
+
+    from interpreter.compiler import codegen
+
+    first = tiny(tmp_path, price="gain 1 // (gold - gold) gold")
+    hits = codegen._compiled.cache_info().hits
+    second = load_game(tmp_path / "game.rules")
+    assert codegen._compiled.cache_info().hits == hits + 1
+    own = {f.__code__.co_filename for f in (first.program.module.ns["action_price"], second.program.module.ns["action_price"])}
+    assert len(own) == 2
+    del first
+    gc.collect()
+    st = second.new_initial_state(2, 1)
+    with pytest.raises(RulesRuntimeError) as info:
+        st.apply_action("price")
+    text = info.value.render()
+    assert "game.rules:17:5: error: rule failed: integer division or modulo by zero" in text
+
+
 def test_evaluation_does_not_swallow_an_internal_error(monkeypatch):
     """Bots skip positions the rules cannot score, but never an interpreter fault."""
     from interpreter.agents.evaluate import Evaluator

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import itertools
 import linecache
 import re
@@ -167,10 +168,8 @@ class Module:
     def build(self) -> dict:
         """Compile every function; returns name -> function (also in the namespace)."""
         text = self.source()
-        tree = ast.parse(text, self.filename)
-        audit(tree, self.names)
-        code = compile(tree, self.filename, "exec")
-        defaults = {f.name: tuple(ast.literal_eval(d) for d in f.args.defaults) for f in tree.body}
+        code, defaults = _compiled(text, frozenset(self.names))
+        code = _renamed(code, self.filename)
         made = {}
         for const in code.co_consts:
             if isinstance(const, types.CodeType):
@@ -184,6 +183,28 @@ class Module:
 
     def span_at(self, lineno: int):
         return self.line_spans.get(lineno)
+
+@functools.lru_cache(maxsize=16)
+def _compiled(text: str, names: frozenset) -> tuple:
+    """The audited code object of a generated module and its functions'
+    default values. Code objects are immutable, so a game loaded again with
+    the same rules (a test suite, a server, a language server) reuses them;
+    each load still makes its own functions over its own namespace."""
+    tree = ast.parse(text, _UNNAMED)
+    audit(tree, names)
+    defaults = {f.name: tuple(ast.literal_eval(d) for d in f.args.defaults) for f in tree.body}
+    return compile(tree, _UNNAMED, "exec"), defaults
+
+
+_UNNAMED = "<generated>"
+
+
+def _renamed(code: types.CodeType, filename: str) -> types.CodeType:
+    """`code` and the code nested in it as compiled from `filename` (each
+    module's own name, by which tracebacks find its source and rule lines)."""
+    consts = tuple(_renamed(c, filename) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
+
 
 def _comment(text: str) -> str:
     """A one-line comment: unprintable characters (line ends among them) replaced."""

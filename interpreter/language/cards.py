@@ -15,6 +15,7 @@ import gc
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
 
@@ -415,7 +416,7 @@ def _parse_card_text(raw, span, db, parse, card, fname, memo):
     tree = memo.get(key)
     if tree is None:
         try:
-            tree = memo[key] = parse(raw, _ALONE, (1, 1))
+            tree = memo[key] = _parsed_alone(parse, raw)
         except RulesError:
             try:  # parse it again where it is, for the error's position
                 parse(raw, db.source, offset)
@@ -424,6 +425,13 @@ def _parse_card_text(raw, span, db, parse, card, fname, memo):
                 raise RulesError(Diagnostic(d.severity, f"card '{_short(card.name)}', field '{fname}': {d.message}", d.span, d.hint)) from None
             raise
     return _placed(tree, db.source, offset)
+
+
+@lru_cache(maxsize=4096)
+def _parsed_alone(parse, raw: str):
+    """A card text parsed on its own. Trees are immutable, so a text read
+    again (the same card file loaded again) is parsed once per process."""
+    return parse(raw, _ALONE, (1, 1))
 
 
 _NODE_FIELDS: dict = {}  # node class -> its field names but the span
