@@ -131,7 +131,8 @@ def test_rules_without_decisions_are_plain_functions():
 # ------------------------------------------------------------------ reading generated code
 GENERATED = [("catalyst", "rules/catalyst.rules", "recruit_one"), ("catalyst", "rules/catalyst.rules", "turn"),
              ("catalyst", "rules/catalyst.rules", "acquire_building"), ("solo", "rules/solo.rules", "prepare_buildings"),
-             ("catastropolis", "rules/catastropolis/catastropolis.rules", "start of turn")]
+             ("catastropolis", "rules/catastropolis/catastropolis.rules", "start of turn"),
+             ("watch", "tests/flow/watch.rules", "end of turn")]  # with the engine's turn_end window
 
 
 @pytest.mark.parametrize("game, rules, rule", GENERATED, ids=[f"{g}-{r.replace(' ', '_')}" for g, _, r in GENERATED])

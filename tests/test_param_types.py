@@ -77,3 +77,12 @@ def test_a_typed_parameter_used_as_another_kind_is_refused_where_it_is_used(tmp_
     text = info.value.render()
     assert "pickpocket.rules:28:14: error: only a card has fields; this is a player" in text
     assert "'who' is a player because every value given to it is, as at line 23" in text
+
+
+def test_a_reaction_to_an_event_of_the_engine_is_given_the_player_whose_turn_it_is(tmp_path):
+    path = _variant(tmp_path, "score:\n", 'reaction wave(p) "wave" to turn_start:\n    may "wave at {p}":\n'
+                                          "        gain 1 alarms\nscore:\n")
+    st = load_game(path).new_initial_state(2, seed=1)
+    assert asked(st) == (1, "react to turn start", "wave")
+    play(st, "yes")
+    assert asked(st) == (1, "wave", "wave at player 1")

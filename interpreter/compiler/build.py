@@ -14,6 +14,7 @@ from . import runtime as rt
 from .boards import adjacency_functions, build_boards
 from .codegen import Module
 from .exprgen import ExprGen, Names
+from .flowgen import hooks_with_windows
 from .program import CounterInfo, Program, ZoneInfo
 from .rounds import Phase, build_main, pass_phase
 from .stmtgen import RuleGen, suspending_rules
@@ -86,7 +87,8 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
         bodies.append((("action", name), f"action {name}", {}, decl.body, name.replace("_", " "), decl))
     for name, decl in model.reactions.items():
         bodies.append((("reaction", name), f"reaction {name}", exprs.types.parameters("reaction", decl), decl.body, name.replace("_", " "), decl))
-    for moment, decl in model.hooks.items():
+    hook_decls = hooks_with_windows(model)
+    for moment, decl in hook_decls.items():
         bodies.append((("hook", moment), f"at {moment}", {}, decl.body, moment, decl))
     for zone, decl in model.empty_hooks.items():
         bodies.append((("empty", zone), f"when {zone} becomes empty", {}, decl.body, f"{zone} empty", decl))
@@ -110,7 +112,7 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
     program.actions = list(model.actions)
     for zone, decl in model.empty_hooks.items():
         zones[zone].empty_hook = code_index[("empty", zone)]
-    hooks = {moment: code_index[("hook", moment)] for moment in model.hooks}
+    hooks = {moment: code_index[("hook", moment)] for moment in hook_decls}
 
     conditions = {name: exprs.function(decl.when, Names(), f"effect {name}", name=f"effect {name} when")
                   for name, decl in model.effects.items() if decl.when is not None}

@@ -6,6 +6,8 @@ output helpers (`var`, `emit`, `place`, `ask`, `suspend`, `call`).
 """
 from __future__ import annotations
 
+from ..language import nodes as n
+from ..language.builtin_events import EVENTS
 from . import decisions as dp
 from .blocks import slot_index
 from .codegen import Label
@@ -76,9 +78,12 @@ class FlowGen:
         slots = [self.var(True) for _ in s.args]
         for slot, arg in zip(slots, s.args):
             self.emit(f"{slot} = {self.x.gen(arg, names)}", s.span)
-        start = self.x.gen(s.start, names) if s.start is not None else "None"
-        self.emit(f"{saved} = st.me; {seats} = R_responders(st, {start}, {self.m.const(s.span)}); {k} = 0; "
-                  f"{taken} = False", s.span)
+        if s.everyone:
+            offered = "R_seats_together(st)"
+        else:
+            start = self.x.gen(s.start, names) if s.start is not None else "None"
+            offered = f"R_responders(st, {start}, {self.m.const(s.span)})"
+        self.emit(f"{saved} = st.me; {seats} = {offered}; {k} = 0; {taken} = False", s.span)
         top, end = Label(), Label()
         self.place(top)
         self.jump_if(f"{k} >= len({seats})" + (f" or {taken}" if s.first_only else ""), end, s.span)
@@ -104,3 +109,25 @@ class FlowGen:
         self.jump(top, s.span)
         self.place(end)
         self.emit(f"st.me = {saved}", s.span)
+
+
+def hooks_with_windows(model) -> dict:
+    """The rules' hooks (moment -> HookDecl), each with the response window
+    of the engine's own event at that moment placed in it when a reaction
+    answers that event: after the block of a start hook, before the block of
+    an end hook (a hook the rules do not write is made for it). The window is
+    an `announce` like one written by hand, from `me` (whose turn it is), or
+    for a phase to every player of the round's order."""
+    hooks = dict(model.hooks)
+    for event in EVENTS.values():
+        answers = [d for d in model.reactions.values() if d.event == event.name]
+        if not answers or (event.phased and not model.phases):
+            continue
+        span = answers[0].span
+        args = tuple(n.Name("me", span=span) for _ in event.params)
+        window = n.Announce(event.name, args, None, False, event.everyone, span=span)
+        hook = hooks.get(event.moment)
+        body = hook.body if hook is not None else ()
+        body = (*body, window) if event.after_hook else (window, *body)
+        hooks[event.moment] = n.HookDecl(event.moment, body, span=hook.span if hook is not None else span)
+    return hooks

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import deque
 
 from . import nodes as n
+from .builtin_events import EVENTS
 from ..errors import did_you_mean
 
 
@@ -40,7 +41,7 @@ class FlowChecks:
                 if decl.play.startswith("until"):
                     continue
                 hint = f"write `phase {decl.name} until everyone passes:` for players to pass in it"
-                for s, chain in passes_reached(m, decl.body):
+                for s, chain in passes_reached(m, run_in_phase(m, decl)):
                     if s.span in reported:
                         continue
                     reported.add(s.span)
@@ -54,18 +55,43 @@ class FlowChecks:
                                hint + ", or keep the `pass phase` out of what that phase runs")
 
     def check_reactions(self):
-        """Every reaction answers an event some rule announces."""
+        """Every reaction answers an event some rule announces, or one the
+        engine announces itself with as many values as it takes."""
         announced = {s.event for s in all_stmts(self.m) if isinstance(s, n.Announce)}
         for decl in self.m.reactions.values():
-            if decl.event not in announced:
+            event = EVENTS.get(decl.event)
+            if event is not None:
+                self.builtin_reaction(decl, event)
+            elif decl.event not in announced:
                 self.warning(f"reaction '{decl.name}' answers '{decl.event}', which no rule announces", decl.span,
-                             did_you_mean(decl.event, announced) or f"write `announce {decl.event}` where it happens")
+                             did_you_mean(decl.event, announced | set(EVENTS))
+                             or f"write `announce {decl.event}` where it happens")
+
+    def builtin_reaction(self, decl, event):
+        if len(decl.params) != len(event.params):
+            gives = f"gives {len(event.params)} value{'s' if len(event.params) != 1 else ''}"
+            self.error(f"reaction '{decl.name}' answers '{event.name}', which {gives}, but it takes "
+                       f"{len(decl.params)}", decl.span,
+                       f"the engine announces it as {event.usage}: write `reaction {decl.name}"
+                       f"{'(' + ', '.join(event.params) + ')' if event.params else ''} ... to {event.name}`")
+        if event.phased and not self.m.phases:
+            turn = event.name.replace("phase", "turn")
+            self.error(f"reaction '{decl.name}' answers '{event.name}', but the rules declare no phase", decl.span,
+                       f"declare the round's phases (`phase NAME:`), or answer `{turn}`")
 
     def visit_Announce(self, s, scope):
         for a in s.args:
             self.expr(a, scope)
         if s.start is not None:
             self.expr(s.start, scope)
+        event = EVENTS.get(s.event)
+        if event is not None:
+            side = "after" if event.after_hook else "before"
+            self.error(f"`announce {s.event}`: the engine announces '{s.event}' itself, "
+                       f"{side} `at {event.moment}`", s.span,
+                       f"drop the `announce` (reactions to {s.event} need none), or give your own event "
+                       f"another name, e.g. 'my_{s.event}'")
+            return
         answers = [d for d in self.m.reactions.values() if d.event == s.event]
         if not answers:
             events = {d.event for d in self.m.reactions.values()}
@@ -104,13 +130,27 @@ def all_stmts(model):
             yield from walk_stmts(decl.body)
 
 
-def passes_reached(model, body):
-    """Each `pass phase` that running `body` may reach, with the calls that
-    lead to it, nearest first: (statement, ((what, name, span of the call), ...)).
-    Calls are procedures and effects called, effects resolved (any may be on
-    a card), actions offered by `choose action` and reactions to an announce."""
+def run_in_phase(model, decl):
+    """What a phase runs, each as (statements, how it is reached): its block,
+    the hooks of every turn and phase, and the reactions to the events the
+    engine announces at those moments."""
+    yield decl.body, ()
+    for moment, hook in model.hooks.items():
+        if moment.endswith(("turn", "phase")):
+            yield hook.body, (("hook", f"at {moment}", hook.span),)
+    for reaction in model.reactions.values():
+        if reaction.event in EVENTS:
+            yield reaction.body, (("reaction", reaction.name, reaction.span),)
+
+
+def passes_reached(model, starts):
+    """Each `pass phase` that running `starts` ((statements, chain) pairs) may
+    reach, with the calls that lead to it, nearest first: (statement,
+    ((what, name, span of the call), ...)). Calls are procedures and effects
+    called, effects resolved (any may be on a card), actions offered by
+    `choose action` and reactions to an announce."""
     seen: set = set()
-    todo = deque([(body, ())])
+    todo = deque(starts)
     while todo:
         stmts, chain = todo.popleft()
         for s in walk_stmts(stmts):

@@ -307,6 +307,7 @@ class Announce(Stmt):
     args: tuple[Expr, ...]
     start: Optional[Expr]  # the first player offered a reaction (None: the next player)
     first_only: bool  # the window closes once one player has reacted
+    everyone: bool = False  # offered to every player of the round's order (the engine's phase windows)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """What the language reference (docs/language.md) is made from: the grammar's
-keywords, and the built-ins section written from the built-in registry.
+keywords, and the built-ins section written from the built-in registries
+(functions and values, and the events the engine announces).
 
 The reference's tests compare the committed section with `builtins_section()`
 and look for every keyword in the text, so neither can drift from the code.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from .builtin_events import EVENTS
 from .builtins import FUNCTIONS, VALUES
 from .grammar import lark_parser
 from .value_types import describe
@@ -42,6 +44,10 @@ def builtins_section() -> str:
     for name in sorted(VALUES):
         v = VALUES[name]
         lines.append(f"| `{name}` | {describe(v.returns)} | {_cell(v.doc)} | `{_cell(v.example)}` |")
+    lines += ["", "### Events", "", "| event | gives | when, and to whom | a reaction to it |", "|---|---|---|---|"]
+    for event in EVENTS.values():
+        gives = ", ".join(f"`{p}`" for p in event.params) or "nothing"
+        lines.append(f"| `{event.name}` | {gives} | {_cell(event.doc)} | `{_cell(event.example)}` |")
     lines += ["", END]
     return "\n".join(lines)
 

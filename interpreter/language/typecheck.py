@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..errors import Diagnostic
 from . import nodes as n
+from .builtin_events import EVENTS
 from .builtins import FUNCTIONS, VALUES
 from .types import Types
 from .value_types import BOOL, CARD, CARDS, LIST, LISTS, NUMBER, PLAYER, PLAYERS, TEXT, describe
@@ -319,6 +320,9 @@ class Suppliers(TypeCheck):
             self.expr(decl.label, {})
         for decl in m.reactions.values():
             self.expr(decl.label, self.types.parameters("reaction", decl))
+            event = EVENTS.get(decl.event)
+            if event is not None:  # the engine's window gives `me`, whose turn it is, for each value
+                self.supply("reaction", decl.name, [n.Name("me", span=decl.span)] * len(event.params), {})
         for expr in m.tiebreak.exprs if m.tiebreak is not None else ():
             self.expr(expr, {})
         for decl in m.shows.values():
