@@ -93,6 +93,27 @@ def test_the_terminal_says_round_and_phase(tmp_path):
     assert "round 25" not in result.output
 
 
+def test_pass_phase_in_a_procedure_called_from_a_phase_played_until_everyone_passes(tmp_path):
+    """Reaching `pass phase` through a procedure is accepted where players may
+    pass, and passes as if written in the phase; the same call from a phase
+    played once is refused by `check`, at the `pass phase`."""
+    (tmp_path / "cards.yaml").write_text((AUCTION.parent / "cards.yaml").read_text())
+    text = AUCTION.read_text().replace("        move c to won\n        gain c.cost points\n    else:\n        pass phase\n",
+                                       "        move c to won\n        gain c.cost points\n    else:\n        give_up\n")
+    assert "give_up" in text
+    path = tmp_path / "auction.rules"
+    path.write_text(text + "procedure give_up:\n    pass phase\n")
+    st = load_game(path).new_initial_state(2, seed=1)
+    play(st, "pass")
+    assert where(st) == (1, 2, 4, 1) and st.passed == (0,)
+    path.write_text(path.read_text().replace('phase income "Income":\n    gain 1 gold\n',
+                                             'phase income "Income":\n    gain 1 gold\n    if gold > 9:\n        give_up\n'))
+    result = CliRunner().invoke(cli, ["check", str(path)])
+    assert result.exit_code == 1
+    assert (f"{path}:{len(text.splitlines()) + 4}:5: error: `pass phase` reached from phase 'income', which is not "
+            "played until everyone passes, through procedure 'give_up' (line 22)") in result.output
+
+
 # ---------------------------------------------------------------- simultaneous choices
 def to_the_bids(auction, players=2, seed=1):
     st = auction.new_initial_state(players, seed=seed, listen=True)

@@ -7,7 +7,7 @@ import json
 from ..errors import RulesRuntimeError
 from ..language import nodes as n
 from ..language.nodes import EffectList
-from ..language.types import Types
+from ..language.typecheck import typed
 from ..language.value_types import CARD
 from . import calls, ops
 from . import runtime as rt
@@ -72,32 +72,32 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
     module = Module(model.files[-1] if model.files else program.title)
     program.counts_reads = count_reads
     program.won_together = any(isinstance(x, n.EndGame) and x.won for x in model.nodes())
-    exprs = ExprGen(program, model, module, Types(model, db, params), count_reads)
+    exprs = ExprGen(program, model, module, typed(model, db, params, card_fields), count_reads)
     for name, values in card_fields.items():
         fields[name] = [_card_value(exprs, v, name) for v in values]
     adjacency = adjacency_functions(model, exprs)
 
     code_index: dict = {}
-    bodies = []  # (key, rule name, parameters, body, prompt, declaration)
+    bodies = []  # (key, rule name, parameters (name -> type), body, prompt, declaration)
     for name, decl in model.effects.items():
-        bodies.append((name, f"effect {name}", (), decl.body, f"effect {name}", decl))
+        bodies.append((name, f"effect {name}", {}, decl.body, f"effect {name}", decl))
     for name, decl in model.procedures.items():
-        bodies.append((name, f"procedure {name}", decl.params, decl.body, name.replace("_", " "), decl))
+        bodies.append((name, f"procedure {name}", exprs.types.parameters("procedure", decl), decl.body, name.replace("_", " "), decl))
     for name, decl in model.actions.items():
-        bodies.append((("action", name), f"action {name}", (), decl.body, name.replace("_", " "), decl))
+        bodies.append((("action", name), f"action {name}", {}, decl.body, name.replace("_", " "), decl))
     for name, decl in model.reactions.items():
-        bodies.append((("reaction", name), f"reaction {name}", decl.params, decl.body, name.replace("_", " "), decl))
+        bodies.append((("reaction", name), f"reaction {name}", exprs.types.parameters("reaction", decl), decl.body, name.replace("_", " "), decl))
     hook_decls = hooks_with_windows(model)
     for moment, decl in hook_decls.items():
-        bodies.append((("hook", moment), f"at {moment}", (), decl.body, moment, decl))
+        bodies.append((("hook", moment), f"at {moment}", {}, decl.body, moment, decl))
     for zone, decl in model.empty_hooks.items():
-        bodies.append((("empty", zone), f"when {zone} becomes empty", (), decl.body, f"{zone} empty", decl))
-    bodies.append((("setup",), "setup", (), model.setup.body, "setup", model.setup))
+        bodies.append((("empty", zone), f"when {zone} becomes empty", {}, decl.body, f"{zone} empty", decl))
+    bodies.append((("setup",), "setup", {}, model.setup.body, "setup", model.setup))
     if model.phases:
         for name, decl in model.phases.items():
-            bodies.append((("phase", name), f"phase {name}", (), decl.body, name.replace("_", " "), decl))
+            bodies.append((("phase", name), f"phase {name}", {}, decl.body, name.replace("_", " "), decl))
     else:
-        bodies.append((("turn",), "turn", (), model.turn.body, "turn", model.turn))
+        bodies.append((("turn",), "turn", {}, model.turn.body, "turn", model.turn))
     for i, (key, *_rest) in enumerate(bodies):
         code_index[key] = i + 1  # code 0 is the main loop
     suspending = suspending_rules(model, {key: body for key, _, _, body, _, _ in bodies})

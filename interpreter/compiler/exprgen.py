@@ -342,8 +342,9 @@ class ExprGen(Visitor):
             fname = self._defines[name] = self.m.function_name(f"define {name}")
             params = [self.m.name("p") for _ in decl.params]
             inner = Names()
+            given = self.types.parameters("define", decl)
             for param, text in zip(decl.params, params):
-                inner = inner.bind(param, text)
+                inner = inner.bind(param, text, given[param])
             self._inlining.add(name)
             outer, self._in_text = self._in_text, False  # one function serves rules and texts alike
             try:

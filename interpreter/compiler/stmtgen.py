@@ -60,7 +60,8 @@ def _children(stmt):
 class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
     """Generates the function of one rule."""
 
-    def __init__(self, ctx, index: int, name: str, params, body, prompt: str, resumable: bool, span=None):
+    def __init__(self, ctx, index: int, name: str, params: dict, body, prompt: str, resumable: bool, span=None):
+        """`params`: the rule's parameters in order, each with its type (or None)."""
         self.ctx = ctx
         self.span = span
         self.x = ctx.exprs
@@ -93,9 +94,9 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         fname = self.ctx.function_names[self.index]
         names = Names()
         args = []
-        for p in self.params:
+        for p in self.params:  # each parameter typed as the values given to it agree (or None)
             v = self.var(True)
-            names = names.bind(p, v)
+            names = names.bind(p, v, self.params[p])
             args.append(v)
         if self.res:
             self.place(Label())

@@ -6,6 +6,8 @@ A mixin of checker.Checker: the methods report through its `error` and
 """
 from __future__ import annotations
 
+from collections import deque
+
 from . import nodes as n
 from .builtin_events import EVENTS
 from ..errors import did_you_mean
@@ -34,13 +36,23 @@ class FlowChecks:
                     self.error("`pass phase` but no phase is played until everyone passes", s.span,
                                "write `phase NAME until everyone passes:` for a phase players may pass in")
         else:
+            reported = set()
             for decl in m.phases.values():
                 if decl.play.startswith("until"):
                     continue
-                for s in walk_stmts(decl.body):
-                    if isinstance(s, n.PassPhase):
+                hint = f"write `phase {decl.name} until everyone passes:` for players to pass in it"
+                for s, chain in passes_reached(m, run_in_phase(m, decl)):
+                    if s.span in reported:
+                        continue
+                    reported.add(s.span)
+                    if not chain:
                         self.error(f"`pass phase` in phase '{decl.name}', which is not played until everyone passes",
-                                   s.span, f"write `phase {decl.name} until everyone passes:` for players to pass in it")
+                                   s.span, hint)
+                        continue
+                    through = ", then ".join(f"{what} '{name}' (line {span.line})" for what, name, span in chain)
+                    self.error(f"`pass phase` reached from phase '{decl.name}', which is not played until everyone "
+                               f"passes, through {through}", s.span,
+                               hint + ", or keep the `pass phase` out of what that phase runs")
 
     def check_reactions(self):
         """Every reaction answers an event some rule announces, or one the
@@ -116,6 +128,53 @@ def all_stmts(model):
                  model.setup, model.turn):
         if decl is not None:
             yield from walk_stmts(decl.body)
+
+
+def run_in_phase(model, decl):
+    """What a phase runs, each as (statements, how it is reached): its block,
+    the hooks of every turn and phase, and the reactions to the events the
+    engine announces at those moments."""
+    yield decl.body, ()
+    for moment, hook in model.hooks.items():
+        if moment.endswith(("turn", "phase")):
+            yield hook.body, (("hook", f"at {moment}", hook.span),)
+    for reaction in model.reactions.values():
+        if reaction.event in EVENTS:
+            yield reaction.body, (("reaction", reaction.name, reaction.span),)
+
+
+def passes_reached(model, starts):
+    """Each `pass phase` that running `starts` ((statements, chain) pairs) may
+    reach, with the calls that lead to it, nearest first: (statement,
+    ((what, name, span of the call), ...)). Calls are procedures and effects
+    called, effects resolved (any may be on a card), actions offered by
+    `choose action` and reactions to an announce."""
+    seen: set = set()
+    todo = deque(starts)
+    while todo:
+        stmts, chain = todo.popleft()
+        for s in walk_stmts(stmts):
+            if isinstance(s, n.PassPhase):
+                yield s, chain
+            for what, decl in _run_by(model, s):
+                if (what, decl.name) not in seen:
+                    seen.add((what, decl.name))
+                    todo.append((decl.body, chain + ((what, decl.name, s.span),)))
+
+
+def _run_by(model, s):
+    """The rules statement `s` may run: (what, declaration)."""
+    if isinstance(s, n.CallStmt):
+        if s.name in model.procedures:
+            yield "procedure", model.procedures[s.name]
+        elif s.name in model.effects:
+            yield "effect", model.effects[s.name]
+    elif isinstance(s, n.Resolve):
+        yield from (("effect", decl) for decl in model.effects.values())
+    elif isinstance(s, n.ChooseAction):
+        yield from (("action", decl) for decl in model.actions.values())
+    elif isinstance(s, n.Announce):
+        yield from (("reaction", decl) for decl in model.reactions.values() if decl.event == s.event)
 
 
 def walk_stmts(stmts):

@@ -103,7 +103,7 @@ def check_loaded(model: RulesModel, db, params: dict, card_fields: dict, problem
     (only once every name is known): errors and warnings."""
     diagnostics = problems + check(model, db, params, card_fields)
     if not any(d.severity == "error" for d in diagnostics):
-        diagnostics += type_problems(model, db, params)
+        diagnostics += type_problems(model, db, params, card_fields)
     return diagnostics
 
 

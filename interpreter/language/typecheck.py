@@ -9,35 +9,42 @@ from __future__ import annotations
 
 from ..errors import Diagnostic
 from . import nodes as n
+from .builtin_events import EVENTS
 from .builtins import FUNCTIONS, VALUES
 from .types import Types
 from .value_types import BOOL, CARD, CARDS, LIST, LISTS, NUMBER, PLAYER, PLAYERS, TEXT, describe
 from .visitor import Visitor
 
 
-def type_problems(model, db, params) -> list[Diagnostic]:
-    return TypeCheck(model, db, params).run()
+def type_problems(model, db, params, card_fields=None) -> list[Diagnostic]:
+    return TypeCheck(model, typed(model, db, params, card_fields)).run()
 
 
 class TypeCheck(Visitor):
-    def __init__(self, model, db, params):
+    """Reports the statements and operators given values of the wrong kind;
+    `types` knows the parameters' types (see param_types)."""
+
+    def __init__(self, model, types: Types):
         self.m = model
-        self.types = Types(model, db, params)
+        self.types = types
         self.problems: list = []
+        self.origins: dict = {}  # parameter -> (its type, where a value of that type was given), in the body checked
 
     def run(self) -> list:
-        m = self.m
+        m, params = self.m, self.parameters
         for decl in m.defines.values():
-            self.expr(decl.expr, {p: None for p in decl.params})
+            self.expr(decl.expr, params("define", decl))
+        self.origins = {}
         for decl in m.effects.values():
             self.condition(decl.when, {}, f"the condition of effect '{decl.name}'")
             self.body(decl.body, {})
         for decl in m.procedures.values():
-            self.body(decl.body, {p: None for p in decl.params})
+            self.body(decl.body, params("procedure", decl))
         for decl in m.reactions.values():
-            scope = {p: None for p in decl.params}
+            scope = params("reaction", decl)
             self.condition(decl.when, scope, f"the condition of reaction '{decl.name}'")
             self.body(decl.body, scope)
+        self.origins = {}
         for decl in m.actions.values():
             self.condition(decl.when, {}, f"the condition of action '{decl.name}'")
             self.body(decl.body, {})
@@ -57,13 +64,27 @@ class TypeCheck(Visitor):
     def error(self, message, span, hint=None):
         self.problems.append(Diagnostic("error", message, span, hint))
 
+    def parameters(self, kind, decl) -> dict:
+        """The scope of a procedure's, reaction's or definition's body; its
+        parameters' origins serve the hints while the body is checked."""
+        self.origins = self.types.origins.get((kind, decl.name), {})
+        return self.types.parameters(kind, decl)
+
+    def origin(self, expr, kind) -> str | None:
+        """Why a parameter has the type it has: the values given to it."""
+        kind_given, span = self.origins.get(expr.name, (None, None)) if isinstance(expr, n.Name) else (None, None)
+        if kind_given != kind:  # not the parameter, or a local variable in its place
+            return None
+        return (f"'{expr.name}' is {describe(kind)} because every value given to it is, "
+                f"as at line {span.line}")
+
     def expect(self, expr, scope, allowed, what):
         self.expr(expr, scope)
         kind = self.types.of(expr, scope)
         if kind is not None and kind not in allowed:
             names = sorted(describe(a) for a in allowed)
             wanted = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-            self.error(f"{what} must be {wanted}, not {describe(kind)}", expr.span)
+            self.error(f"{what} must be {wanted}, not {describe(kind)}", expr.span, self.origin(expr, kind))
 
     def condition(self, expr, scope, what="a condition"):
         """A condition must be yes or no; a number or a list is not read as one."""
@@ -212,7 +233,8 @@ class TypeCheck(Visitor):
         self.expr(e.obj, scope)
         kind = self.types.of(e.obj, scope)
         if kind is not None and kind != CARD:
-            self.error(f"only a card has fields; this is {describe(kind)}", e.obj.span, f"'.{e.name}' reads a card's field")
+            self.error(f"only a card has fields; this is {describe(kind)}", e.obj.span,
+                       self.origin(e.obj, kind) or f"'.{e.name}' reads a card's field")
 
     def visit_Call(self, e, scope):
         builtin = FUNCTIONS.get(e.name)
@@ -239,3 +261,107 @@ class TypeCheck(Visitor):
             inner[var] = self.types.element(iterable, inner)
         self.expr(e.expr, inner)
         self.condition(e.cond, inner, "a `where` condition")
+
+
+# ---------------------------------------------------------------- parameter types
+# A parameter has the type every value given to it has: the arguments of the
+# calls of its procedure or definition, or of the `announce`s its reaction
+# answers. Until some value reaches it, it is UNSEEN (a procedure passing its
+# own parameter on gives nothing new); values of different types leave it
+# untyped (None), as a parameter was before it could be inferred.
+UNSEEN = "unseen"
+
+
+def typed(model, db, params, card_fields=None) -> Types:
+    """The model's types, its parameters typed as the values given to them
+    agree: repeated until no parameter changes, for procedures that call
+    procedures (a parameter that never settles stays untyped)."""
+    types = Types(model, db, params)
+    declared = {(kind, decl.name): decl.params for kind, decls in
+                (("procedure", model.procedures), ("reaction", model.reactions), ("define", model.defines))
+                for decl in decls.values() if decl.params}
+    current = {key: {p: UNSEEN for p in names} for key, names in declared.items()}
+    for _ in range(sum(len(names) for names in declared.values()) + 2):
+        types.set_parameters(current)
+        given = Suppliers(model, types).collect(card_fields)
+        agreed = {key: {p: _agreed(given.get((key, i), {})) for i, p in enumerate(names)}
+                  for key, names in declared.items()}
+        if agreed == current:
+            break
+        current = agreed
+    else:
+        current, given = {}, {}
+    known = {key: {p: t for p, t in params.items() if t not in (UNSEEN, None)} for key, params in current.items()}
+    origins = {key: {p: (t, given[(key, declared[key].index(p))][t]) for p, t in params.items()}
+               for key, params in known.items()}
+    types.set_parameters(known, origins)
+    return types
+
+
+def _agreed(kinds: dict) -> str | None:
+    kinds = set(kinds) - {UNSEEN}
+    return kinds.pop() if len(kinds) == 1 else UNSEEN if not kinds else None
+
+
+class Suppliers(TypeCheck):
+    """Walks the rules as the type check does, noting the type of each value
+    given to a parameter instead of reporting problems."""
+
+    def __init__(self, model, types: Types):
+        super().__init__(model, types)
+        self.given: dict = {}  # ((kind, name), index) -> {type of a value given: where the first was given}
+
+    def collect(self, card_fields=None) -> dict:
+        """The types given to each parameter, from everywhere an expression
+        may be written: the rules, their labels and the cards' fields."""
+        m = self.m
+        self.run()
+        for decl in m.actions.values():
+            self.expr(decl.label, {})
+        for decl in m.reactions.values():
+            self.expr(decl.label, self.types.parameters("reaction", decl))
+            event = EVENTS.get(decl.event)
+            if event is not None:  # the engine's window gives `me`, whose turn it is, for each value
+                self.supply("reaction", decl.name, [n.Name("me", span=decl.span)] * len(event.params), {})
+        for expr in m.tiebreak.exprs if m.tiebreak is not None else ():
+            self.expr(expr, {})
+        for decl in m.shows.values():
+            self.expr(decl.template, {"card": CARD})
+        for values in (card_fields or {}).values():
+            for value in values:
+                for expr in (value.values() if isinstance(value, dict) else (value,)):
+                    if isinstance(expr, n.Expr):
+                        self.expr(expr, {})
+        return self.given
+
+    def error(self, message, span, hint=None):
+        pass
+
+    def visit(self, node, scope):
+        if isinstance(node, n.Stmt):  # the parts the type check has nothing to say about
+            for child in n.children(node):
+                if isinstance(child, n.Ref) and child.owner is not None:
+                    self.expr(child.owner, scope)
+            if isinstance(node, n.May):
+                self.expr(node.label, scope)
+        return super().visit(node, scope)
+
+    def supply(self, kind, name, args, scope):
+        for i, arg in enumerate(args):
+            self.given.setdefault(((kind, name), i), {}).setdefault(self.types.of(arg, scope), arg.span)
+
+    def visit_CallStmt(self, s, scope):
+        if s.name in self.m.procedures:
+            self.supply("procedure", s.name, s.args, scope)
+        self.generic_visit(s, scope)
+
+    def visit_Announce(self, s, scope):
+        for decl in self.m.reactions.values():
+            if decl.event == s.event:
+                self.supply("reaction", decl.name, s.args, scope)
+        self.generic_visit(s, scope)
+
+    def visit_Call(self, e, scope):
+        if e.name in self.m.defines:
+            self.supply("define", e.name, e.args, scope)
+        super().visit_Call(e, scope)

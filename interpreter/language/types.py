@@ -29,6 +29,21 @@ class Types(Visitor):
             for name, ftype in kind.fields:
                 self.field_types[name] = EFFECTS if ftype == "effects" else None
         self._defines: dict = {}
+        self.given: dict = {}  # (kind, name) -> {parameter: type}, see typecheck.typed
+        self.origins: dict = {}  # (kind, name) -> {parameter: (type, span of a value of that type given to it)}
+
+    def set_parameters(self, given: dict, origins=None) -> None:
+        """Type the parameters of procedures, reactions and definitions
+        (`given`: (kind, name) -> {parameter: type}); untyped ones stay None."""
+        self.given = given
+        self.origins = origins or {}
+        self._defines = {}
+
+    def parameters(self, kind: str, decl) -> dict:
+        """The scope of the body of `decl` (a `kind` "procedure", "reaction"
+        or "define"): each of its parameters with its type, or None."""
+        known = self.given.get((kind, decl.name), {})
+        return {p: known.get(p) for p in decl.params}
 
     def of(self, expr, scope: dict):
         """The type of `expr`, where `scope` maps local names to types."""
@@ -64,7 +79,7 @@ class Types(Visitor):
         if name not in self._defines:
             self._defines[name] = None  # recursion guard
             decl = self.model.defines[name]
-            self._defines[name] = self.of(decl.expr, {p: None for p in decl.params})
+            self._defines[name] = self.of(decl.expr, self.parameters("define", decl))
         return self._defines[name]
 
     def visit_NameOf(self, e, scope):
