@@ -52,7 +52,8 @@ def test_random_games_end_in_reasonable_length(catastropolis, players):
     assert outcomes <= {"won", "lost"} and "lost" in outcomes
 
 
-@pytest.mark.parametrize("bots", ["random", "greedy:tries=2", "mcts:20", "random,greedy,mcts:20"])
+@pytest.mark.parametrize("bots", ["random", "greedy:tries=2", pytest.param("mcts:20", marks=pytest.mark.slow),
+                                  "random,greedy,mcts:20"])
 def test_every_bot_plays_it(catastropolis, bots):
     players = 3 if "," in bots else 2
     st = play_game(catastropolis, players, 5, make_agents(bots, players, 5))

@@ -119,6 +119,7 @@ def test_the_variant_file_replays_the_evidence(planted):
     assert summary["first_player_advantage"]["advantage"] == pytest.approx(target["estimate"], abs=1e-12)
 
 
+@pytest.mark.slow
 def test_the_report_shows_the_history(planted):
     pytest.importorskip("matplotlib")
     data, _, folder = planted
