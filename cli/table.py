@@ -13,9 +13,12 @@ def _zone_text(name: str, zone: dict) -> str:
         n = zone["count"]
         text = f"{n} card{'s' if n != 1 else ''} (hidden)" if n is not None else "cards (hidden, how many is not told)"
         known = zone.get("known") or []
-        depth = {i: len(known) - 1 - i for i in range(len(known))}  # places counted from the top
-        seen = [f"{c} ({'top' if depth[i] == 0 else f'{depth[i] + 1} from the top'})"
-                for i, c in enumerate(known) if c is not None]
+        if n is None:  # places are not told where the size is not
+            seen = list(known)
+        else:
+            depth = {i: len(known) - 1 - i for i in range(len(known))}  # places counted from the top
+            seen = [f"{c} ({'top' if depth[i] == 0 else f'{depth[i] + 1} from the top'})"
+                    for i, c in enumerate(known) if c is not None]
         if seen:
             text += "\nyou know: " + ", ".join(reversed(seen))
         for counter, values in (zone.get("marks") or {}).items():

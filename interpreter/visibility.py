@@ -138,19 +138,29 @@ def size_seen(st, zi: int, viewer: int) -> bool:
 
 def known_places(st, zi: int, viewer: int):
     """For an instance `viewer` does not see: per place, bottom first, the
-    card it knows there or None; None when it knows none of them."""
+    card it knows there or None; None when it knows none of them. Where the
+    viewer is not told the instance's size, only the cards it knows, bottom
+    first, without the places between them (their count would tell it)."""
     zone = st.z[zi]
     known = [c if c is not None and st.known[c] and knows(st, c, viewer) else None for c in zone]
-    return known if any(c is not None for c in known) else None
+    if not any(c is not None for c in known):
+        return None
+    return known if size_seen(st, zi, viewer) else [c for c in known if c is not None]
 
 
 def marks_on_backs(st, zi: int, viewer: int) -> dict:
     """For an instance `viewer` does not see: the per-card counters it sees
     on the backs of its cards, {counter: [value per place, bottom first]},
     only those not 0 everywhere. A counter on a card lies on top of it, seen
-    whoever may see that counter, even when the card is face down."""
+    whoever may see that counter, even when the card is face down. Where the
+    viewer is not told the instance's size, only the cards with a counter
+    count as places (their values, bottom first)."""
     out = {}
     zone = st.z[zi]
+    if not size_seen(st, zi, viewer):
+        zone = [c for c in zone if c is not None and any(
+            st.ctr[info.index][c] for info in st.program.counter_list
+            if info.scope == "card" and counter_visible(info, None, viewer))]
     for info in st.program.counter_list:
         if info.scope != "card" or not counter_visible(info, None, viewer):
             continue

@@ -184,3 +184,25 @@ def test_decisions_do_not_depend_on_the_sizes_the_player_is_not_told(game, bot, 
     choices = [make_agent(bot, seed, 1).choose(t.decision(), t.observation(1), world_sampler(t, 1, seed))
                for t in twins]
     assert choices[0] == choices[1] == choices[2]
+
+
+def test_the_cards_a_player_knows_where_it_is_not_told_the_size_are_listed_without_places(game):
+    """Player 1 looked at the pile, then an unseen card joined it: its
+    observation lists the two cards it knows, not the places between them,
+    and looks the same whatever number of unseen cards lies there."""
+    st = game.new_initial_state(2, 3)
+    play(st, "peek")
+    looked = list(st.zone("pile"))
+    play(st, "hoard")
+    play(st, "dump")
+    pile = st.observation(0)["zones"]["pile"]
+    assert len(st.zone("pile")) == 3 and pile["count"] is None
+    assert pile["known"] == looked
+    twin = st.clone()
+    pile_zi, vault_zi = twin.program.zones["pile"].base, twin.program.zones["vault"].base + 1
+    unseen = next(c for c in twin.z[pile_zi] if not twin.known[c])
+    zone_to_change(twin, pile_zi).remove(unseen)
+    zone_to_change(twin, vault_zi).append(unseen)
+    twin.loc[unseen] = vault_zi
+    assert twin.observation(0) == st.observation(0)
+    assert st.observation(visibility.EVERYTHING)["zones"]["pile"] != twin.observation(visibility.EVERYTHING)["zones"]["pile"]
