@@ -49,6 +49,11 @@ def labels(st) -> dict:
     return {o.id: o.label for o in st.legal_options()}
 
 
+def asked(st) -> tuple:
+    """(player, prompt, label of "yes") of the pending decision: who is asked what."""
+    return st.current_player(), st.decision().prompt, labels(st).get("yes")
+
+
 def play(st, *actions):
     """Apply actions in order, each of which must be legal."""
     for action in actions:

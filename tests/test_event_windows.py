@@ -16,7 +16,7 @@ from interpreter.language.builtin_events import EVENTS
 from interpreter.loader import load_game
 from interpreter.play import play_game
 
-from .conftest import ROOT, labels, play
+from .conftest import ROOT, asked, play
 
 FLOW = ROOT / "tests" / "flow"
 WATCH = FLOW / "watch.rules"
@@ -32,10 +32,6 @@ def watch():
 def harbour():
     return load_game(HARBOUR)
 
-
-def asked(st) -> tuple:
-    """(player, prompt, yes-label) of the pending decision."""
-    return st.current_player(), st.decision().prompt, labels(st).get("yes")
 
 
 def window(st, prompt) -> list:

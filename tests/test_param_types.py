@@ -11,7 +11,7 @@ import pytest
 from interpreter.errors import RulesError
 from interpreter.loader import load_game
 
-from .conftest import ROOT, labels, play
+from .conftest import ROOT, asked, play
 
 PICKPOCKET = ROOT / "tests" / "flow" / "pickpocket.rules"
 
@@ -20,9 +20,6 @@ PICKPOCKET = ROOT / "tests" / "flow" / "pickpocket.rules"
 def pickpocket():
     return load_game(PICKPOCKET)
 
-
-def asked(st) -> tuple:
-    return st.current_player(), st.decision().prompt, labels(st)["yes"]
 
 
 def test_players_given_to_procedures_reactions_and_definitions_are_named_as_players(pickpocket):
