@@ -362,3 +362,37 @@ def test_names_are_found_in_declarations_parsed_at_different_edits(workspace):
     workspace.close(path)
     line = text[:text.index("if coins > coin_limit:")].count("\n") + 1
     assert [o.line for o in index.of((COUNTER, "chain_tokens")) if o.line == line] == [line]
+
+
+def test_phases_reactions_and_events_are_indexed(workspace):
+    """Names used in phases and reactions are found (hover, references and
+    rename reach them); an event links its `announce`s to the reactions
+    answering it, and hovering one the engine announces says when it is."""
+    from interpreter.lsp.hover import hover_text
+    from interpreter.lsp.index import COUNTER, EVENT, normal_path
+
+    heist = normal_path(str(ROOT / "tests" / "flow" / "heist.rules"))
+    index = workspace.analyse(heist).index
+    lines = (ROOT / "tests" / "flow" / "heist.rules").read_text().splitlines()
+    guards = {o.line for o in index.of((COUNTER, "guards"))}
+    assert {n for n, text in enumerate(lines, 1) if "pay 1 guards" in text or "when guards > 0" in text} <= guards
+    robbery = index.of((EVENT, "robbery"))
+    assert [lines[o.line - 1][o.column - 1:o.end_column - 1] for o in robbery] == ["robbery", "robbery"]
+    text = hover_text(workspace.analyse(heist), robbery[0])
+    announced = next(n for n, line in enumerate(lines, 1) if "announce robbery" in line)
+    assert f"announced at line {announced}" in text and "answered by `alarm`" in text
+
+    harbour = normal_path(str(ROOT / "tests" / "flow" / "harbour.rules"))
+    analysis = workspace.analyse(harbour)
+    lines = (ROOT / "tests" / "flow" / "harbour.rules").read_text().splitlines()
+    in_phase = next(n for n, line in enumerate(lines, 1) if line.strip() == "gain 1 gold")
+    assert in_phase in {o.line for o in analysis.index.of((COUNTER, "gold"))}
+    start = analysis.index.of((EVENT, "phase_start"))[0]
+    assert "event the engine announces" in hover_text(analysis, start)
+
+
+def test_the_quick_fix_replaces_the_misspelt_name_not_another_quoted_one():
+    from interpreter.lsp.convert import _misspelt_name
+
+    assert _misspelt_name("reaction 'whistle' answers 'turn_ends', which no rule announces", "turn_end") == "turn_ends"
+    assert _misspelt_name("unknown counter 'cions'", "coins") == "cions"

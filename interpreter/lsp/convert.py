@@ -7,6 +7,7 @@ encoding. Each conversion reads the line it converts.
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 from pathlib import Path
 
 from lsprotocol import types as lsp
@@ -71,6 +72,13 @@ class Lines:
         return lsp.Location(uri_of(o.path), self.range(o.path, o.line, o.column, o.line, o.end_column))
 
 
+def _misspelt_name(message: str, suggestion: str) -> str | None:
+    """Of the names a message quotes ("reaction 'whistle' answers
+    'turn_ends'"), the one the suggestion would replace: the most alike."""
+    names = [m.group(1) for m in _MISSPELT.finditer(message) if m.group(1) != suggestion]
+    return max(names, key=lambda name: SequenceMatcher(None, name, suggestion).ratio(), default=None)
+
+
 def diagnostic(placed, lines: Lines) -> lsp.Diagnostic:
     """A Placed diagnostic in the protocol's terms; the hint follows the
     message, as `check` prints it."""
@@ -81,8 +89,9 @@ def diagnostic(placed, lines: Lines) -> lsp.Diagnostic:
     data = None
     suggested = _SUGGESTED.match(p.hint or "")
     misspelt = _MISSPELT.search(p.message)
-    if suggested and misspelt and not p.related:
-        data = {"replace": misspelt.group(1), "with": suggested.group(1)}
+    replaced = _misspelt_name(p.message, suggested.group(1)) if suggested and misspelt and not p.related else None
+    if replaced is not None:
+        data = {"replace": replaced, "with": suggested.group(1)}
     return lsp.Diagnostic(lines.range(p.path, p.line, p.column, p.end_line, p.end_column), message,
                           severity=_SEVERITY.get(p.severity, lsp.DiagnosticSeverity.Error), source=SOURCE,
                           related_information=related, data=data)

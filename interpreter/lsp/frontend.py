@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..errors import NO_SPAN, CardDataError, Diagnostic, RulesError, Source, Span
 from ..language import nodes
+from ..language.builtin_events import EVENTS
 from ..language.builtins import BUILTIN_NAMES, FUNCTIONS, VALUES
 from ..language.cards import CardDB, load_card_fields, load_cards
 from ..files import FileRefused
@@ -15,7 +16,7 @@ from ..language.parser import parse_rules
 from ..language.sources import load_model, read_text, source_text
 
 __all__ = [
-    "BUILTIN_NAMES", "FUNCTIONS", "NO_SPAN", "CardDB", "CardDataError", "Diagnostic", "FileRefused", "RulesError",
+    "BUILTIN_NAMES", "EVENTS", "FUNCTIONS", "NO_SPAN", "CardDB", "CardDataError", "Diagnostic", "FileRefused", "RulesError",
     "RulesModel", "unreadable_cards",
     "Source", "Span", "allowed_values", "builtin_help", "card_files", "check_loaded", "evaluate_params", "lark_parser",
     "load_card_fields", "load_cards", "load_model", "nodes", "parse_rules", "read_text", "source_text",

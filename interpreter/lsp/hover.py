@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 from collections import Counter
 
-from .frontend import allowed_values, builtin_help
-from .index import (ACTION, COUNTER, DEFINE, EFFECT, FIELD, FILE, FUNCTION, KIND, LOCAL, PARAM, PROCEDURE, VALUE,
-                    ZONE, Occurrence, last_line, normal_path)
+from .frontend import EVENTS, allowed_values, builtin_help, nodes
+from .index import (ACTION, COUNTER, DEFINE, EFFECT, EVENT, FIELD, FILE, FUNCTION, KIND, LOCAL, PARAM, PROCEDURE,
+                    VALUE, ZONE, Occurrence, last_line, normal_path)
 from .navigate import declaration_node
 
 _MOST_LINES = 8  # a declaration longer than this shows its first line only
@@ -28,6 +28,8 @@ def hover_text(analysis, occurrence: Occurrence) -> str | None:
         return f"`{os.path.relpath(name, os.path.dirname(occurrence.path))}` — {name}"
     if namespace == FIELD:
         return _field(analysis, name)
+    if namespace == EVENT:
+        return _event(analysis, name)
     decl = declaration_node(analysis, occurrence.symbol)
     parts = [f"**{name}** — {_WHAT[namespace]}"]
     if decl is not None:
@@ -42,6 +44,21 @@ def hover_text(analysis, occurrence: Occurrence) -> str | None:
         parts.append(f"{count} card{'s' if count != 1 else ''} in `{os.path.basename(analysis.db.source.name)}`")
     if decl is not None and decl.span.source:
         parts.append(f"declared in `{os.path.basename(decl.span.filename)}` line {decl.span.line}")
+    return "\n\n".join(parts)
+
+
+def _event(analysis, name: str) -> str:
+    """An event: the engine's (when it is announced), or the rules' own
+    (where they announce it); and the reactions that answer it."""
+    builtin = EVENTS.get(name)
+    if builtin is not None:
+        parts = [f"**{builtin.usage}** — event the engine announces", builtin.doc]
+    else:
+        lines = sorted({o.line for o in analysis.index.of((EVENT, name)) if isinstance(o.node, nodes.Announce)})
+        parts = [f"**{name}** — event" + (f", announced at line {', '.join(map(str, lines))}" if lines else "")]
+    answers = [d.name for d in analysis.model.reactions.values() if d.event == name] if analysis.model else []
+    if answers:
+        parts.append("answered by " + ", ".join(f"`{a}`" for a in answers))
     return "\n\n".join(parts)
 
 

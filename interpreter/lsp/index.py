@@ -19,6 +19,7 @@ from .frontend import nodes as n
 PARAM, COUNTER, ZONE, KIND, DEFINE = "params", "counters", "zones", "kinds", "defines"
 EFFECT, PROCEDURE, ACTION, FIELD = "effects", "procedures", "actions", "fields"
 FUNCTION, VALUE, LOCAL, FILE = "functions", "values", "locals", "files"
+EVENT = "events"  # what a reaction answers: an `announce`d name or one the engine announces
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -238,6 +239,18 @@ class _Indexer:
         self.add(self.after(d.span, r"\bwhen\s+(\w+)"), d.zone, ZONE)
         self.body(d.body, set())
 
+    @decl.register(n.PhaseDecl)
+    def _(self, d, override):
+        self.body(d.body, set())
+
+    @decl.register(n.ReactionDecl)
+    def _(self, d, override):
+        self.add(self.after(d.span, r'"\s*to\s+(\w+)\s*(?:when\b|:)'), d.event, EVENT)
+        scope = self.bind(d.params)
+        self.expr(d.label, scope)
+        self.expr(d.when, scope)
+        self.body(d.body, scope)
+
     @decl.register(n.ScoreDecl)
     def _(self, d, override):
         for term in d.terms:
@@ -381,6 +394,13 @@ class _Indexer:
         self.expr(s.label, scope)
         self.body(s.body, scope)
         self.body(s.else_body, scope)
+
+    @stmt.register(n.Announce)
+    def _(self, s, scope):
+        self.add(self.after(s.span, r"\bannounce\s+(\w+)"), s.event, EVENT, node=s)
+        for a in s.args:
+            self.expr(a, scope)
+        self.expr(s.start, scope)
 
     @stmt.register(n.ActAs)
     def _(self, s, scope):
