@@ -287,6 +287,8 @@ def test_document_symbols_outline_the_file(client):
     ("define f(c) = c is ", "kind"), ("", "declaration"), ("override ", "declaration"), ("    ", "statement"),
     ("    if coins > ", "expression"), ("    # gain 1 ", "nothing"), ('    may "take ', "nothing"),
     ('    choose c in row as "take {', "expression"),
+    ('reaction alarm(p) "call the guard" to ', "event"), ("    announce ", "event"),
+    ('reaction alarm(p) "go to ', "nothing"),
 ], ids=lambda value: repr(value))
 def test_completion_reads_the_place_from_the_line(before, place):
     from interpreter.lsp.completion import place_of

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .frontend import BUILTIN_NAMES, FUNCTIONS, builtin_help, lark_parser
-from .index import COUNTER, DEFINE, EFFECT, FIELD, FUNCTION, KIND, LOCAL, PARAM, PROCEDURE, VALUE, ZONE
+from .frontend import BUILTIN_NAMES, EVENTS, FUNCTIONS, builtin_help, lark_parser
+from .index import COUNTER, DEFINE, EFFECT, EVENT, FIELD, FUNCTION, KIND, LOCAL, PARAM, PROCEDURE, VALUE, ZONE
 
 KEYWORD = "keyword"
 _WORD_BEFORE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
@@ -27,7 +27,7 @@ _KIND_PLACES = (re.compile(r"\bis\s+$"), re.compile(r"^(override\s+)?board\s+$")
 _BLOCK_OPENED = re.compile(r"^\s*(effect|procedure|action|setup|turn|phase|reaction|at|when|if|elif|else|for|repeat|choose|may|simultaneously|pick|as)\b.*:\s*$")
 _OPERATOR_END = re.compile(r"([-+*/%(\[{,<>=:]|\b(of|and|or|not|in|if|then|else|where|award|least|times|while))\s*$")
 _RANK = {LOCAL: "0", PARAM: "1", COUNTER: "1", ZONE: "1", DEFINE: "1", EFFECT: "1", PROCEDURE: "1", FIELD: "1",
-         KIND: "1", VALUE: "2", FUNCTION: "2", KEYWORD: "3"}
+         KIND: "1", EVENT: "1", VALUE: "2", FUNCTION: "2", KEYWORD: "3"}
 
 
 @dataclass(frozen=True)
@@ -67,16 +67,21 @@ def keywords() -> dict:
     return {k: frozenset(v) for k, v in groups.items()}
 
 
+_EVENT_PLACE = re.compile(r'^(?:override\s+)?reaction\b.*"\s*to\s+$|^\s*announce\s+$')
+
+
 def place_of(before: str, card_data: bool = False) -> str:
     """What fits at the end of `before` (the line up to the cursor, without
-    the word being typed): 'field', 'kind', 'counter', 'zone', 'declaration',
-    'statement', 'effect', 'expression' or 'nothing'."""
+    the word being typed): 'field', 'kind', 'counter', 'zone', 'event',
+    'declaration', 'statement', 'effect', 'expression' or 'nothing'."""
     if card_data:
         return "effect" if re.search(r"\beffects\s*:", before) else "nothing"
     if _in_comment_or_text(before):
         return "nothing"
     if before.endswith("."):
         return "field"
+    if _EVENT_PLACE.search(before):
+        return "event"
     if any(p.search(before) for p in _KIND_PLACES):
         return "kind"
     if any(p.search(before) for p in _ZONE_PLACES):
@@ -118,6 +123,10 @@ def candidates(analysis, before: str, path: str, line: int, card_data: bool = Fa
         return [Candidate(w, KEYWORD, "keyword") for w in sorted(words["statement"])] if place == "statement" else []
     if place == "field":
         return _fields(analysis)
+    if place == "event":
+        announced = {o.symbol[1] for o in analysis.index.occurrences if o.symbol[0] == EVENT}
+        out = [Candidate(name, EVENT, "event the engine announces") for name in EVENTS]
+        return out + [Candidate(name, EVENT, "event") for name in sorted(announced - set(EVENTS))]
     if place == "kind":
         kinds = set(model.kinds) | set(analysis.db.kinds if analysis.db is not None else ())
         return [Candidate(k, KIND, "card kind") for k in sorted(kinds)]

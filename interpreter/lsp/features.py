@@ -13,7 +13,7 @@ from pygls.exceptions import JsonRpcException
 from .completion import KEYWORD, candidates, keywords
 from .convert import Lines, diagnostic, uri_of
 from .hover import hover_text
-from .index import (ACTION, COUNTER, DEFINE, EFFECT, FIELD, FILE, FUNCTION, KIND, LOCAL, PARAM, PROCEDURE, VALUE,
+from .index import (ACTION, COUNTER, DEFINE, EFFECT, EVENT, FIELD, FILE, FUNCTION, KIND, LOCAL, PARAM, PROCEDURE, VALUE,
                     ZONE)
 from .navigate import (RENAMEABLE, RenameError, check_new_name, declaring_file, definitions, local_uses,
                        references as places_of)
@@ -26,7 +26,7 @@ _COMPLETION_KIND = {PARAM: lsp.CompletionItemKind.Constant, COUNTER: lsp.Complet
                     ACTION: lsp.CompletionItemKind.Interface, FIELD: lsp.CompletionItemKind.Field,
                     KIND: lsp.CompletionItemKind.Class, FUNCTION: lsp.CompletionItemKind.Function,
                     VALUE: lsp.CompletionItemKind.Variable, LOCAL: lsp.CompletionItemKind.Variable,
-                    KEYWORD: lsp.CompletionItemKind.Keyword}
+                    EVENT: lsp.CompletionItemKind.Event, KEYWORD: lsp.CompletionItemKind.Keyword}
 
 
 def analyse_next(ws, encoding: str) -> tuple[list, bool]:
