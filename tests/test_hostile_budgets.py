@@ -69,6 +69,16 @@ def test_definitions_that_use_each_other_twice_compile_in_linear_time(tmp_path):
     assert len(game.program.module.text) < 100_000  # each definition once, not 2^30 times
 
 
+def test_a_value_passed_on_through_two_thousand_procedures_is_checked_in_a_few_passes(tmp_path):
+    """Parameter types are carried one call further per pass over the rules:
+    a chain of procedures thousands long stops after a fixed number of passes
+    (its parameters stay untyped) instead of walking the rules once per call."""
+    chain = "".join(f"procedure p{k}(x):\n    p{k + 1}(x)\n" for k in range(2000)) + "procedure p2000(x):\n    gain 1 gold of x\n"
+    with time_limit(20):
+        game = game_of(tmp_path, "p0(me)", extra=chain)
+    assert "procedure_p2000" in game.program.module.text
+
+
 def test_evaluating_them_is_stopped_by_the_step_budget(tmp_path):
     game = game_of(tmp_path, "gain d30 gold", extra="define d0 = gold + 1\n" + CHAIN)
     stopped(game, "ran 20000 steps without a decision", {"steps": 20_000})

@@ -270,18 +270,23 @@ class TypeCheck(Visitor):
 # own parameter on gives nothing new); values of different types leave it
 # untyped (None), as a parameter was before it could be inferred.
 UNSEEN = "unseen"
+# Each pass walks every rule and carries a type one call further. A value
+# passed on through more calls than this (or a file made to need thousands of
+# passes) leaves every parameter untyped, as they were before inference.
+_PASSES = 12
 
 
 def typed(model, db, params, card_fields=None) -> Types:
     """The model's types, its parameters typed as the values given to them
     agree: repeated until no parameter changes, for procedures that call
-    procedures (a parameter that never settles stays untyped)."""
+    procedures (if that takes more than _PASSES passes, every parameter
+    stays untyped)."""
     types = Types(model, db, params)
     declared = {(kind, decl.name): decl.params for kind, decls in
                 (("procedure", model.procedures), ("reaction", model.reactions), ("define", model.defines))
                 for decl in decls.values() if decl.params}
     current = {key: {p: UNSEEN for p in names} for key, names in declared.items()}
-    for _ in range(sum(len(names) for names in declared.values()) + 2):
+    for _ in range(min(sum(len(names) for names in declared.values()) + 2, _PASSES)):
         types.set_parameters(current)
         given = Suppliers(model, types).collect(card_fields)
         agreed = {key: {p: _agreed(given.get((key, i), {})) for i, p in enumerate(names)}
