@@ -77,6 +77,9 @@ def test_a_value_passed_on_through_two_thousand_procedures_is_checked_in_a_few_p
     with time_limit(20):
         game = game_of(tmp_path, "p0(me)", extra=chain)
     assert "procedure_p2000" in game.program.module.text
+    # played, the chain is deeper than Python's stack: said so, not "calls itself"
+    with pytest.raises(RulesRuntimeError, match=r"rules call one another \d+ deep, from 'turn' to 'procedure p\d+'"):
+        play_game(game, 2, 1, make_agents("random", 2, 1))
 
 
 def test_evaluating_them_is_stopped_by_the_step_budget(tmp_path):

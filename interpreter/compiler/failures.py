@@ -40,6 +40,19 @@ def generated_frame(tb):
     return found
 
 
+def generated_rules(tb) -> list:
+    """The names of the rules running in generated code along a traceback,
+    outermost first (a rule once per call)."""
+    rules = []
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        module = BUILT.get(code.co_filename)
+        if module is not None:
+            rules.append(module.rule_names.get(code.co_name))
+        tb = tb.tb_next
+    return rules
+
+
 def blame(err: BaseException, span=None) -> RulesError:
     """The error to report for `err`, raised while running rules (`span`:
     where the expression being computed is, if known)."""

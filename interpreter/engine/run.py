@@ -7,7 +7,7 @@ file, a fault of the interpreter as an internal error naming the rule.
 from __future__ import annotations
 
 from ..compiler.calls import SUSPEND, GameOver
-from ..compiler.failures import blame, generated_frame
+from ..compiler.failures import blame, generated_frame, generated_rules
 from ..compiler.ops import show_options
 from ..errors import NO_SPAN, RulesRuntimeError
 
@@ -40,5 +40,10 @@ def finish(st) -> None:
 
 def _endless_calls(st, err) -> RulesRuntimeError:
     rule, span, _ = generated_frame(err.__traceback__) or ("?", None, None)
-    return RulesRuntimeError(f"rule '{rule}' calls itself without end: it never reaches a decision",
-                             span or NO_SPAN, "give the rule a condition under which it stops calling itself")
+    rules = generated_rules(err.__traceback__)
+    if rules.count(rule) > 1 or not rules:
+        return RulesRuntimeError(f"rule '{rule}' calls itself without end: it never reaches a decision",
+                                 span or NO_SPAN, "give the rule a condition under which it stops calling itself")
+    return RulesRuntimeError(f"rules call one another {len(rules)} deep, from '{rules[0]}' to '{rule}': "
+                             "deeper than the interpreter can follow", span or NO_SPAN,
+                             "make the chain of calls shorter (a `repeat` or `for each` can do the same work)")
