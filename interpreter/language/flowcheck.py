@@ -123,11 +123,8 @@ class FlowChecks:
 
 def all_stmts(model):
     """Every statement of every rule of `model`."""
-    for decl in (*model.callables().values(), *model.actions.values(), *model.hooks.values(),
-                 *model.empty_hooks.values(), *model.phases.values(), *model.reactions.values(),
-                 model.setup, model.turn):
-        if decl is not None:
-            yield from walk_stmts(decl.body)
+    for decl in model.rules():
+        yield from walk_stmts(decl.body)
 
 
 def run_in_phase(model, decl):

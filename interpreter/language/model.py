@@ -76,6 +76,13 @@ class RulesModel:
     def has_effect_conditions(self) -> bool:
         return any(decl.when is not None for decl in self.effects.values())
 
+    def rules(self):
+        """Every declaration with a block of statements: effects, procedures,
+        actions, hooks, phases, reactions, setup and the turn."""
+        yield from (*self.callables().values(), *self.actions.values(), *self.hooks.values(),
+                    *self.empty_hooks.values(), *self.phases.values(), *self.reactions.values())
+        yield from (d for d in (self.setup, self.turn) if d is not None)
+
     def declarations(self):
         """Every declaration in force (after `extends`), each once."""
         for single in _SINGLE.values():

@@ -43,7 +43,7 @@ def _texts(model):
         yield decl.label, f"the label of action '{decl.name}'", True, decl.label.span
     for decl in model.reactions.values():
         yield decl.label, f"the label of reaction '{decl.name}'", True, decl.label.span
-    for decl in _rules(model):
+    for decl in model.rules():
         for node in n.walk(decl):
             if isinstance(node, n.Choose) and node.label is not None:
                 yield node.label, "the label of this choice", False, node.label.span
@@ -55,12 +55,6 @@ def _texts(model):
         target = model.defines.get(name)
         if target is not None and not target.params:
             yield target.expr, f"`show {name} per player`", decl.visibility != "owner", decl.span
-
-
-def _rules(model):
-    yield from (*model.callables().values(), *model.actions.values(), *model.hooks.values(),
-                *model.empty_hooks.values(), *model.phases.values(), *model.reactions.values())
-    yield from (d for d in (model.setup, model.turn) if d is not None)
 
 
 def _reads(model, hidden: dict, expr, via: tuple, seen: set) -> list:
