@@ -154,6 +154,8 @@ def _decision(st, event, viewer):
         return f"{player_name(player)} has chosen (shown when every player has)"
     if not visibility.option_visible(st, kind, value, player, viewer):
         label = "chose a card you cannot see"
+    elif value == "no" and getattr(decision, "window", None):  # "pass" alone would not say to what
+        label = f"no reaction to {decision.window.replace('_', ' ')}"
     return f"{player_name(player)}: {label}" + (" (the only option)" if forced else "")
 
 

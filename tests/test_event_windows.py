@@ -209,3 +209,14 @@ def test_every_engine_event_example_checks(name, tmp_path):
     rules.write_text(HARBOUR.read_text().replace("score:\n", f"{EVENTS[name].example}:\n    gain 1 gold\nscore:\n"))
     result = CliRunner().invoke(cli, ["check", "--strict", str(rules)])
     assert result.exit_code == 0, result.output
+
+
+def test_the_story_says_which_window_a_player_let_pass(watch):
+    from interpreter.events import tell_all
+
+    st = watch.new_initial_state(2, seed=1, listen=True)
+    st.events = []
+    assert asked(st)[:2] == (1, "react to turn start")
+    play(st, "no")
+    told = [text for _, text in tell_all(st, st.events, 0)]
+    assert "player 2: no reaction to turn start" in told

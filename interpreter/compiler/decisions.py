@@ -80,11 +80,12 @@ class ChoosePoint(Point):
 
 
 class MayPoint(Point):
-    """`may "label": ...`: yes or no."""
+    """`may "label": ...`: yes or no; a reaction offered in the response
+    window of event `window` is one too."""
 
-    def __init__(self, label_fn, prompt: str):
+    def __init__(self, label_fn, prompt: str, window: str | None = None):
         super().__init__()
-        self.label_fn, self.prompt_text = label_fn, prompt
+        self.label_fn, self.prompt_text, self.window = label_fn, prompt, window
         self.body = self.other = None
 
     def finish(self, ns):

@@ -96,7 +96,7 @@ class FlowGen:
             if decl.when is not None:
                 self.jump_if(f"not ({self.x.gen(decl.when, bound)})", skip, decl.when.span)
             label = self.x.function(decl.label, bound, f"reaction {name}", decl.span, template=True)
-            point = dp.MayPoint(label, f"react to {s.event.replace('_', ' ')}")
+            point = dp.MayPoint(label, f"react to {s.event.replace('_', ' ')}", s.event)
             self.ask(point, s.span)
             self.suspend(point, self.m.const(["yes", "no"]), self.m.const(["yes", "no"]), s.span)
             point.body, point.other = Label(), skip
