@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from itertools import compress
 
-from .visibility import (HIDDEN, card_visible, counter_visible, known_places, marks_on_backs, size_seen,
-                         zone_visible)
+from .visibility import HIDDEN, card_visible, counter_visible, unseen_instance, zone_visible
 
 
 def build(st, viewer: int) -> dict:
@@ -58,10 +57,9 @@ def _zones(st, viewer: int) -> dict:
     for name, scope, info, places in _zone_plan(program, viewer, st.n):
         if scope == "shared":
             zi, seen = places
-            out[name] = _unseen(st, zi, info, viewer) if not seen else _ids(z[zi], info, ids)
+            out[name] = _instance(st, zi, seen, info, viewer)
         elif scope == "player":
-            out[name] = [_unseen(st, zi, info, viewer) if not seen else _ids(z[zi], info, ids)
-                         for zi, seen in places]
+            out[name] = [_instance(st, zi, seen, info, viewer) for zi, seen in places]
         else:
             base, seen, empty = places
             ncards = len(ids)
@@ -69,8 +67,8 @@ def _zones(st, viewer: int) -> dict:
             # the cards whose instance holds something: a slotted instance is never
             # an empty list, so it is compared with its empty form
             held = rows if empty is None else map(empty.__ne__, rows)
-            out[name] = {ids[c]: _ids(rows[c], info, ids) if seen else _unseen(st, base + c, info, viewer)
-                         for c in compress(range(ncards), held) if card_visible(st, c, viewer)}
+            out[name] = {ids[c]: _instance(st, base + c, seen, info, viewer) for c in compress(range(ncards), held)
+                         if card_visible(st, c, viewer)}
     return out
 
 
@@ -93,25 +91,14 @@ def _zone_plan(program, viewer: int, players: int) -> list:
     return plan
 
 
+def _instance(st, zi: int, seen: bool, info, viewer: int):
+    """Zone instance `zi` as `viewer` sees it: its card ids, or what it is told of it."""
+    ids = st.program.card_ids
+    return _ids(st.z[zi], info, ids) if seen else unseen_instance(st, zi, viewer, ids.__getitem__)
+
+
 def _ids(cards: list, info, ids: list) -> list:
     """The card ids of a zone instance the viewer sees (None for an empty slot)."""
     if info.slots:
         return [ids[c] if c is not None else None for c in cards]
     return list(map(ids.__getitem__, cards))
-
-
-def _unseen(st, zi: int, info, viewer: int) -> dict:
-    """A zone instance the viewer does not see: its size (None where the rules
-    hide it), the cards it knows there by place (`known`, bottom first) and
-    the counters seen on its cards' backs by place (`marks`)."""
-    cards = st.z[zi]
-    ids = st.program.card_ids
-    size = len(cards) - cards.count(None) if info.slots else len(cards)
-    view = {"count": size if size_seen(st, zi, viewer) else None}
-    known = known_places(st, zi, viewer)
-    if known is not None:
-        view["known"] = [ids[c] if c is not None else None for c in known]
-    marks = marks_on_backs(st, zi, viewer)
-    if marks:
-        view["marks"] = marks
-    return view

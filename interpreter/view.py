@@ -39,14 +39,7 @@ def card_text(st, card: int, viewer: int, zone: str | None = None) -> str:
 def _zone(st, info, zi, viewer):
     cards = st.z[zi]
     if not visibility.instance_visible(st, zi, viewer):
-        view = {"count": sum(1 for c in cards if c is not None) if visibility.size_seen(st, zi, viewer) else None}
-        known = visibility.known_places(st, zi, viewer)
-        if known is not None:
-            view["known"] = [card_text(st, c, viewer, info.name) if c is not None else None for c in known]
-        marks = visibility.marks_on_backs(st, zi, viewer)
-        if marks:
-            view["marks"] = marks
-        return view
+        return visibility.unseen_instance(st, zi, viewer, lambda c: card_text(st, c, viewer, info.name))
     if info.slots:
         return {"slots": [card_text(st, c, viewer, info.name) if c is not None else None for c in cards]}
     return {"cards": [card_text(st, c, viewer, info.name) for c in cards]}

@@ -34,9 +34,9 @@ EVERYTHING = -2  # the viewer who sees every card and counter: a finished game, 
 VISIBLE, OWNER, OTHERS, HIDDEN = "visible", "owner", "others", "hidden"
 
 
-def zone_visible(info, owner, viewer: int) -> bool:
-    """Whether `viewer` sees the cards of the instance of zone `info` that
-    belongs to `owner` (a seat for a per-player zone, else a card or None)."""
+def _declared_visible(info, owner, viewer: int) -> bool:
+    """What a zone's or counter's declared visibility says of `viewer` and
+    the instance that belongs to `owner` (a seat for a per-player one)."""
     if info.visibility == VISIBLE or viewer == EVERYTHING:
         return True
     if info.visibility == OWNER:
@@ -46,24 +46,19 @@ def zone_visible(info, owner, viewer: int) -> bool:
     return False
 
 
+def zone_visible(info, owner, viewer: int) -> bool:
+    """Whether `viewer` sees the cards of the instance of zone `info` that
+    belongs to `owner` (a seat for a per-player zone, else a card or None)."""
+    return _declared_visible(info, owner, viewer)
+
+
 def seer_masks(program) -> list:
     """Per zone instance, the seats that see its cards as a bit mask
     (every seat the rules allow: all bits of max_players): a card leaving the
     instance stays known to them. A card held by a card is judged by its zone
     alone (its holder may move)."""
-    everyone = (1 << program.max_players) - 1
-    masks = []
-    for zi, info in enumerate(program.zone_of_instance):
-        owner = zi - info.base
-        if info.visibility == VISIBLE:
-            masks.append(everyone)
-        elif info.visibility == OWNER and info.scope == "player":
-            masks.append(1 << owner)
-        elif info.visibility == OTHERS and info.scope == "player":
-            masks.append(everyone & ~(1 << owner))
-        else:
-            masks.append(0)
-    return masks
+    return [sum(1 << seat for seat in range(program.max_players) if zone_visible(info, zi - info.base, seat))
+            for zi, info in enumerate(program.zone_of_instance)]
 
 
 def knows(st, card: int, viewer: int) -> bool:
@@ -107,13 +102,7 @@ def counter_visible(info, owner, viewer: int) -> bool:
     """Whether `viewer` sees the value of counter `info` of `owner` (a seat,
     a card or None). A per-card counter's card must be seen as well: see
     `card_counter_visible`."""
-    if info.visibility == VISIBLE or viewer == EVERYTHING:
-        return True
-    if info.visibility == OWNER:
-        return info.scope == "player" and viewer >= 0 and owner == viewer
-    if info.visibility == OTHERS:
-        return info.scope == "player" and viewer >= 0 and owner != viewer
-    return False
+    return _declared_visible(info, owner, viewer)
 
 
 def card_counter_visible(st, info, card: int, viewer: int) -> bool:
@@ -148,6 +137,22 @@ def known_places(st, zi: int, viewer: int):
     return known if size_seen(st, zi, viewer) else [c for c in known if c is not None]
 
 
+def unseen_instance(st, zi: int, viewer: int, name) -> dict:
+    """What `viewer` is told of zone instance `zi`, whose cards it does not
+    see: {"count": how many cards (None where its size is hidden from the
+    viewer)}, with "known" (`known_places`, each card as `name(card)`) and
+    "marks" (`marks_on_backs`) where there are any."""
+    cards = st.z[zi]
+    view = {"count": len(cards) - cards.count(None) if size_seen(st, zi, viewer) else None}
+    known = known_places(st, zi, viewer)
+    if known is not None:
+        view["known"] = [name(c) if c is not None else None for c in known]
+    marks = marks_on_backs(st, zi, viewer)
+    if marks:
+        view["marks"] = marks
+    return view
+
+
 def marks_on_backs(st, zi: int, viewer: int) -> dict:
     """For an instance `viewer` does not see: the per-card counters it sees
     on the backs of its cards, {counter: [value per place, bottom first]},
@@ -155,32 +160,33 @@ def marks_on_backs(st, zi: int, viewer: int) -> dict:
     whoever may see that counter, even when the card is face down. Where the
     viewer is not told the instance's size, only the cards with a counter
     count as places (their values, bottom first)."""
-    out = {}
+    rows = [(info.name, st.ctr[info.index]) for info in st.program.counter_list
+            if info.scope == "card" and counter_visible(info, None, viewer)]
     zone = st.z[zi]
     if not size_seen(st, zi, viewer):
-        zone = [c for c in zone if c is not None and any(
-            st.ctr[info.index][c] for info in st.program.counter_list
-            if info.scope == "card" and counter_visible(info, None, viewer))]
-    for info in st.program.counter_list:
-        if info.scope != "card" or not counter_visible(info, None, viewer):
-            continue
-        row = st.ctr[info.index]
+        zone = [c for c in zone if c is not None and any(row[c] for _, row in rows)]
+    out = {}
+    for name, row in rows:
         values = [row[c] if c is not None else 0 for c in zone]
         if any(values):
-            out[info.name] = values
+            out[name] = values
     return out
 
 
 def unseen_places(st, viewer: int) -> list:
     """(zone instance, position) of every card `viewer` cannot see, except the
-    cards left in the zone every card starts in."""
+    cards left in the zone every card starts in. Who sees an instance is
+    asked only when it holds cards the viewer does not know (most zones on
+    cards are empty, and asking walks the cards holding them)."""
     program = st.program
     home = program.zones[program.setup_zone].base
     places = []
     for zi, zone in enumerate(st.z):
-        if zi == home or instance_visible(st, zi, viewer):
+        if zi == home:
             continue
-        places.extend((zi, i) for i, card in enumerate(zone) if card is not None and not knows(st, card, viewer))
+        held = [(zi, i) for i, card in enumerate(zone) if card is not None and not knows(st, card, viewer)]
+        if held and not instance_visible(st, zi, viewer):
+            places.extend(held)
     return places
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 from . import rng as _rng
 from .compiler.ops import zone_to_change
 from .engine.run import run
-from .visibility import counter_visible, instance_visible, knows
+from .visibility import counter_visible, instance_visible, unseen_places
 
 
 def determinize(st, player: int, seed_state: int):
@@ -47,7 +47,7 @@ def determinize(st, player: int, seed_state: int):
     by_kind: dict = {}
     loose: dict = {}  # kind -> cards lying in a zone of `uncounted` with nothing on their backs
     blanks: dict = {}  # zone instance -> the places those cards leave
-    for zi, i in _unseen_places(world, player):
+    for zi, i in unseen_places(world, player):
         card = world.z[zi][i]
         if zi in uncounted and not any(values[card] for values in on_card):
             loose.setdefault(kinds[card], []).append(card)
@@ -74,22 +74,6 @@ def determinize(st, player: int, seed_state: int):
     # The world's own future randomness must not be the true one either.
     world.rng, _ = _rng.next_u64(seed_state)
     return world, seed_state
-
-
-def _unseen_places(st, viewer: int) -> list:
-    """`visibility.unseen_places`, in the same order, asking who sees a zone
-    instance only when it holds cards it does not know (most zones on cards
-    are empty, and asking walks the cards holding them)."""
-    program = st.program
-    home = program.zones[program.setup_zone].base
-    places = []
-    for zi, zone in enumerate(st.z):
-        if zi == home:
-            continue
-        held = [(zi, i) for i, card in enumerate(zone) if card is not None and not knows(st, card, viewer)]
-        if held and not instance_visible(st, zi, viewer):
-            places.extend(held)
-    return places
 
 
 def _uncounted_zones(st, viewer: int) -> set:

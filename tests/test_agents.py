@@ -317,10 +317,15 @@ def test_sanity_greedy_beats_random_and_random_is_weak(game):
 @pytest.mark.parametrize("rules, players", [(CATALYST, 2), (CATALYST, 4), (SOLO, 2),
                                             (RULES / "catastropolis" / "catastropolis.rules", 3)])
 def test_worlds_redistribute_exactly_the_cards_visibility_hides(rules, players):
-    """worlds.py asks about non-empty zones only; the places must be those of
-    visibility.unseen_places, in the same order, for every viewer."""
-    from interpreter import worlds
-    from interpreter.visibility import PUBLIC
+    """unseen_places (what worlds.py redistributes) asks about non-empty
+    zones only; the places must be every unseen, unknown card's, in the
+    order of the zone instances, for every viewer."""
+    from interpreter.visibility import PUBLIC, instance_visible, knows
+
+    def every_unseen_place(st, viewer):
+        home = st.program.zones[st.program.setup_zone].base
+        return [(zi, i) for zi, zone in enumerate(st.z) if zi != home and not instance_visible(st, zi, viewer)
+                for i, card in enumerate(zone) if card is not None and not knows(st, card, viewer)]
 
     game = load_game(rules)
     for seed in range(3):
@@ -331,5 +336,5 @@ def test_worlds_redistribute_exactly_the_cards_visibility_hides(rules, players):
                 break
             if step % 6 == 0:
                 for viewer in [*range(players), PUBLIC]:
-                    assert worlds._unseen_places(st, viewer) == unseen_places(st, viewer)
+                    assert unseen_places(st, viewer) == every_unseen_place(st, viewer)
             st.apply_action(bot.choose_id(st.legal_actions()))
