@@ -7,6 +7,7 @@ blocks, labels and decision points.
 from __future__ import annotations
 
 from . import decisions as dp
+from .blocks import slot_index
 from .codegen import Label
 
 
@@ -29,7 +30,7 @@ class KnowledgeGen:
         top, body, end = Label(), Label(), Label()
         self.place(top)
         self.jump_if(f"not {rest}", end, s.span)
-        point = dp.ReorderPoint(dp_slot(slot))
+        point = dp.ReorderPoint(slot_index(slot))
         self.ask(point, s.span)
         self.emit(f"vals = list({rest})", s.span)
         self.emit("if len(vals) == 1:", s.span)
@@ -45,7 +46,3 @@ class KnowledgeGen:
         self.jump(top, s.span)
         self.place(end)
 
-
-def dp_slot(slot: str) -> int:
-    """The frame slot of a local `L[i]` (as stmtgen.slot_index)."""
-    return int(slot[2:-1])

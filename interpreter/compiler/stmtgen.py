@@ -24,8 +24,6 @@ from .knowgen import KnowledgeGen
 from .program import Code
 from .runtime import LARGEST
 
-_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve, n.Announce, n.Reorder)
-
 
 def suspending_rules(model, keys: dict) -> set:
     """Keys (as in `keys`: procedure name -> body) of the rules that may reach a decision."""
@@ -41,7 +39,7 @@ def suspending_rules(model, keys: dict) -> set:
 
 
 def may_suspend(stmt, suspending: set) -> bool:
-    if isinstance(stmt, _DECIDING):
+    if isinstance(stmt, n.DECIDING):
         return True
     if isinstance(stmt, n.CallStmt):
         return stmt.name in suspending

@@ -15,8 +15,6 @@ from .sizecheck import size_leaks
 from .parser import readable_as_name
 from .visitor import Visitor
 
-_DECIDING = (n.Choose, n.May, n.ChooseAction, n.Resolve, n.Announce, n.Reorder)
-
 
 def check(model, db, params: dict, card_fields: dict) -> list[Diagnostic]:
     return Checker(model, db, params, card_fields).run() + size_leaks(model)
@@ -245,7 +243,7 @@ class Checker(FlowChecks, Visitor):
 
         def decides(stmts) -> n.Node | None:
             for s in walk_stmts(stmts):
-                if isinstance(s, _DECIDING):
+                if isinstance(s, n.DECIDING):
                     return s
                 if isinstance(s, n.CallStmt) and s.name not in seen:
                     seen.add(s.name)

@@ -376,6 +376,10 @@ class PickRandom(Stmt):
     body: tuple[Stmt, ...]
 
 
+# The statements that ask a player a decision (a rule holding one may pause there).
+DECIDING = (Choose, May, ChooseAction, Resolve, Announce, Reorder)
+
+
 # ---------------------------------------------------------------- declarations
 class Decl(Node):
     pass
