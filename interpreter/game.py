@@ -97,8 +97,6 @@ class Game:
         st.z[home] = list(range(ncards))
         st.loc = [home] * ncards
         st.known = [0] * ncards
-        if not p.seers:
-            p.seers = visibility.seer_masks(p)
         st.rng = _rng.seed_state(seed)
         st.seed = seed
         st.frames = [[p.main, 0, []]]
@@ -343,7 +341,6 @@ class GameState(State):
 
     def set_counter(self, name: str, value: int, owner=None) -> None:
         self.forget_history()
-        self.observed = None
         info = self.program.counters[name]
         self.ctr[info.index][self._owner_index(info.scope, owner)] = value
 
@@ -364,7 +361,6 @@ class GameState(State):
         """Move a card to a zone (to the top, or into `slot` of a slotted zone),
         without firing triggers. Call `refresh()` after arranging a position."""
         self.forget_history()
-        self.observed = None
         card = self.card_index(card_id)
         info = self.program.zones[zone]
         zi = info.base + self._owner_index(info.scope, owner)

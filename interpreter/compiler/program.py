@@ -87,8 +87,8 @@ class Program:
     effect_conditions: dict = field(default_factory=dict)  # effect name -> fn(st): whether it can be offered
     shown_values: dict = field(default_factory=dict)  # definition name -> (visibility, fn(st)) shown per player
     zone_of_instance: list = field(default_factory=list)
-    # per zone instance, the seats that see its cards as a bit mask (-1: every
-    # seat); a card leaving an instance stays known to them (see ops.move).
+    # per zone instance, the seats that see its cards as a bit mask; a card
+    # leaving an instance stays known to them (see ops.move).
     # Set by the game layer from visibility.py, the one place deciding it.
     seers: list = field(default_factory=list)
     counter_list: list = field(default_factory=list)

@@ -169,9 +169,11 @@ class State:
         return out
 
     def forget_history(self) -> None:
-        """Mark the position as arranged: no sequence of actions leads to it."""
+        """Mark the position as arranged: no sequence of actions leads to it,
+        and the observations made of it before no longer hold."""
         self.seed = None
         self.history = None
+        self.observed = None
 
     # -- pickling: the history written flat, as in `to_data`
     def __getstate__(self):
