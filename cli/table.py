@@ -41,8 +41,7 @@ def render_table(console: Console, view: dict, title: str | None = None) -> None
     """The shared zones and counters, then each player's, in panels; the
     places of a slotted zone are numbered from 1 (`@P` picks by them)."""
     you = view["viewer"]
-    when = f"round {view['round']}, phase {view['phase']} ({view['phase_label']})" if view.get("phase") else f"round {view['round']}"
-    head = plain(f"{view['title']} — {when}, turn {view['turn']}")
+    head = plain(f"{view['title']} — {view['when']}")
     if title:
         head = plain(f"{view['title']} — {title}")
     shared = Table.grid(padding=(0, 2))

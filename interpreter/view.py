@@ -67,7 +67,14 @@ def table_view(st, viewer: int) -> dict:
            "shared": shared, "shared_counters": shared_counters, "players": players}
     if program.phases:
         out["phase"], out["phase_label"] = st.phase, phase_label(program, st.phase)
+    out["when"] = when_words(st)
     return out
+
+
+def when_words(st) -> str:
+    """Round, phase and turn as players count them: "round 3, phase 2 (II. Action), turn 21"."""
+    phase = f", phase {st.phase} ({phase_label(st.program, st.phase)})" if st.program.phases and st.phase else ""
+    return f"round {st.round}{phase}, turn {st.turns}"
 
 
 def phase_label(program, number: int) -> str:

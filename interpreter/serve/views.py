@@ -38,9 +38,7 @@ def table_json(st, viewer: int, picks: dict | None = None, boards: list | None =
                  for name, zone in player["zones"]]
         players.append({"seat": seat, "name": player_name(seat), "counters": _labelled(player["counters"]),
                         "values": _labelled(player["values"]), "zones": zones})
-    phase = f", phase {view['phase']} ({view['phase_label']})" if view.get("phase") else ""
-    return {"title": view["title"], "round": view["round"], "turn": view["turn"],
-            "when": f"round {view['round']}{phase}, turn {view['turn']}",
+    return {"title": view["title"], "round": view["round"], "turn": view["turn"], "when": view["when"],
             "first_player": view["first_player"], "current_player": _seat_or_none(view["current_player"]),
             "shared": shared, "shared_counters": _labelled(view["shared_counters"]), "players": players}
 
