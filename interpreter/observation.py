@@ -1,13 +1,15 @@
 """What one player may see of a position, as plain data: `observation()`.
 
 The observation is asked for at every decision a bot answers, and an
-OpenSpiel search asks it after every move it makes, so it is built from the
-state's lists directly: whole rows are copied where the viewer sees all of
-them, and the per-card zones and counters (one instance per card, nearly all
-empty) are searched with C-level filters (`itertools.compress`) for the few
-cards that hold something, rather than card by card. Who sees what is asked
-of visibility.py, once per zone or counter where the answer cannot depend on
-where cards lie, and per card where it can.
+OpenSpiel search asks it after every move it makes. What can be decided once
+per rules, viewer and player count (which zones and counters the viewer
+sees, where they lie in the state's lists) is: `build` writes an observer
+for it, one dict display, and compiles it. Per position what is left is
+copying the rows the viewer sees, asking visibility.py about the instances
+it does not see (answered at once where no card there is known and none
+carries a counter), and searching the per-card zones and counters (one
+instance per card, nearly all empty) with C-level filters
+(`itertools.compress`) for the few cards that hold something.
 
 A state keeps the observations made of its position, one per viewer, until
 the position changes (see `GameState.observation`).
@@ -16,60 +18,110 @@ from __future__ import annotations
 
 from itertools import compress
 
-from .visibility import HIDDEN, card_visible, counter_visible, unseen_instance, zone_visible
+from .visibility import HIDDEN, card_visible, counter_visible, size_seen, unseen_instance, zone_visible
 
 
 def build(st, viewer: int) -> dict:
     """The observation of `st` for `viewer` (a seat, PUBLIC or EVERYTHING)."""
-    seen = {
-        "player": viewer, "current_player": st.current_player(), "round": st.round,
-        "turn": st.turns, "first_player": st.first, "counters": _counters(st, viewer),
-        "zones": _zones(st, viewer), "values": st.shown_values(viewer) if st.program.shown_values else {},
-    }
-    if st.program.phases:  # the phase of the round, and who has passed in it (everyone sees a pass)
-        seen["phase"], seen["passed"] = st.phase, sorted(st.passed)
-    return seen
+    observers = st.program.__dict__.setdefault("_observers", {})
+    observe = observers.get((viewer, st.n))
+    if observe is None:
+        observe = observers[(viewer, st.n)] = _observer(st, viewer)
+    return observe(st)
 
 
-def _counters(st, viewer: int) -> dict:
-    program, ctr = st.program, st.ctr
-    out = {}
+def _observer(st, viewer: int):
+    """`observe(st)` for one viewer and player count, written out as one
+    dict display from what can be decided once (which zones and counters the
+    viewer sees, their places in the state's lists) and compiled: what is
+    left to do per position is copying rows and asking about unseen cards."""
+    program = st.program
+    consts: dict = {}
+
+    def const(value) -> str:
+        name = f"c{len(consts)}"
+        consts[name] = value
+        return name
+
+    counters = []
     for info in program.counter_list:
-        values = ctr[info.index]
+        key, i = repr(info.name), info.index
         if info.scope == "card":
-            # whether the value is seen depends on the counter, then on where its card lies
-            if not counter_visible(info, 0, viewer):
-                out[info.name] = {}
-                continue
-            ids = program.card_ids
-            out[info.name] = {ids[c]: values[c] for c in compress(range(len(values)), values)
-                              if card_visible(st, c, viewer)}
-        elif info.visibility != HIDDEN:
-            seen = [counter_visible(info, i, viewer) for i in range(len(values))]
-            out[info.name] = values[:] if all(seen) else [v if s else None for v, s in zip(values, seen)]
-    return out
+            value = f"card_counter(st, {i}, {viewer})" if counter_visible(info, 0, viewer) else "{}"
+        elif info.visibility == HIDDEN:
+            continue
+        else:
+            seen = [counter_visible(info, owner, viewer) for owner in range(len(st.ctr[i]))]
+            value = f"ctr[{i}][:]" if all(seen) else f"masked(ctr[{i}], {const(seen)})"
+        counters.append(f"{key}: {value}")
 
+    # the per-card counters the viewer sees on cards' backs (visibility.marks_on_backs)
+    backs = tuple(c.index for c in program.counter_list if c.scope == "card" and counter_visible(c, None, viewer))
 
-def _zones(st, viewer: int) -> dict:
-    program, z = st.program, st.z
-    ids = program.card_ids
-    out = {}
+    def instance(zi: int, seen: bool, info) -> str:
+        if not seen and not info.slots:
+            return f"unseen_plain(st, {zi}, {viewer}, {size_seen(st, zi, viewer)}, {backs})"
+        if not seen:
+            return f"unseen(st, {zi}, {viewer}, name)"
+        return f"slotted(z[{zi}])" if info.slots else f"list(map(name, z[{zi}]))"
+
+    zones = []
     for name, scope, info, places in _zone_plan(program, viewer, st.n):
         if scope == "shared":
-            zi, seen = places
-            out[name] = _instance(st, zi, seen, info, viewer)
+            value = instance(*places, info)
         elif scope == "player":
-            out[name] = [_instance(st, zi, seen, info, viewer) for zi, seen in places]
+            value = "[" + ", ".join(instance(zi, seen, info) for zi, seen in places) + "]"
         else:
-            base, seen, empty = places
-            ncards = len(ids)
-            rows = z[base:base + ncards]
-            # the cards whose instance holds something: a slotted instance is never
-            # an empty list, so it is compared with its empty form
-            held = rows if empty is None else map(empty.__ne__, rows)
-            out[name] = {ids[c]: _instance(st, base + c, seen, info, viewer) for c in compress(range(ncards), held)
-                         if card_visible(st, c, viewer)}
-    return out
+            value = f"card_zone(st, {const(info)}, {const(places)}, {viewer})"
+        zones.append(f"{name!r}: {value}")
+
+    values = f"st.shown_values({viewer})" if program.shown_values else "{}"
+    phases = ", 'phase': st.phase, 'passed': sorted(st.passed)" if program.phases else ""
+    source = (f"def observe(st):\n"
+              f"    z = st.z; ctr = st.ctr\n"
+              f"    return {{'player': {viewer}, 'current_player': st.current_player(), 'round': st.round, "
+              f"'turn': st.turns, 'first_player': st.first, 'counters': {{{', '.join(counters)}}}, "
+              f"'zones': {{{', '.join(zones)}}}, 'values': {values}{phases}}}\n")
+    ids = program.card_ids
+    namespace = {"name": ids.__getitem__, "unseen": unseen_instance, "unseen_plain": _unseen_plain,
+                 "masked": _masked,
+                 "slotted": lambda cards: [ids[c] if c is not None else None for c in cards],
+                 "card_counter": _card_counter, "card_zone": _card_zone, "sorted": sorted, **consts}
+    exec(compile(source, "<observation>", "exec"), namespace)
+    return namespace["observe"]
+
+
+def _unseen_plain(st, zi: int, viewer: int, counted: bool, backs: tuple) -> dict:
+    """`unseen_instance` of a zone without slots, answered at once when no
+    seat knows any of its cards and no counter lies on their backs (the
+    common case)."""
+    cards, ctr = st.z[zi], st.ctr
+    if any(map(st.known.__getitem__, cards)) or any(any(map(ctr[i].__getitem__, cards)) for i in backs):
+        return unseen_instance(st, zi, viewer, st.program.card_ids.__getitem__)
+    return {"count": len(cards) if counted else None}
+
+
+def _masked(values: list, seen: list) -> list:
+    return [v if s else None for v, s in zip(values, seen)]
+
+
+def _card_counter(st, index: int, viewer: int) -> dict:
+    """A per-card counter's values on the cards `viewer` sees, where not 0."""
+    values, ids = st.ctr[index], st.program.card_ids
+    return {ids[c]: values[c] for c in compress(range(len(values)), values) if card_visible(st, c, viewer)}
+
+
+def _card_zone(st, info, places, viewer: int) -> dict:
+    """A per-card zone's instances that hold something, on the cards `viewer` sees."""
+    base, seen, empty = places
+    ids = st.program.card_ids
+    ncards = len(ids)
+    rows = st.z[base:base + ncards]
+    # the cards whose instance holds something: a slotted instance is never
+    # an empty list, so it is compared with its empty form
+    held = rows if empty is None else map(empty.__ne__, rows)
+    return {ids[c]: _instance(st, base + c, seen, info, viewer) for c in compress(range(ncards), held)
+            if card_visible(st, c, viewer)}
 
 
 def _zone_plan(program, viewer: int, players: int) -> list:

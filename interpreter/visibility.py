@@ -131,10 +131,14 @@ def known_places(st, zi: int, viewer: int):
     viewer is not told the instance's size, only the cards it knows, bottom
     first, without the places between them (their count would tell it)."""
     zone = st.z[zi]
-    known = [c if c is not None and st.known[c] and knows(st, c, viewer) else None for c in zone]
-    if not any(c is not None for c in known):
+    known = st.known
+    cards = _cards_of(st, zi)
+    if not any(map(known.__getitem__, cards)):  # nobody knows any card here (the common case)
         return None
-    return known if size_seen(st, zi, viewer) else [c for c in known if c is not None]
+    places = [c if c is not None and known[c] and knows(st, c, viewer) else None for c in zone]
+    if not any(c is not None for c in places):
+        return None
+    return places if size_seen(st, zi, viewer) else [c for c in places if c is not None]
 
 
 def unseen_instance(st, zi: int, viewer: int, name) -> dict:
@@ -142,8 +146,10 @@ def unseen_instance(st, zi: int, viewer: int, name) -> dict:
     see: {"count": how many cards (None where its size is hidden from the
     viewer)}, with "known" (`known_places`, each card as `name(card)`) and
     "marks" (`marks_on_backs`) where there are any."""
-    cards = st.z[zi]
-    view = {"count": len(cards) - cards.count(None) if size_seen(st, zi, viewer) else None}
+    cards = _cards_of(st, zi)
+    view = {"count": len(cards) if size_seen(st, zi, viewer) else None}
+    if not cards:
+        return view
     known = known_places(st, zi, viewer)
     if known is not None:
         view["known"] = [name(c) if c is not None else None for c in known]
@@ -160,17 +166,26 @@ def marks_on_backs(st, zi: int, viewer: int) -> dict:
     whoever may see that counter, even when the card is face down. Where the
     viewer is not told the instance's size, only the cards with a counter
     count as places (their values, bottom first)."""
-    rows = [(info.name, st.ctr[info.index]) for info in st.program.counter_list
-            if info.scope == "card" and counter_visible(info, None, viewer)]
+    cards = _cards_of(st, zi)
+    rows = [(name, row) for name, row in _card_counter_rows(st, viewer) if any(map(row.__getitem__, cards))]
+    if not rows:  # no counter on the back of any card here (the common case)
+        return {}
     zone = st.z[zi]
     if not size_seen(st, zi, viewer):
         zone = [c for c in zone if c is not None and any(row[c] for _, row in rows)]
-    out = {}
-    for name, row in rows:
-        values = [row[c] if c is not None else 0 for c in zone]
-        if any(values):
-            out[name] = values
-    return out
+    return {name: [row[c] if c is not None else 0 for c in zone] for name, row in rows}
+
+
+def _cards_of(st, zi: int) -> list:
+    """The cards of instance `zi`, without its empty slots."""
+    zone = st.z[zi]
+    return [c for c in zone if c is not None] if st.program.zone_of_instance[zi].slots else zone
+
+
+def _card_counter_rows(st, viewer: int) -> list:
+    """(name, values) of the per-card counters `viewer` may see on cards' backs."""
+    return [(info.name, st.ctr[info.index]) for info in st.program.counter_list
+            if info.scope == "card" and counter_visible(info, None, viewer)]
 
 
 def unseen_places(st, viewer: int) -> list:
