@@ -431,6 +431,8 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
 
     def suspend(self, point, ids: str, values: str, span) -> None:
         self.emit(f"st.decider = st.me; st.point = {point.id}; st.option_ids = {ids}; st.option_values = {values}", span)
+        if point.kind == "card":  # the player deciding knows the cards offered from then on
+            self.emit("R_show_options(st)", span)
         self.emit("return S", span)
 
     def visit_Choose(self, s, names):

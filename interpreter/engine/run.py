@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from ..compiler.calls import SUSPEND, GameOver
 from ..compiler.failures import blame, generated_frame, generated_rules
-from ..compiler.ops import show_options
 from ..errors import NO_SPAN, RulesRuntimeError
 
 
@@ -21,8 +20,6 @@ def run(st) -> None:
         while frames:
             fr = frames[-1]
             if codes[fr[0]].fn(st, fr) is SUSPEND:
-                if st.program.decisions[st.point].kind == "card":
-                    show_options(st)
                 return
     except GameOver:
         finish(st)
