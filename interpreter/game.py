@@ -184,19 +184,19 @@ class GameState(State):
         except ValueError:
             raise InvalidActionError(f"'{action_id}' is not a legal action here; legal: {', '.join(ids)}") from None
         point, value = self.point, self.option_values[i]
-        if self.decisions >= self.program.decision_budget:
+        program = self.program
+        if self.decisions >= program.decision_budget:
             self._too_many_decisions(point)
         if self.events is not None:
-            label = self.program.decisions[point].label(self, self.frames[-1], value)
+            label = program.decisions[point].label(self, self.frames[-1], value)
             self.events.append(("decision", self.decider, point, value, label, False))
-        self.clear_pending()
-        self.observed = None
+        self.decider = self.point = self.option_ids = self.option_values = self.observed = None
         self.decisions += 1
         if self.seed is not None:
             self.history = (self.history, action_id)
-        self.program.decisions[point].apply(self, self.frames[-1], value)
+        program.decisions[point].apply(self, self.frames[-1], value)
         run(self)
-        if self.program.check_invariants:
+        if program.check_invariants:
             invariants.check(self)
 
     # -- results
