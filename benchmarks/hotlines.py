@@ -75,7 +75,7 @@ def report(lines, functions, top: int) -> dict:
         "functions": [{"file": where(f), "function": name, "share": n / total}
                       for (f, name), n in functions.most_common(top)],
         "lines": [{"file": where(f), "line": line, "share": n / total,
-                   "source": linecache.getline(f, line).strip()[:110]}
+                   "source": linecache.getline(f, line).strip()[:110] if line else ""}
                   for (f, line), n in lines.most_common(top)],
     }
 

@@ -58,9 +58,15 @@ def _observer(st, viewer: int):
     # the per-card counters the viewer sees on cards' backs (visibility.marks_on_backs)
     backs = tuple(c.index for c in program.counter_list if c.scope == "card" and counter_visible(c, None, viewer))
 
+    plain = []  # the instances without slots the viewer does not see
+
     def instance(zi: int, seen: bool, info) -> str:
         if not seen and not info.slots:
-            return f"unseen_plain(st, {zi}, {viewer}, {size_seen(st, zi, viewer)}, {backs})"
+            # answered at once when none of its cards is marked (known, or carrying a counter)
+            plain.append(zi)
+            count = f"len(z[{zi}])" if size_seen(st, zi, viewer) else "None"
+            return (f"({{'count': {count}}} if not marked or marked.isdisjoint(z[{zi}]) "
+                    f"else unseen(st, {zi}, {viewer}, name))")
         if not seen:
             return f"unseen(st, {zi}, {viewer}, name)"
         return f"slotted(z[{zi}])" if info.slots else f"list(map(name, z[{zi}]))"
@@ -77,13 +83,14 @@ def _observer(st, viewer: int):
 
     values = f"st.shown_values({viewer})" if program.shown_values else "{}"
     phases = ", 'phase': st.phase, 'passed': sorted(st.passed)" if program.phases else ""
-    source = (f"def observe(st):\n"
-              f"    z = st.z; ctr = st.ctr\n"
+    source = ("def observe(st):\n"
+              "    z = st.z; ctr = st.ctr\n"
+              + (f"    marked = marked_cards(st, {backs})\n" if plain else "") +
               f"    return {{'player': {viewer}, 'current_player': st.current_player(), 'round': st.round, "
               f"'turn': st.turns, 'first_player': st.first, 'counters': {{{', '.join(counters)}}}, "
               f"'zones': {{{', '.join(zones)}}}, 'values': {values}{phases}}}\n")
     ids = program.card_ids
-    namespace = {"name": ids.__getitem__, "unseen": unseen_instance, "unseen_plain": _unseen_plain,
+    namespace = {"name": ids.__getitem__, "unseen": unseen_instance, "marked_cards": _marked_cards,
                  "masked": _masked,
                  "slotted": lambda cards: [ids[c] if c is not None else None for c in cards],
                  "card_counter": _card_counter, "card_zone": _card_zone, "sorted": sorted, **consts}
@@ -91,14 +98,14 @@ def _observer(st, viewer: int):
     return namespace["observe"]
 
 
-def _unseen_plain(st, zi: int, viewer: int, counted: bool, backs: tuple) -> dict:
-    """`unseen_instance` of a zone without slots, answered at once when no
-    seat knows any of its cards and no counter lies on their backs (the
-    common case)."""
-    cards, ctr = st.z[zi], st.ctr
-    if any(map(st.known.__getitem__, cards)) or any(any(map(ctr[i].__getitem__, cards)) for i in backs):
-        return unseen_instance(st, zi, viewer, st.program.card_ids.__getitem__)
-    return {"count": len(cards) if counted else None}
+def _marked_cards(st, backs: tuple) -> set:
+    """The cards some seat knows where they lie, or that carry one of the
+    per-card counters `backs` (seen on their backs)."""
+    cards = range(len(st.known))
+    marked = set(compress(cards, st.known))
+    for i in backs:
+        marked.update(compress(cards, st.ctr[i]))
+    return marked
 
 
 def _masked(values: list, seen: list) -> list:
@@ -117,11 +124,14 @@ def _card_zone(st, info, places, viewer: int) -> dict:
     ids = st.program.card_ids
     ncards = len(ids)
     rows = st.z[base:base + ncards]
-    # the cards whose instance holds something: a slotted instance is never
-    # an empty list, so it is compared with its empty form
-    held = rows if empty is None else map(empty.__ne__, rows)
-    return {ids[c]: _instance(st, base + c, seen, info, viewer) for c in compress(range(ncards), held)
-            if card_visible(st, c, viewer)}
+    if empty is None:  # an instance holds something when its list is not empty
+        held = compress(range(ncards), rows)
+    elif rows.count(empty) == ncards:  # a slotted instance is never an empty list: compared with its empty form
+        return {}
+    else:  # the instances the cards in the zone lie in
+        end = base + ncards
+        held = sorted({zi - base for zi in st.loc if base <= zi < end})
+    return {ids[c]: _instance(st, base + c, seen, info, viewer) for c in held if card_visible(st, c, viewer)}
 
 
 def _zone_plan(program, viewer: int, players: int) -> list:
