@@ -16,6 +16,7 @@ the position changes (see `GameState.observation`).
 """
 from __future__ import annotations
 
+import types
 from itertools import compress
 
 from .visibility import HIDDEN, card_visible, counter_visible, size_seen, unseen_instance, zone_visible
@@ -94,8 +95,8 @@ def _observer(st, viewer: int):
                  "masked": _masked,
                  "slotted": lambda cards: [ids[c] if c is not None else None for c in cards],
                  "card_counter": _card_counter, "card_zone": _card_zone, "sorted": sorted, **consts}
-    exec(compile(source, "<observation>", "exec"), namespace)
-    return namespace["observe"]
+    code = next(c for c in compile(source, "<observation>", "exec").co_consts if isinstance(c, types.CodeType))
+    return types.FunctionType(code, namespace, "observe")
 
 
 def _marked_cards(st, backs: tuple) -> set:
