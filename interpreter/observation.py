@@ -19,7 +19,10 @@ from __future__ import annotations
 import types
 from itertools import compress
 
-from .visibility import HIDDEN, card_visible, counter_visible, size_seen, unseen_instance, zone_visible
+from .visibility import HIDDEN, card_visible, counter_visible, unseen_instance, zone_visible
+
+
+SPELLED_OUT = 8  # seats up to which a per-player zone's instances are written out one by one
 
 
 def build(st, viewer: int) -> dict:
@@ -61,11 +64,13 @@ def _observer(st, viewer: int):
 
     plain = []  # the instances without slots the viewer does not see
 
-    def instance(zi: int, seen: bool, info) -> str:
+    def instance(zi, seen: bool, info) -> str:
+        """The view of instance `zi` (a number, or the name of a variable holding it)."""
         if not seen and not info.slots:
-            # answered at once when none of its cards is marked (known, or carrying a counter)
+            # answered at once when none of its cards is marked (known, or carrying a counter);
+            # the viewer is told how many cards it holds unless its size is hidden
             plain.append(zi)
-            count = f"len(z[{zi}])" if size_seen(st, zi, viewer) else "None"
+            count = "None" if info.size_hidden else f"len(z[{zi}])"
             return (f"({{'count': {count}}} if not marked or marked.isdisjoint(z[{zi}]) "
                     f"else unseen(st, {zi}, {viewer}, name))")
         if not seen:
@@ -76,8 +81,16 @@ def _observer(st, viewer: int):
     for name, scope, info, places in _zone_plan(program, viewer, st.n):
         if scope == "shared":
             value = instance(*places, info)
-        elif scope == "player":
+        elif scope == "player" and len(places) <= SPELLED_OUT:
             value = "[" + ", ".join(instance(zi, seen, info) for zi, seen in places) + "]"
+        elif scope == "player":  # a loop over the seats: the observer's size does not grow with them
+            seats = f"range({places[0][0]}, {places[0][0] + len(places)})"
+            flags = tuple(seen for _, seen in places)
+            if all(flags) or not any(flags):
+                value = f"[{instance('i', flags[0], info)} for i in {seats}]"
+            else:
+                value = (f"[{instance('i', True, info)} if s else {instance('i', False, info)} "
+                         f"for i, s in zip({seats}, {const(flags)})]")
         else:
             value = f"card_zone(st, {const(info)}, {const(places)}, {viewer})"
         zones.append(f"{name!r}: {value}")

@@ -4,6 +4,7 @@ every game in `rules/` and the knowledge fixtures, with an observation
 made instance by instance from visibility.py's rules alone."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -51,19 +52,34 @@ def _reference(st, viewer: int) -> dict:
     return seen
 
 
+def _compare(game, players: int, seeds=range(3), decisions: int = 60) -> int:
+    compared = 0
+    for seed in seeds:
+        st = game.new_initial_state(players, seed)
+        agents = make_agents("random", players, seed)
+        while True:
+            for viewer in (*range(players), vis.PUBLIC, vis.EVERYTHING):
+                assert st.observation(viewer) == _reference(st, viewer), (players, seed, st.decisions, viewer)
+                compared += 1
+            if st.over or st.decisions >= decisions:
+                break
+            st.apply_action(agents[st.decider].choose_id(st.option_ids))
+    return compared
+
+
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_observation_is_what_visibility_allows(path):
     game = load_game(path)
-    compared = 0
-    for players in sorted({game.program.min_players, game.program.max_players}):
-        for seed in range(3):
-            st = game.new_initial_state(players, seed)
-            agents = make_agents("random", players, seed)
-            while True:
-                for viewer in (*range(players), vis.PUBLIC, vis.EVERYTHING):
-                    assert st.observation(viewer) == _reference(st, viewer), (players, seed, st.decisions, viewer)
-                    compared += 1
-                if st.over or st.decisions >= 60:
-                    break
-                st.apply_action(agents[st.decider].choose_id(st.option_ids))
-    assert compared > 100
+    players = sorted({game.program.min_players, game.program.max_players})
+    assert sum(_compare(game, n) for n in players) > 100
+
+
+def test_the_observation_with_more_seats_than_are_written_out(tmp_path):
+    """Past observation.SPELLED_OUT seats, a per-player zone is a loop over
+    the seats: `hand` (owner only) and `brow` (others only) seen by some
+    seats and not others."""
+    peek = ROOT / "tests/fixtures/knowledge"
+    (tmp_path / "peek.rules").write_text((peek / "peek.rules").read_text().replace("players 2..3", "players 2..12"))
+    shutil.copy(peek / "cards.yaml", tmp_path)
+    game = load_game(tmp_path / "peek.rules")
+    assert _compare(game, 12, seeds=range(2), decisions=30) > 100
