@@ -19,7 +19,7 @@ from __future__ import annotations
 import types
 from itertools import compress
 
-from .visibility import HIDDEN, card_visible, counter_visible, unseen_instance, zone_visible
+from .visibility import HIDDEN, back_counters, card_visible, counter_visible, unseen_instance, zone_visible
 
 
 SPELLED_OUT = 8  # seats up to which a per-player zone's instances are written out one by one
@@ -59,8 +59,7 @@ def _observer(st, viewer: int):
             value = f"ctr[{i}][:]" if all(seen) else f"masked(ctr[{i}], {const(seen)})"
         counters.append(f"{key}: {value}")
 
-    # the per-card counters the viewer sees on cards' backs (visibility.marks_on_backs)
-    backs = tuple(c.index for c in program.counter_list if c.scope == "card" and counter_visible(c, None, viewer))
+    backs = tuple(info.index for info in back_counters(program, viewer))
 
     plain = []  # the instances without slots the viewer does not see
 
@@ -107,7 +106,7 @@ def _observer(st, viewer: int):
     namespace = {"name": ids.__getitem__, "unseen": unseen_instance, "marked_cards": _marked_cards,
                  "masked": _masked,
                  "slotted": lambda cards: [ids[c] if c is not None else None for c in cards],
-                 "card_counter": _card_counter, "card_zone": _card_zone, "sorted": sorted, **consts}
+                 "card_counter": _card_counter, "card_zone": _card_zone, **consts}
     code = next(c for c in compile(source, "<observation>", "exec").co_consts if isinstance(c, types.CodeType))
     return types.FunctionType(code, namespace, "observe")
 

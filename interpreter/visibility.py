@@ -182,10 +182,14 @@ def _cards_of(st, zi: int) -> list:
     return [c for c in zone if c is not None] if st.program.zone_of_instance[zi].slots else zone
 
 
+def back_counters(program, viewer: int) -> list:
+    """The per-card counters `viewer` sees on the backs of cards it does not see."""
+    return [info for info in program.counter_list if info.scope == "card" and counter_visible(info, None, viewer)]
+
+
 def _card_counter_rows(st, viewer: int) -> list:
     """(name, values) of the per-card counters `viewer` may see on cards' backs."""
-    return [(info.name, st.ctr[info.index]) for info in st.program.counter_list
-            if info.scope == "card" and counter_visible(info, None, viewer)]
+    return [(info.name, st.ctr[info.index]) for info in back_counters(st.program, viewer)]
 
 
 def unseen_places(st, viewer: int) -> list:
