@@ -74,7 +74,7 @@ def _observer(st, viewer: int):
                     f"else unseen(st, {zi}, {viewer}, name))")
         if not seen:
             return f"unseen(st, {zi}, {viewer}, name)"
-        return f"slotted(z[{zi}])" if info.slots else f"list(map(name, z[{zi}]))"
+        return f"slotted(z[{zi}], ids)" if info.slots else f"list(map(name, z[{zi}]))"
 
     zones = []
     for name, scope, info, places in _zone_plan(program, viewer, st.n):
@@ -103,10 +103,9 @@ def _observer(st, viewer: int):
               f"'turn': st.turns, 'first_player': st.first, 'counters': {{{', '.join(counters)}}}, "
               f"'zones': {{{', '.join(zones)}}}, 'values': {values}{phases}}}\n")
     ids = program.card_ids
-    namespace = {"name": ids.__getitem__, "unseen": unseen_instance, "marked_cards": _marked_cards,
-                 "masked": _masked,
-                 "slotted": lambda cards: [ids[c] if c is not None else None for c in cards],
-                 "card_counter": _card_counter, "card_zone": _card_zone, **consts}
+    namespace = {"ids": ids, "name": ids.__getitem__, "unseen": unseen_instance, "marked_cards": _marked_cards,
+                 "masked": _masked, "slotted": _slot_ids, "card_counter": _card_counter, "card_zone": _card_zone,
+                 **consts}
     code = next(c for c in compile(source, "<observation>", "exec").co_consts if isinstance(c, types.CodeType))
     return types.FunctionType(code, namespace, "observe")
 
@@ -151,18 +150,15 @@ def _zone_plan(program, viewer: int, players: int) -> list:
     """What can be decided once per rules, viewer and player count: for each
     zone, its instances and whether `viewer` sees them (for a per-card zone,
     whether its instances are seen when their card is)."""
-    plans = program.__dict__.setdefault("_observation_plans", {})
-    plan = plans.get((viewer, players))
-    if plan is None:
-        plan = plans[(viewer, players)] = []
-        for info in program.zones.values():
-            if info.scope == "shared":
-                places = (info.base, zone_visible(info, None, viewer))
-            elif info.scope == "player":
-                places = [(info.base + p, zone_visible(info, p, viewer)) for p in range(players)]
-            else:
-                places = (info.base, zone_visible(info, 0, viewer), [None] * info.slots if info.slots else None)
-            plan.append((info.name, info.scope, info, places))
+    plan = []
+    for info in program.zones.values():
+        if info.scope == "shared":
+            places = (info.base, zone_visible(info, None, viewer))
+        elif info.scope == "player":
+            places = [(info.base + p, zone_visible(info, p, viewer)) for p in range(players)]
+        else:
+            places = (info.base, zone_visible(info, 0, viewer), [None] * info.slots if info.slots else None)
+        plan.append((info.name, info.scope, info, places))
     return plan
 
 
@@ -174,6 +170,8 @@ def _instance(st, zi: int, seen: bool, info, viewer: int):
 
 def _ids(cards: list, info, ids: list) -> list:
     """The card ids of a zone instance the viewer sees (None for an empty slot)."""
-    if info.slots:
-        return [ids[c] if c is not None else None for c in cards]
-    return list(map(ids.__getitem__, cards))
+    return _slot_ids(cards, ids) if info.slots else list(map(ids.__getitem__, cards))
+
+
+def _slot_ids(cards: list, ids: list) -> list:
+    return [ids[c] if c is not None else None for c in cards]
