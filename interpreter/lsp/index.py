@@ -231,16 +231,13 @@ class _Indexer:
     @decl.register(n.SetupDecl)
     @decl.register(n.TurnDecl)
     @decl.register(n.HookDecl)
+    @decl.register(n.PhaseDecl)
     def _(self, d, override):
         self.body(d.body, set())
 
     @decl.register(n.EmptyHookDecl)
     def _(self, d, override):
         self.add(self.after(d.span, r"\bwhen\s+(\w+)"), d.zone, ZONE)
-        self.body(d.body, set())
-
-    @decl.register(n.PhaseDecl)
-    def _(self, d, override):
         self.body(d.body, set())
 
     @decl.register(n.ReactionDecl)
