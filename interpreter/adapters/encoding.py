@@ -28,7 +28,7 @@ import math
 
 from ..compiler.runtime import render
 from ..errors import RulesError
-from ..visibility import VISIBLE, counter_ever_seen, counter_visible, zone_ever_seen
+from ..visibility import VISIBLE, back_counters, counter_ever_seen, zone_ever_seen
 from ..language import nodes as n
 
 CONTROL_IDS = ("yes", "no", "pass", "done")
@@ -194,8 +194,7 @@ class Encoding:
         # zones: (info, per-instance size, block, where the known cards start, where the marks start)
         # A zone not every player sees may hold cards a viewer knows there, and
         # counters seen on the backs of its cards (summed per counter).
-        self.back_counters = [info for info in program.counter_list
-                              if info.scope == "card" and counter_visible(info, None, 0)]
+        self.back_counters = back_counters(program, 0)  # the same for every seat
         self.zones = []
         for info in program.zones.values():
             per = 1  # the number of cards
