@@ -190,6 +190,7 @@ class GameState(State):
         if self.events is not None:
             label = program.decisions[point].label(self, self.frames[-1], value)
             self.events.append(("decision", self.decider, point, value, label, False))
+        # clear_pending() and forget the observations, written out: once per decision
         self.decider = self.point = self.option_ids = self.option_values = self.observed = None
         self.decisions += 1
         if self.seed is not None:
