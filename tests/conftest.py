@@ -14,13 +14,18 @@ RULES = ROOT / "rules"
 CATALYST = RULES / "catalyst.rules"
 
 
+def checked_game(path):
+    """The game of a rules file, checking the state's invariants after every action."""
+    game = load_game(path)
+    game.set_limits(check_invariants=True)
+    return game
+
+
 @pytest.fixture(scope="session")
 def catalyst():
     """The base game from the real rules/catalyst.rules, checking invariants
     after every action."""
-    game = load_game(CATALYST)
-    game.set_limits(check_invariants=True)
-    return game
+    return checked_game(CATALYST)
 
 
 def random_game(game, players: int, seed: int, on_decision=None):
@@ -39,9 +44,7 @@ def random_actions(game, players: int, seed: int) -> list:
 def catastropolis():
     """The cooperative game of rules/catastropolis/catastropolis.rules,
     checking invariants after every action."""
-    game = load_game(RULES / "catastropolis" / "catastropolis.rules")
-    game.set_limits(check_invariants=True)
-    return game
+    return checked_game(RULES / "catastropolis" / "catastropolis.rules")
 
 
 def labels(st) -> dict:

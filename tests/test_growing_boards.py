@@ -7,18 +7,15 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from interpreter.loader import load_game
 
-from .conftest import ROOT, play
+from .conftest import ROOT, checked_game, play
 
 REALM = ROOT / "tests" / "fixtures" / "boards" / "realm.rules"
 
 
 @pytest.fixture(scope="module")
 def game():
-    game = load_game(REALM)
-    game.set_limits(check_invariants=True)
-    return game
+    return checked_game(REALM)
 
 
 def distance(st, a, b):

@@ -19,7 +19,7 @@ from interpreter.play import world_sampler
 from interpreter.serve.views import seat_view
 from interpreter.worlds import determinize
 
-from .conftest import ROOT, play
+from .conftest import ROOT, checked_game, play
 from .serving import new_hub
 
 VAULTS = ROOT / "tests" / "fixtures" / "hidden_sizes" / "vaults.rules"
@@ -27,9 +27,7 @@ VAULTS = ROOT / "tests" / "fixtures" / "hidden_sizes" / "vaults.rules"
 
 @pytest.fixture(scope="module")
 def game():
-    game = load_game(VAULTS)
-    game.set_limits(check_invariants=True)
-    return game
+    return checked_game(VAULTS)
 
 
 def told(st, viewer) -> list[str]:

@@ -17,16 +17,14 @@ from interpreter.loader import load_game
 from interpreter.play import world_sampler
 from interpreter.worlds import determinize
 
-from .conftest import ROOT, labels, play
+from .conftest import ROOT, checked_game, labels, play
 
 PEEK = ROOT / "tests" / "fixtures" / "knowledge" / "peek.rules"
 
 
 @pytest.fixture(scope="module")
 def game():
-    game = load_game(PEEK)
-    game.set_limits(check_invariants=True)
-    return game
+    return checked_game(PEEK)
 
 
 def top3(st) -> list:

@@ -9,7 +9,7 @@ import pytest
 
 from interpreter.loader import load_game
 
-from .conftest import RULES, random_game
+from .conftest import RULES, checked_game, random_game
 from .scenario import (
     Picker, building, clear_scoring, data, ended, fresh, give, give_building, ids, is_action_choice, keep_deck, labels,
     play,
@@ -22,9 +22,7 @@ YOU, AI = 0, 1
 @pytest.fixture(scope="session")
 def solo():
     """The solo mode from the real rules/solo.rules, checking invariants after every action."""
-    game = load_game(SOLO)
-    game.set_limits(check_invariants=True)
-    return game
+    return checked_game(SOLO)
 
 
 # ================================================================== PREPARATION
