@@ -5,25 +5,14 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 
+from interpreter.view import unseen_words
+
 from .render import plain
 
 
 def _zone_text(name: str, zone: dict) -> str:
     if "count" in zone:
-        n = zone["count"]
-        text = f"{n} card{'s' if n != 1 else ''} (hidden)" if n is not None else "cards (hidden, how many is not told)"
-        known = zone.get("known") or []
-        if n is None:  # places are not told where the size is not
-            seen = list(known)
-        else:
-            depth = {i: len(known) - 1 - i for i in range(len(known))}  # places counted from the top
-            seen = [f"{c} ({'top' if depth[i] == 0 else f'{depth[i] + 1} from the top'})"
-                    for i, c in enumerate(known) if c is not None]
-        if seen:
-            text += "\nyou know: " + ", ".join(reversed(seen))
-        for counter, values in (zone.get("marks") or {}).items():
-            text += f"\non their backs: {counter.replace('_', ' ')} {sum(values)}"
-        return text
+        return "\n".join(unseen_words(zone))
     if "slots" in zone:
         return "\n".join(f"{i + 1}. {text if text else '—'}" for i, text in enumerate(zone["slots"]))
     return "\n".join(grouped(zone["cards"])) if zone["cards"] else "—"

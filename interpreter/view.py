@@ -71,6 +71,28 @@ def table_view(st, viewer: int) -> dict:
     return out
 
 
+def unseen_words(zone: dict) -> list:
+    """What a player is told of a zone instance it does not see (a view of
+    `_zone`, as `visibility.unseen_instance` gives it), line by line: how
+    many cards it holds (unless its size is hidden), the cards the player
+    knows there (counted from the top where the places are told), the
+    counters on their backs."""
+    n = zone["count"]
+    lines = [f"{n} card{'s' if n != 1 else ''} (hidden)" if n is not None else "cards (hidden, how many is not told)"]
+    known = zone.get("known") or []
+    if n is None:  # places are not told where the size is not
+        seen = list(known)
+    else:
+        depth = {i: len(known) - 1 - i for i in range(len(known))}  # places counted from the top
+        seen = [f"{c} ({'top' if depth[i] == 0 else f'{depth[i] + 1} from the top'})"
+                for i, c in enumerate(known) if c is not None]
+    if seen:
+        lines.append("you know: " + ", ".join(reversed(seen)))
+    for counter, values in (zone.get("marks") or {}).items():
+        lines.append(f"on their backs: {counter.replace('_', ' ')} {sum(values)}")
+    return lines
+
+
 def when_words(st) -> str:
     """Round, phase and turn as players count them: "round 3, phase 2 (II. Action), turn 21"."""
     phase = f", phase {st.phase} ({phase_label(st.program, st.phase)})" if st.program.phases and st.phase else ""

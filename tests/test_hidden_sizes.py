@@ -69,6 +69,10 @@ def test_the_terminal_and_the_browser_table_tell_the_same_words(game, tmp_path):
     history = [line["text"] for line in seat_view(table, 1)["history"]]
     assert "cards: deck -> pile" in history and "cards: deck -> player 1's vault" in history
     assert not any(text.startswith("2 cards") for text in history)
+    # the table: a size the player is not told is not written as a number
+    shared = {z["zone"]: z["hidden"] for z in seat_view(table, 1)["table"]["shared"]}
+    assert shared["pile"] == ["cards (hidden, how many is not told)"]
+    assert "cards (hidden, how many is not told)" in out.output
 
 
 def test_a_card_holding_cards_does_not_count_them_where_their_size_is_hidden(tmp_path):

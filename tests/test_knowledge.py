@@ -14,10 +14,12 @@ from interpreter.compiler.ops import zone_to_change
 from interpreter.errors import RulesError
 from interpreter.events import tell_all
 from interpreter.loader import load_game
+from interpreter.serve.views import seat_view
 from interpreter.play import world_sampler
 from interpreter.worlds import determinize
 
 from .conftest import ROOT, checked_game, labels, play
+from .serving import new_hub
 
 PEEK = ROOT / "tests" / "fixtures" / "knowledge" / "peek.rules"
 
@@ -250,6 +252,20 @@ def test_the_terminal_shows_the_looker_what_it_knows():
     assert "1. next from the top: Six" in out.output
     assert "you know: Six (top), Eight (2 from the top), Eleven (3 from the top)" in out.output
     assert "on their backs: charge 1" in out.output
+
+
+def test_the_browser_table_shows_the_looker_what_it_knows(tmp_path):
+    """The served table words an unseen zone as the terminal does: the cards
+    known there, and the counters on their backs."""
+    hub, table = new_hub(tmp_path, rules=PEEK, players=2, humans=(0, 1), seed=3)
+    for action in ("sort", "six", "eight"):
+        table.act(0, action)
+    table.act(1, "bury")
+    table.act(1, "nine")
+    shared = {z["zone"]: z["hidden"] for z in seat_view(table, 0)["table"]["shared"]}
+    assert shared == {"deck": ["6 cards (hidden)", "you know: Six (top), Eight (2 from the top), Eleven (3 from the top)"],
+                      "pile": ["1 card (hidden)", "on their backs: charge 1"]}
+    assert {z["zone"]: z["hidden"] for z in seat_view(table, 1)["table"]["shared"]}["deck"] == ["6 cards (hidden)"]
 
 
 def test_the_terminal_does_not_show_another_players_look():

@@ -13,7 +13,7 @@ shown (the cards that never left the zone every card starts in excepted).
 from __future__ import annotations
 
 from ..events import outcome_words, player_name
-from ..view import card_text, table_view
+from ..view import card_text, table_view, unseen_words
 from ..visibility import EVERYTHING, PUBLIC, card_visible
 from .board import layouts
 from .tables import HOTSEAT
@@ -46,7 +46,7 @@ def table_json(st, viewer: int, picks: dict | None = None, boards: list | None =
 def _zone_json(st, info, zi, owner, zone: dict, picks: dict, boards) -> dict:
     out = {"zone": info.name, "label": _words(info.name), "owner": owner}
     if "count" in zone:
-        out["hidden"] = zone["count"]
+        out["hidden"] = unseen_words(zone)  # lines: how many, the cards known there, marks on backs
         return out
     texts = zone["slots"] if "slots" in zone else zone["cards"]
     cards = st.z[zi] if "slots" in zone else [c for c in st.z[zi] if c is not None]

@@ -52,7 +52,7 @@ const Table = (function () {
 
   function zoneContent(zone, hooks, boards) {
     if (zone.hidden !== undefined) {
-      return el("span", { class: "hidden-cards", text: zone.hidden + (zone.hidden === 1 ? " card" : " cards") + " (hidden)" });
+      return el("div", { class: "hidden-cards" }, ...zone.hidden.map((line) => el("div", { text: line })));
     }
     if (zone.board !== undefined && boards && boards[zone.board]) return drawBoard(boards[zone.board], hooks);
     if (zone.slots) {
