@@ -27,10 +27,9 @@ SPELLED_OUT = 8  # seats up to which a per-player zone's instances are written o
 
 def build(st, viewer: int) -> dict:
     """The observation of `st` for `viewer` (a seat, PUBLIC or EVERYTHING)."""
-    observers = st.program.__dict__.setdefault("_observers", {})
-    observe = observers.get((viewer, st.n))
+    observe = st.program.observers.get((viewer, st.n))
     if observe is None:
-        observe = observers[(viewer, st.n)] = _observer(st, viewer)
+        observe = st.program.observers[(viewer, st.n)] = _observer(st, viewer)
     return observe(st)
 
 
@@ -40,6 +39,7 @@ def _observer(st, viewer: int):
     viewer sees, their places in the state's lists) and compiled: what is
     left to do per position is copying rows and asking about unseen cards."""
     program = st.program
+    ncards = len(program.card_ids)
     consts: dict = {}
 
     def const(value) -> str:
@@ -51,7 +51,9 @@ def _observer(st, viewer: int):
     for info in program.counter_list:
         key, i = repr(info.name), info.index
         if info.scope == "card":
-            value = f"card_counter(st, {i}, {viewer})" if counter_visible(info, 0, viewer) else "{}"
+            # all 0 (`count(0)` is the quickest test: small ints compare by identity) is the usual case
+            value = (f"(card_counter(st, {i}, {viewer}) if ctr[{i}].count(0) != {ncards} else {{}})"
+                     if counter_visible(info, 0, viewer) else "{}")
         elif info.visibility == HIDDEN:
             continue
         else:
@@ -60,6 +62,7 @@ def _observer(st, viewer: int):
         counters.append(f"{key}: {value}")
 
     backs = tuple(info.index for info in back_counters(program, viewer))
+    anything_marked = " or ".join([f"st.known.count(0) != {ncards}"] + [f"ctr[{i}].count(0) != {ncards}" for i in backs])
 
     plain = []  # the instances without slots the viewer does not see
 
@@ -98,7 +101,7 @@ def _observer(st, viewer: int):
     phases = ", 'phase': st.phase, 'passed': sorted(st.passed)" if program.phases else ""
     source = ("def observe(st):\n"
               "    z = st.z; ctr = st.ctr\n"
-              + (f"    marked = marked_cards(st, {backs})\n" if plain else "") +
+              + (f"    marked = marked_cards(st, {backs}) if {anything_marked} else None\n" if plain else "") +
               f"    return {{'player': {viewer}, 'current_player': st.current_player(), 'round': st.round, "
               f"'turn': st.turns, 'first_player': st.first, 'counters': {{{', '.join(counters)}}}, "
               f"'zones': {{{', '.join(zones)}}}, 'values': {values}{phases}}}\n")

@@ -94,6 +94,7 @@ class Program:
     counter_list: list = field(default_factory=list)
     decisions: list = field(default_factory=list)  # decision points, by id
     module: object = None  # the generated code (codegen.Module)
+    observers: dict = field(default_factory=dict)  # (viewer, player count) -> observe(st), made by observation.py
     phases: Optional[list] = None  # rounds.Phase of each `phase`, in order (None: a round of turns)
     boards: object = None  # boards.Boards: the spaces of every `board` and their distances
     origin: Optional[tuple] = None  # (rebuild, arguments): how a pickled copy is made again (see __reduce__)
