@@ -14,7 +14,7 @@ from __future__ import annotations
 import gc
 import re
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
@@ -434,23 +434,17 @@ def _parsed_alone(parse, raw: str):
     return parse(raw, _ALONE, (1, 1))
 
 
-_NODE_FIELDS: dict = {}  # node class -> its field names but the span
-
-
 def _placed(value, source: Source, offset):
     """A tree parsed on its own, with its spans moved to where the text sits."""
     cls = type(value)
     if cls is str or cls is int:
         return value
     if isinstance(value, n.Node):
-        names = _NODE_FIELDS.get(cls)
-        if names is None:
-            names = _NODE_FIELDS[cls] = tuple(f.name for f in fields(cls) if f.name != "span")
         span = value.span
         if span.source is not None:
             span = (Span(source, *shift(span.line, span.column, offset), *shift(span.end_line, span.end_column, offset))
                     if span.line else Span(source))
-        return cls(**{name: _placed(getattr(value, name), source, offset) for name in names}, span=span)
+        return cls(*[_placed(getattr(value, name), source, offset) for name in cls._fields], span=span)
     if cls is tuple:
         return tuple(_placed(v, source, offset) for v in value)
     if cls is list:

@@ -1,10 +1,15 @@
 """Typed, frozen AST nodes of the rules language, each with its source span.
 
-Spans are excluded from equality so tests can compare trees built by hand.
+A node class lists its fields as annotations (`name: str`, with a default
+where it has one), after those of the classes it extends; `Node` gives
+every class its constructor, equality, hash and repr from that list, as a
+frozen dataclass would. Spans are passed by keyword and excluded from
+equality, so tests can compare trees built by hand. (Every command parses
+rules, and making eighty dataclasses took an eighth of checking a file.)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError
 from typing import Literal, Optional, Union
 
 from ..errors import NO_SPAN, Span
@@ -24,9 +29,72 @@ Place = Literal["top", "bottom"]  # where moved cards go in a stack
 ResolveMode = Literal["all", "any"]
 
 
-@dataclass(frozen=True)
 class Node:
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+    """A node: its fields, in order, are the annotations of its class and
+    of the classes it extends (theirs first); a field with a value in the
+    class body has that value as its default. `span` is keyword-only."""
+
+    _fields: tuple[str, ...] = ()
+    _defaults: dict = {}
+    span: Span
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        own = [name for name in cls.__dict__.get("__annotations__", {}) if name not in cls._fields]
+        defaults = dict(cls._defaults)
+        for name in own:
+            if name in cls.__dict__:
+                defaults[name] = cls.__dict__[name]
+            elif defaults:
+                raise TypeError(f"{cls.__name__}.{name}: a field without a default after one with a default")
+        cls._fields = cls._fields + tuple(own)
+        cls._defaults = defaults
+
+    def __init__(self, *args, span: Span = NO_SPAN, **kwargs):
+        fields = self._fields
+        if len(args) == len(fields) and not kwargs:
+            values = dict(zip(fields, args))
+        else:
+            values = self._arguments(args, kwargs)
+        values["span"] = span
+        object.__setattr__(self, "__dict__", values)
+
+    def _arguments(self, args: tuple, kwargs: dict) -> dict:
+        name, fields = type(self).__name__, self._fields
+        if len(args) > len(fields):
+            raise TypeError(f"{name}() takes {len(fields)} positional arguments but {len(args)} were given")
+        values = dict(zip(fields, args))
+        for field in fields[len(args):]:
+            if field in kwargs:
+                values[field] = kwargs.pop(field)
+            elif field in self._defaults:
+                values[field] = self._defaults[field]
+            else:
+                raise TypeError(f"{name}() missing argument {field!r}")
+        if kwargs:
+            raise TypeError(f"{name}() got unexpected or repeated arguments: {', '.join(kwargs)}")
+        return values
+
+    def _key(self) -> tuple:
+        return tuple(map(self.__dict__.__getitem__, self._fields))
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(self._fields, self._key()))
+        return f"{type(self).__name__}({shown})"
+
+    def __setattr__(self, name, value):
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name):
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
 # ---------------------------------------------------------------- expressions
@@ -34,24 +102,20 @@ class Expr(Node):
     pass
 
 
-@dataclass(frozen=True)
 class Literal(Expr):
     value: object
 
 
-@dataclass(frozen=True)
 class Template(Expr):
     """A label such as "take {c.name}": text parts and expressions."""
 
     parts: tuple[Union[str, "Expr"], ...]
 
 
-@dataclass(frozen=True)
 class Name(Expr):
     name: str
 
 
-@dataclass(frozen=True)
 class NameOf(Expr):
     """`gold of p`, `guest of c`: a counter or zone of an owner."""
 
@@ -59,85 +123,71 @@ class NameOf(Expr):
     owner: Expr
 
 
-@dataclass(frozen=True)
 class Field(Expr):
     obj: Expr
     name: str
 
 
-@dataclass(frozen=True)
 class Index(Expr):
     obj: Expr
     index: Expr
 
 
-@dataclass(frozen=True)
 class Call(Expr):
     name: str
     args: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
 class ListLit(Expr):
     items: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
 class MapLit(Expr):
     items: tuple[tuple[Expr, Expr], ...]
 
 
-@dataclass(frozen=True)
 class Comprehension(Expr):
     expr: Expr
     loops: tuple[tuple[str, Expr], ...]  # (variable, what it goes through)
     cond: Optional[Expr]
 
 
-@dataclass(frozen=True)
 class Arith(Expr):
     op: ArithOp
     left: Expr
     right: Expr
 
 
-@dataclass(frozen=True)
 class Neg(Expr):
     operand: Expr
 
 
-@dataclass(frozen=True)
 class Compare(Expr):
     op: CompareOp
     left: Expr
     right: Expr
 
 
-@dataclass(frozen=True)
 class Contains(Expr):
     item: Expr
     container: Expr
     negate: bool = False
 
 
-@dataclass(frozen=True)
 class IsKind(Expr):
     operand: Expr
     kind: str
 
 
-@dataclass(frozen=True)
 class BoolOp(Expr):
     op: BoolOpName
     operands: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
 class Not(Expr):
     operand: Expr
 
 
-@dataclass(frozen=True)
 class Conditional(Expr):
     """`if C then A else B`."""
 
@@ -146,7 +196,6 @@ class Conditional(Expr):
     otherwise: Expr
 
 
-@dataclass(frozen=True)
 class Aggregate(Expr):
     """`sum E for x in L where C`, `count x in L`, highest/lowest/any/every."""
 
@@ -157,7 +206,6 @@ class Aggregate(Expr):
     cond: Optional[Expr]
 
 
-@dataclass(frozen=True)
 class Rank(Expr):
     """`rank V award A ties share at least M`: the award of my place by V."""
 
@@ -172,7 +220,6 @@ class Stmt(Node):
     pass
 
 
-@dataclass(frozen=True)
 class Ref(Node):
     """A counter or zone, optionally of an owner (a player or a card)."""
 
@@ -180,69 +227,58 @@ class Ref(Node):
     owner: Optional[Expr] = None
 
 
-@dataclass(frozen=True)
 class Gain(Stmt):
     amount: Expr
     target: Ref
 
 
-@dataclass(frozen=True)
 class Pay(Stmt):
     amount: Expr
     target: Ref
 
 
-@dataclass(frozen=True)
 class Lose(Stmt):
     amount: Expr
     target: Ref
 
 
-@dataclass(frozen=True)
 class SetCounter(Stmt):
     target: Ref
     value: Expr
 
 
-@dataclass(frozen=True)
 class Move(Stmt):
     cards: Expr
     dest: Ref
     place: Place = "top"
 
 
-@dataclass(frozen=True)
 class Deal(Stmt):
     count: Expr
     source: Ref
     dest: Ref
 
 
-@dataclass(frozen=True)
 class Shuffle(Stmt):
     zone: Ref
 
 
-@dataclass(frozen=True)
 class Slide(Stmt):
     zone: Ref
 
 
-@dataclass(frozen=True)
 class Refill(Stmt):
     zone: Ref
     source: Ref
 
 
 # -- who knows what (docs/constructs-knowledge.md)
-@dataclass(frozen=True)
 class LookAt(Stmt):
     """`look at X`: the acting player sees the card or cards X where they lie."""
 
     cards: Expr
 
 
-@dataclass(frozen=True)
 class Reveal(Stmt):
     """`reveal X to P`: the player (or players) P see the card or cards X."""
 
@@ -250,7 +286,6 @@ class Reveal(Stmt):
     to: Expr
 
 
-@dataclass(frozen=True)
 class Reorder(Stmt):
     """`reorder X`: the acting player puts the cards X (lying in one zone)
     back in the order it chooses, top first; it sees them, others lose track."""
@@ -258,48 +293,40 @@ class Reorder(Stmt):
     cards: Expr
 
 
-@dataclass(frozen=True)
 class CallStmt(Stmt):
     name: str
     args: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
 class Stop(Stmt):
     pass
 
 
-@dataclass(frozen=True)
 class Pass(Stmt):
     pass
 
 
-@dataclass(frozen=True)
 class PassPhase(Stmt):
     """`pass phase`: the player whose turn it is passes in a phase played
     until everyone passes."""
 
 
-@dataclass(frozen=True)
 class EndGame(Stmt):
     after_rounds: Optional[Expr]  # None = now
     lost: bool = False  # `end game lost`: now, and every player has lost
     won: bool = False  # `end game won`: now, and the players have won together
 
 
-@dataclass(frozen=True)
 class Let(Stmt):
     name: str
     value: Expr
 
 
-@dataclass(frozen=True)
 class Resolve(Stmt):
     mode: ResolveMode  # any: any or all of them, in any order
     effects: Expr
 
 
-@dataclass(frozen=True)
 class Announce(Stmt):
     """`announce EVENT(args) [from P] [first only]`: a response window."""
 
@@ -310,18 +337,15 @@ class Announce(Stmt):
     everyone: bool = False  # offered to every player of the round's order (the engine's phase windows)
 
 
-@dataclass(frozen=True)
 class ChooseAction(Stmt):
     pass
 
 
-@dataclass(frozen=True)
 class If(Stmt):
     branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]  # (condition, body) of `if` and each `elif`
     else_body: tuple[Stmt, ...] = ()
 
 
-@dataclass(frozen=True)
 class ForEach(Stmt):
     var: str
     iterable: Expr
@@ -329,19 +353,16 @@ class ForEach(Stmt):
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
 class RepeatWhile(Stmt):
     cond: Expr
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
 class RepeatTimes(Stmt):
     count: Expr
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
 class Choose(Stmt):
     optional: bool
     var: str
@@ -353,14 +374,12 @@ class Choose(Stmt):
     simultaneous: bool = False  # every player chooses unseen; the bodies run once all have chosen
 
 
-@dataclass(frozen=True)
 class May(Stmt):
     label: Template
     body: tuple[Stmt, ...]
     else_body: tuple[Stmt, ...] = ()
 
 
-@dataclass(frozen=True)
 class ActAs(Stmt):
     """`as p:` — run the block with `me` = p; p makes its decisions."""
 
@@ -368,7 +387,6 @@ class ActAs(Stmt):
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
 class PickRandom(Stmt):
     var: str
     iterable: Expr
@@ -385,30 +403,25 @@ class Decl(Node):
     pass
 
 
-@dataclass(frozen=True)
 class GameDecl(Decl):
     title: str
 
 
-@dataclass(frozen=True)
 class PlayersDecl(Decl):
     minimum: int
     maximum: int
 
 
-@dataclass(frozen=True)
 class CardsDecl(Decl):
     path: str
     schema: Optional[str]
     zone: str
 
 
-@dataclass(frozen=True)
 class ExtendsDecl(Decl):
     path: str
 
 
-@dataclass(frozen=True)
 class ParamDecl(Decl):
     """`param NAME = VALUE [one of LIST | within LOW..HIGH]`."""
 
@@ -419,12 +432,10 @@ class ParamDecl(Decl):
     high: Optional[int] = None
 
 
-@dataclass(frozen=True)
 class TurnOrderDecl(Decl):
     seats: Expr
 
 
-@dataclass(frozen=True)
 class ShowDecl(Decl):
     """`show shop as "{card.name} for {price(card)}"`: how cards of a zone
     (or, with `cards`, any card) are shown to people. `card` is the card."""
@@ -433,7 +444,6 @@ class ShowDecl(Decl):
     template: Template
 
 
-@dataclass(frozen=True)
 class ShowValueDecl(Decl):
     """`show NAME per player [, owner only]`: a definition's value for each
     player, shown at the table and part of each player's observation."""
@@ -442,7 +452,6 @@ class ShowValueDecl(Decl):
     visibility: Visibility = "visible"
 
 
-@dataclass(frozen=True)
 class BoardDecl(Decl):
     """`board space: a next to b when abs(a.x - b.x) + abs(a.y - b.y) == 1`:
     the cards of kind `name` are the spaces of a board, and space `a` leads to
@@ -455,7 +464,6 @@ class BoardDecl(Decl):
     zone: Optional[str] = None  # `board KIND in ZONE`: the spaces are the cards lying in ZONE (it grows)
 
 
-@dataclass(frozen=True)
 class CounterDecl(Decl):
     name: str
     scope: Scope
@@ -464,7 +472,6 @@ class CounterDecl(Decl):
     visibility: Visibility = "visible"
 
 
-@dataclass(frozen=True)
 class ZoneDecl(Decl):
     name: str
     scope: Scope
@@ -474,20 +481,17 @@ class ZoneDecl(Decl):
     size_hidden: bool = False  # `size hidden`: who does not see the cards is not told how many there are
 
 
-@dataclass(frozen=True)
 class KindDecl(Decl):
     name: str
     fields: tuple[tuple[str, FieldType], ...]
 
 
-@dataclass(frozen=True)
 class DefineDecl(Decl):
     name: str
     params: tuple[str, ...]
     expr: Expr
 
 
-@dataclass(frozen=True)
 class EffectDecl(Decl):
     name: str
     label: Optional[str]
@@ -495,14 +499,12 @@ class EffectDecl(Decl):
     when: Optional[Expr] = None  # offered to resolve only while this holds
 
 
-@dataclass(frozen=True)
 class ProcedureDecl(Decl):
     name: str
     params: tuple[str, ...]
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
 class ActionDecl(Decl):
     name: str
     label: Template
@@ -510,17 +512,14 @@ class ActionDecl(Decl):
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
 class SetupDecl(Decl):
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
 class TurnDecl(Decl):
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
 class PhaseDecl(Decl):
     """`phase NAME "label" [until everyone passes[, passing is final]]: ...`"""
 
@@ -530,7 +529,6 @@ class PhaseDecl(Decl):
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
 class ReactionDecl(Decl):
     """`reaction NAME(params) "label" to EVENT when C: ...`"""
 
@@ -542,55 +540,46 @@ class ReactionDecl(Decl):
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
 class HookDecl(Decl):
     moment: HookMoment
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
 class EmptyHookDecl(Decl):
     zone: str
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
 class ScoreTerm(Node):
     label: str
     expr: Expr
 
 
-@dataclass(frozen=True)
 class ScoreDecl(Decl):
     terms: tuple[ScoreTerm, ...]
 
 
-@dataclass(frozen=True)
 class TiebreakDecl(Decl):
     exprs: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
 class Override(Decl):
     """`override DECL`: replaces the base rules' declaration of the same name."""
 
     decl: Decl
 
 
-@dataclass(frozen=True)
 class RulesFile(Node):
     items: tuple[Decl, ...]
 
 
 # ---------------------------------------------------------------- card effects
-@dataclass(frozen=True)
 class EffectItem(Node):
     """One symbol group on a card: `draw` or alternatives `gold/wood`."""
 
     alternatives: tuple[str, ...]  # effect names
 
 
-@dataclass(frozen=True)
 class EffectList(Node):
     items: tuple[EffectItem, ...]
 
@@ -599,9 +588,7 @@ class EffectList(Node):
 def children(node):
     """The nodes directly inside `node` (in fields and in tuples at any depth,
     such as the (condition, body) pairs of an `if`)."""
-    for name in getattr(node, "__dataclass_fields__", {}):
-        if name == "span":
-            continue
+    for name in getattr(node, "_fields", ()):
         yield from _nodes_in(getattr(node, name))
 
 

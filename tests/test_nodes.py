@@ -1,0 +1,63 @@
+"""The syntax tree's nodes behave as frozen records: the parser, the
+checker's caches and the language server's incremental parse rely on it."""
+from __future__ import annotations
+
+import pytest
+
+from interpreter.errors import NO_SPAN, Source, Span
+from interpreter.language import nodes as n
+from interpreter.language.parser import parse_rules
+
+HERE = Span(Source("a.rules", "x\n"), 1, 1, 1, 2)
+
+
+def test_fields_are_the_annotations_in_order_parents_first():
+    assert n.Name._fields == ("name",)
+    assert n.Ref._fields == ("name", "owner")
+    assert n.Contains._fields[-1] == "negate"
+    node = n.Ref("gold")
+    assert node.owner is None and node.span is NO_SPAN
+
+
+def test_equality_and_hash_ignore_the_span():
+    a, b = n.Name("x", span=HERE), n.Name("x")
+    assert a == b and hash(a) == hash(b)
+    assert n.Name("x") != n.Name("y")
+    assert n.Name("x") != n.Literal("x")  # a different kind of node, the same values
+    assert {a: 1}[b] == 1
+
+
+def test_a_node_cannot_be_changed():
+    node = n.Name("x")
+    with pytest.raises(AttributeError):
+        node.name = "y"
+    with pytest.raises(AttributeError):
+        del node.name
+    with pytest.raises(AttributeError):
+        node.other = 1
+
+
+def test_arguments_by_keyword_with_defaults_and_the_errors_of_wrong_ones():
+    assert n.Contains(item=n.Name("a"), container=n.Name("b")) == n.Contains(n.Name("a"), n.Name("b"), False)
+    with pytest.raises(TypeError, match="missing argument 'owner'"):
+        n.NameOf("gold")
+    with pytest.raises(TypeError, match="takes 1 positional"):
+        n.Name("x", "y")
+    with pytest.raises(TypeError, match="unexpected or repeated arguments: nme"):
+        n.Name("x", nme="y")
+    with pytest.raises(TypeError, match="unexpected or repeated arguments: name"):
+        n.Name("x", name="y")
+    with pytest.raises(TypeError, match="without a default after one with a default"):
+        class Broken(n.Expr):  # noqa: F841
+            first: int = 0
+            second: int
+
+
+def test_repr_shows_the_fields_but_not_the_span():
+    assert repr(n.NameOf("gold", n.Name("me"), span=HERE)) == "NameOf(name='gold', owner=Name(name='me'))"
+
+
+def test_children_and_walk_reach_every_node_of_a_parsed_file():
+    tree = parse_rules('game "X"\nplayers 2..2\nsetup:\n    gain 1 gold\n')
+    names = {type(node).__name__ for node in n.walk(tree)}
+    assert {"RulesFile", "GameDecl", "PlayersDecl", "Gain"} <= names
