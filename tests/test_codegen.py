@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import io
 import os
+import re
 import tokenize
 
 import pytest
@@ -80,11 +81,32 @@ def test_the_audit_refuses_names_the_compiler_did_not_make():
     module.add_function(name, "procedure go", [(0, f"def {name}(st):", None), (1, "return os.system", None)])
     with pytest.raises(RulesError, match="failed its audit: .*name 'os'"):
         module.build()
-    tree = ast.parse("def made(st):\n    return 'text'\n")
     with pytest.raises(RulesError, match="constant 'text'"):
-        audit(tree, {"made"})
+        audit(compile("def made(st):\n    return 'text'\n", "<t>", "exec"), {"made"})
     with pytest.raises(RulesError, match="function 'other'"):
-        audit(ast.parse("def other(st):\n    return 1\n"), {"made"})
+        audit(compile("def other(st):\n    return 1\n", "<t>", "exec"), {"made"})
+
+
+@pytest.mark.parametrize("body, refused", [
+    ("import sys", "IMPORT_NAME"), ("from os import path as ids", "IMPORT_FROM"),
+    ("global made\n    made = 1", "STORE_GLOBAL"), ("class S:\n        pass", "LOAD_BUILD_CLASS"),
+    ("return st.__class__", "name '__class__'"), ("return open", "name 'open'"), ("secret = 1", "local 'secret'"),
+    ("return 1.5", "constant 1.5"), ("return (1, 'a')", "constant 'a'"), ("return b'x'", "constant b'x'"),
+    ("return [v1 for v1 in 'ab']", "constant 'ab'"), ("def inner(st):\n        return 1", "function 'inner'"),
+])
+def test_the_audit_refuses_what_generated_code_never_holds(body, refused):
+    """The compiled code is checked, nested code included: imports, classes,
+    `global`, names and locals the module did not make, texts and floats."""
+    source = f"def made(st):\n    {body}\n"
+    with pytest.raises(RulesError, match=f"failed its audit: .*{re.escape(refused)}"):
+        audit(compile(source, "<t>", "exec"), {"made"})
+    audit(compile("def made(st, L=None):\n    return [v1 + 1 for v1 in st.z if v1 in (1, 2)]\n", "<t>", "exec"),
+          {"made"})
+
+
+def test_the_audit_refuses_async_functions():
+    with pytest.raises(RulesError, match="async"):
+        audit(compile("async def made(st):\n    return 1\n", "<t>", "exec"), {"made"})
 
 
 @pytest.mark.parametrize("text", ["a\nimport os", "a\rimport os", "a\x00b", "a\u2028import os", "a\x0cb"],

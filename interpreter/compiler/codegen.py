@@ -10,10 +10,10 @@ values) is passed in through the module's namespace as a constant `K<n>`.
 User text appears only in comments, one line each with every unprintable
 character replaced, and in function names made of the rule's name (which the
 grammar limits to letters, digits and underscores). Every name the code uses
-is made or registered by the `Module`, and `audit` re-checks the parsed
-source against that list before it is compiled. The source is compiled with
-`compile()` and each function is built from its code object, so no generated
-text is executed as a module.
+is made or registered by the `Module`. The source is compiled with
+`compile()`, and `audit` checks the code objects against that list before
+any function is made from them (each is built from its code object, so no
+generated text is executed as a module).
 
 The `compile` command of the CLI prints the module's source.
 """
@@ -22,8 +22,10 @@ from __future__ import annotations
 import ast
 import builtins
 import functools
+import inspect
 import itertools
 import linecache
+import opcode
 import re
 import types
 import weakref
@@ -190,10 +192,19 @@ def _compiled(text: str, names: frozenset) -> tuple:
     default values. Code objects are immutable, so a game loaded again with
     the same rules (a test suite, a server, a language server) reuses them;
     each load still makes its own functions over its own namespace."""
-    tree = ast.parse(text, _UNNAMED)
-    audit(tree, names)
-    defaults = {f.name: tuple(ast.literal_eval(d) for d in f.args.defaults) for f in tree.body}
-    return compile(tree, _UNNAMED, "exec"), defaults
+    code = compile(text, _UNNAMED, "exec")
+    audit(code, names)
+    return code, _defaults(text)
+
+
+_DEF = re.compile(r"^def (\w+)\((.*)\):$", re.M)
+
+
+def _defaults(text: str) -> dict:
+    """Each generated function's default values, read from its `def` line
+    (literals only: the audit has seen them among the module's constants)."""
+    return {m.group(1): tuple(ast.literal_eval(arg.split("=", 1)[1]) for arg in m.group(2).split(", ") if "=" in arg)
+            for m in _DEF.finditer(text)}
 
 
 _UNNAMED = "<generated>"
@@ -212,26 +223,43 @@ def _comment(text: str) -> str:
     return "# " + (text if len(text) <= 150 else text[:147] + "...")
 
 
-def audit(tree, names: set) -> None:
-    """Check that generated source uses only the names the module made or
-    registered, and no texts.
+def audit(code: types.CodeType, names: set) -> None:
+    """Check the compiled generated code, before any of it runs: it uses
+    only the names the module made or registered (as globals or attributes),
+    locals of the generated kinds, constants that are numbers, and none of
+    import, class, global or async.
 
     A failure here is a bug of the compiler, never of a rules file."""
-    problems = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            ok = _LOCALS.match(node.id) or node.id in _BUILTINS or node.id in names
-            if not ok:
-                problems.append(f"name {node.id!r}")
-        elif isinstance(node, ast.Attribute) and node.attr not in _ATTRIBUTES:
-            problems.append(f"attribute {node.attr!r}")
-        elif isinstance(node, ast.Constant) and not (node.value is None or isinstance(node.value, (int, bool))):
-            problems.append(f"constant {node.value!r}")
-        elif isinstance(node, ast.FunctionDef) and (node.name not in names or _LOCALS.match(node.name)):
-            problems.append(f"function {node.name!r}")
-        elif isinstance(node, (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ClassDef, ast.AsyncFunctionDef)):
-            problems.append(type(node).__name__)
-        elif isinstance(node, ast.arg) and not _LOCALS.match(node.arg):
-            problems.append(f"argument {node.arg!r}")
+    problems: list = []
+    _audit_code(code, frozenset(names), problems, module=True)
     if problems:
         raise RulesError("internal error: generated code failed its audit: " + ", ".join(sorted(set(problems))[:10]))
+
+
+_NAMES = frozenset(_BUILTINS | _ATTRIBUTES)
+_NESTED = {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>", "<lambda>"}
+_REFUSED_OPS = {opcode.opmap[op]: op for op in ("IMPORT_NAME", "IMPORT_FROM", "IMPORT_STAR", "STORE_GLOBAL",
+                                              "DELETE_GLOBAL", "LOAD_BUILD_CLASS") if op in opcode.opmap}
+_ASYNC = inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
+
+
+def _audit_code(code: types.CodeType, names: frozenset, problems: list, module: bool = False) -> None:
+    problems.extend(f"name {name!r}" for name in code.co_names if name not in names and name not in _NAMES)
+    problems.extend(f"local {name!r}" for name in (*code.co_varnames, *code.co_cellvars, *code.co_freevars)
+                    if name != ".0" and not _LOCALS.match(name))
+    problems.extend(_REFUSED_OPS[op] for op in set(code.co_code[::2]) & _REFUSED_OPS.keys())
+    if code.co_flags & _ASYNC:
+        problems.append("async")
+    if not module and code.co_name not in _NESTED and (code.co_name not in names or _LOCALS.match(code.co_name)):
+        problems.append(f"function {code.co_name!r}")
+    _audit_constants(code.co_consts, names, problems)
+
+
+def _audit_constants(values, names: frozenset, problems: list) -> None:
+    for value in values:
+        if isinstance(value, types.CodeType):
+            _audit_code(value, names, problems)
+        elif isinstance(value, (tuple, frozenset)):
+            _audit_constants(value, names, problems)
+        elif not (value is None or isinstance(value, int)):  # int: True and False too
+            problems.append(f"constant {value!r}")
