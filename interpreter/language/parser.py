@@ -31,7 +31,7 @@ def _raw(method):
 
 
 class _ToAst(Transformer):
-    """Builds nodes.py dataclasses from Lark's parse tree.
+    """Builds nodes.py nodes from Lark's parse tree.
 
     Every rule method receives its children inline, with tokens already turned
     into plain values (a name into str, a number into int, a string into its
