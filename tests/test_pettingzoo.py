@@ -309,3 +309,16 @@ def test_choices_from_a_definition_are_in_the_vocabulary(tmp_path):
     while not st.is_terminal():
         enc.legal_indices(st)  # no UnknownActionError
         st.apply_action(st.legal_actions()[-1])
+
+
+def test_render_words_unseen_zones_as_the_tables_do(RulesEnv):
+    """The text render tells of a zone the viewer does not see what the
+    terminal and browser tables tell: no count where the size is hidden."""
+    from interpreter.adapters.pettingzoo_env import render_text
+
+    st = load_game(ROOT / "tests/fixtures/hidden_sizes/vaults.rules").new_initial_state(2, 1)
+    for _ in range(6):
+        st.apply_action(st.legal_actions()[0])
+    text = render_text(st, 0)
+    assert "pile: cards (hidden, how many is not told)" in text and "None" not in text
+    assert "hand: 2 cards (hidden)" in text

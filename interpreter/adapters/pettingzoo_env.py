@@ -39,7 +39,7 @@ from pettingzoo import AECEnv
 from .. import rng as _rng
 from ..game import Game
 from ..loader import load_game
-from ..view import table_view
+from ..view import table_view, unseen_words
 from .encoding import Encoding
 
 REWARDS = ("score", "win")
@@ -197,7 +197,7 @@ class RulesEnv(AECEnv):
 def render_text(st, viewer: int) -> str:
     """What `viewer` sees, as plain text, with the pending decision."""
     view = table_view(st, viewer)
-    lines = [f"{view['title']} - round {view['round']}, turn {view['turn']} (seen by player {viewer + 1})"]
+    lines = [f"{view['title']} - {view['when']} (seen by player {viewer + 1})"]
     for name, zone in view["shared"]:
         lines.append(f"  {name}: {_zone_text(zone)}")
     for name, value in view["shared_counters"].items():
@@ -219,7 +219,7 @@ def render_text(st, viewer: int) -> str:
 
 def _zone_text(zone: dict) -> str:
     if "count" in zone:
-        return f"{zone['count']} cards (hidden)"
+        return "; ".join(unseen_words(zone))
     items = zone.get("slots", zone.get("cards", []))
     return "; ".join("-" if c is None else c for c in items) or "-"
 
