@@ -62,13 +62,9 @@ def table_view(st, viewer: int) -> dict:
         players.append({"seat": p, "counters": counters, "values": values, "zones": zones})
     shared_counters = {info.name: st.ctr[info.index][0] for info in program.counter_list
                        if info.scope == "shared" and visibility.counter_visible(info, None, viewer)}
-    out = {"title": program.title, "round": st.round, "turn": st.turns, "first_player": st.first,
-           "current_player": st.current_player(), "viewer": viewer,
-           "shared": shared, "shared_counters": shared_counters, "players": players}
-    if program.phases:
-        out["phase"], out["phase_label"] = st.phase, phase_label(program, st.phase)
-    out["when"] = when_words(st)
-    return out
+    return {"title": program.title, "round": st.round, "turn": st.turns, "when": when_words(st),
+            "first_player": st.first, "current_player": st.current_player(), "viewer": viewer,
+            "shared": shared, "shared_counters": shared_counters, "players": players}
 
 
 def unseen_words(zone: dict) -> list:
