@@ -5,7 +5,6 @@ made instance by instance from visibility.py's rules alone."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -13,7 +12,8 @@ from interpreter import visibility as vis
 from interpreter.agents import make_agents
 from interpreter.loader import load_game
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT
+
 GAMES = sorted((ROOT / "rules").rglob("*.rules")) + [ROOT / "tests/fixtures/hidden_sizes/vaults.rules",
                                                     ROOT / "tests/fixtures/knowledge/peek.rules"]
 
