@@ -17,6 +17,7 @@ from .engine import invariants
 from .engine.run import run
 from .compiler import ops
 from .compiler.program import FRAME_BLOCK
+from .compiler.runtime import take
 from .engine.state import State
 from .errors import InvalidActionError, RulesError, RulesRuntimeError
 from .traits import Traits, traits_of
@@ -183,22 +184,38 @@ class GameState(State):
             i = ids.index(action_id)
         except ValueError:
             raise InvalidActionError(f"'{action_id}' is not a legal action here; legal: {', '.join(ids)}") from None
-        point, value = self.point, self.option_values[i]
         program = self.program
         if self.decisions >= program.decision_budget:
-            self._too_many_decisions(point)
+            self._too_many_decisions(self.point)
         if self.events is not None:
-            label = program.decisions[point].label(self, self.frames[-1], value)
-            self.events.append(("decision", self.decider, point, value, label, False))
-        # clear_pending() and forget the observations, written out: once per decision
-        self.decider = self.point = self.option_ids = self.option_values = self.observed = None
-        self.decisions += 1
-        if self.seed is not None:
-            self.history = (self.history, action_id)
-        program.decisions[point].apply(self, self.frames[-1], value)
+            value = self.option_values[i]
+            label = program.decisions[self.point].label(self, self.frames[-1], value)
+            self.events.append(("decision", self.decider, self.point, value, label, False))
+        take(self, self.frames[-1], i)
         run(self)
         if program.check_invariants:
             invariants.check(self)
+
+    def play_out(self, choosers: list) -> None:
+        """Play on to the end, each seat's decisions answered by
+        `choosers[seat](ids) -> id` (None for a seat that is not; the game
+        then waits for that seat's decision, as `apply_action` leaves it).
+        The same game as asking each chooser in turn and applying its
+        answer, without suspending the rules between the decisions: a
+        decision is answered where the rules ask it. A state that tells
+        what happens (`listen`) or checks invariants after every action
+        plays one action at a time, so that both see every decision."""
+        inline = self.events is None and not self.program.check_invariants
+        if inline:
+            self.auto = choosers
+        try:
+            while not self.over:
+                choose = choosers[self.decider]
+                if choose is None:
+                    return
+                self.apply_action(choose(self.option_ids))
+        finally:
+            self.auto = None
 
     # -- results
     def _raw_breakdown(self, player: int) -> dict:

@@ -25,13 +25,13 @@ def play_game(game, players: int, seed: int, agents: list,
     Returns the final state."""
     st = state if state is not None else game.new_initial_state(players, seed)
     watched = on_decision is not None or after_decision is not None
+    # bots that need only the option ids answer where the rules ask (play_out)
     fast = [None if watched else getattr(agent, "choose_id", None) for agent in agents]
     while not st.over:
+        st.play_out(fast)
+        if st.over:
+            break
         player = st.decider
-        choose_id = fast[player]
-        if choose_id is not None:  # a bot that needs only the ids (they are not changed)
-            st.apply_action(choose_id(st.option_ids))
-            continue
         agent = agents[player]
         decision = st.decision()
         choice = agent.choose(decision, st.observation(player), world_sampler(st, player, seed))

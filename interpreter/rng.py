@@ -44,3 +44,23 @@ def shuffle(state: int, items: list) -> int:
         state, j = below(state, i + 1)
         items[i], items[j] = items[j], items[i]
     return state
+
+
+class Draws:
+    """A generator kept in an object: `choose_id(ids)` draws one of the ids
+    as `below` would, for code that is handed a chooser (a bot's random
+    choices, a random playout), which reads the state back from `state`."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int):
+        self.state = state
+
+    def choose_id(self, ids):
+        """One of `ids`, the draw of `below` written out: this is the inner
+        loop of every random simulation."""
+        state = (self.state + 0x9E3779B97F4A7C15) & MASK
+        self.state = state
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        return ids[((z ^ (z >> 31)) * len(ids)) >> 64]

@@ -208,17 +208,11 @@ class MCTSAgent(Agent):
         horizon 0, play at random to the end and use the game's result."""
         r = self.rng
         if not self.horizon:
-            # The inner loop of every simulation: the ids are read, not
-            # copied, and `rng.below` is written out (the same draws).
-            apply = st.apply_action
-            mask = rng.MASK
-            while not st.over:
-                ids = st.option_ids
-                r = (r + 0x9E3779B97F4A7C15) & mask
-                x = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & mask
-                x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & mask
-                apply(ids[((x ^ (x >> 31)) * len(ids)) >> 64])
-            self.rng = r
+            # The inner loop of every simulation: one draw of the bot's
+            # generator per decision, answered where the rules ask it.
+            draws = rng.Draws(r)
+            st.play_out([draws.choose_id] * st.n)
+            self.rng = draws.state
             return st.returns()
         for _ in range(self.horizon):
             if st.over:

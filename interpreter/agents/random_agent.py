@@ -15,18 +15,9 @@ class RandomAgent(Agent):
         super().__init__(seed, seat, options)
         if options:
             raise RulesError(f"bot 'random' takes no options (got '{options}')")
-        self.rng = rng.seed_state((seed + 1) * 1_000_003 + seat * 7919)
+        self.draws = rng.Draws(rng.seed_state((seed + 1) * 1_000_003 + seat * 7919))
+        # Simulations ask for ids only (no labels are made): the generator's own draw.
+        self.choose_id = self.draws.choose_id
 
     def choose(self, decision, observation, worlds=None) -> str:
-        self.rng, i = rng.below(self.rng, len(decision.options))
-        return decision.options[i].id
-
-    def choose_id(self, ids) -> str:
-        """Fast path for simulations: pick among ids without making labels
-        (the draw of `rng.below`, written out: this is the inner loop of
-        every random-bot simulation)."""
-        state = (self.rng + 0x9E3779B97F4A7C15) & rng.MASK
-        self.rng = state
-        x = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & rng.MASK
-        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & rng.MASK
-        return ids[((x ^ (x >> 31)) * len(ids)) >> 64]
+        return self.choose_id([o.id for o in decision.options])

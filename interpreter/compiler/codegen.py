@@ -40,7 +40,7 @@ _BUILTINS = {"len", "tuple", "list", "range", "max", "min", "sum", "any", "all",
              "None", "True", "False", "Exception"}
 _ATTRIBUTES = {"me", "n", "first", "round", "turns", "ctr", "z", "loc", "rng", "decider", "point", "option_ids",
                "option_values", "frames", "steps", "cov", "events", "lost", "end_round", "append", "extend", "pop", "index",
-               "count", "__getitem__", "program", "codes", "phase", "passed"}
+               "count", "__getitem__", "program", "codes", "phase", "passed", "auto"}
 _serial = itertools.count(1)
 BUILT: "weakref.WeakValueDictionary[str, Module]" = weakref.WeakValueDictionary()  # file name -> built module
 

@@ -297,6 +297,34 @@ def end_after(st, rounds, span=None):
             st.events.append(("last round", target, span))
 
 
+def take(st, fr, i) -> None:
+    """Take option `i` of the pending decision: the position moves on (the
+    decision is cleared and counted, its id joins the history) and the rule
+    asking, whose frame is `fr`, is set to resume with the value chosen."""
+    point, value, action = st.point, st.option_values[i], st.option_ids[i]
+    st.decider = st.point = st.option_ids = st.option_values = st.observed = None
+    st.decisions += 1
+    if st.seed is not None:
+        st.history = (st.history, action)
+    st.program.decisions[point].apply(st, fr, value)
+
+
+def answer(st, fr) -> bool:
+    """Answer the decision just asked where it is asked, when the state plays
+    on by itself (`st.auto`, see GameState.play_out) and the deciding seat
+    has a function answering for it: the rule goes on at once, as
+    `apply_action` would have resumed it. False (the rule suspends as usual)
+    inside a trigger, which must not ask, and at the decision budget, so
+    that both are reported as they are without `auto`."""
+    choose = st.auto[st.decider]
+    if choose is None or st.nesting or st.decisions >= st.program.decision_budget:
+        return False
+    ids = st.option_ids
+    take(st, fr, ids.index(choose(ids)))
+    st.steps = 0  # the step budget is per decision, as `run` counts it
+    return True
+
+
 def forced(st, point, value):
     """Tell a decision that had one option, taken without asking (with its
     label, made now, while the rule's locals are as the label reads them)."""

@@ -433,6 +433,11 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         self.emit(f"st.decider = st.me; st.point = {point.id}; st.option_ids = {ids}; st.option_values = {values}", span)
         if point.kind == "card":  # the player deciding knows the cards offered from then on
             self.emit("R_show_options(st)", span)
+        # A state playing on by itself has the decision answered here and
+        # goes on at the block the answer names, without suspending.
+        self.emit("if st.auto is not None and R_answer(st, fr):", span)
+        self.emit("    pc = fr[1]", span)
+        self.emit("    continue", span)
         self.emit("return S", span)
 
     def visit_Choose(self, s, names):

@@ -80,6 +80,9 @@ FIELDS = (
                                   "see interpreter/events.py", saved=False, default=None),
     StateField("steps", "value", "loop steps since the last decision (the runaway budget)", saved=False, default=0),
     StateField("nesting", "value", "triggers running inside triggers", saved=False, default=0),
+    StateField("auto", "value", "while the state plays on by itself (GameState.play_out): per seat, the function "
+                                "answering its decisions where they are asked (None: that seat's are not)",
+               saved=False, default=None),
 )
 SAVED = tuple(f.name for f in FIELDS if f.saved)
 DERIVED = tuple(f.name for f in FIELDS if f.derived)

@@ -1,0 +1,113 @@
+"""GameState.play_out: decisions answered where the rules ask them (without
+suspending the rules between them) play the very game that applying the
+same answers one by one plays, in every game of rules/."""
+from __future__ import annotations
+
+import pytest
+
+from interpreter import rng
+from interpreter.agents import make_agents
+from interpreter.game import GameState
+from interpreter.loader import load_game
+from interpreter.play import play_game
+
+from .conftest import RULES
+
+GAMES = {
+    "catalyst": RULES / "catalyst.rules",
+    "solo": RULES / "solo.rules",
+    "flat_market": RULES / "variants" / "flat_market.rules",
+    "catastropolis": RULES / "catastropolis" / "catastropolis.rules",
+    "capsule": RULES / "samples" / "capsule" / "capsule.rules",
+    "rivals": RULES / "samples" / "rivals" / "rivals.rules",
+}
+
+
+@pytest.fixture(scope="module", params=sorted(GAMES), ids=sorted(GAMES))
+def game(request):
+    return load_game(GAMES[request.param])  # invariants unchecked: decisions are answered inline
+
+
+def choosers(players: int, seed: int) -> list:
+    return [rng.Draws(rng.seed_state(seed * 31 + seat)).choose_id for seat in range(players)]
+
+
+def stepped(st, choose, stop=None):
+    """Apply each chooser's answer, one action at a time (the reference)."""
+    while not st.over and (stop is None or st.decisions < stop):
+        st.apply_action(choose[st.decider](st.option_ids))
+    return st
+
+
+def player_counts(game):
+    low, high = game.player_range
+    return sorted({low, high})
+
+
+def test_play_out_plays_the_game_applying_one_action_at_a_time_plays(game):
+    for players in player_counts(game):
+        for seed in (0, 3):
+            one_by_one = stepped(game.new_initial_state(players, seed), choosers(players, seed))
+            inline = game.new_initial_state(players, seed)
+            inline.play_out(choosers(players, seed))
+            assert inline.over and inline.auto is None
+            assert inline.to_json() == one_by_one.to_json()
+            assert inline.result() == one_by_one.result()
+
+
+def test_play_out_goes_on_from_a_position_reached_and_from_a_loaded_save(game):
+    players = player_counts(game)[-1]
+    reference = stepped(game.new_initial_state(players, 5), choosers(players, 5))
+    choose = choosers(players, 5)
+    st = stepped(game.new_initial_state(players, 5), choose, stop=12)
+    loaded = game.state_from_json(st.to_json())
+    loaded.play_out(choose)
+    assert loaded.to_json() == reference.to_json()
+
+
+def test_the_rules_are_not_suspended_between_answered_decisions(game, monkeypatch):
+    applied = []
+    original = GameState.apply_action
+    monkeypatch.setattr(GameState, "apply_action", lambda st, a: (applied.append(a), original(st, a)))
+    st = game.new_initial_state(player_counts(game)[0], 2)
+    st.play_out(choosers(st.n, 2))
+    assert st.over and st.decisions > 1
+    assert len(applied) == 1  # the first decision, asked before play_out began; the rest inline
+
+
+def test_a_seat_without_a_chooser_stops_play_out_at_its_decision():
+    game = load_game(GAMES["catalyst"])
+    choose = choosers(2, 1)
+    reference = game.new_initial_state(2, 1)
+    while reference.decider != 1:
+        reference.apply_action(choose[0](reference.option_ids))
+    st = game.new_initial_state(2, 1)
+    st.play_out([choosers(2, 1)[0], None])
+    assert st.current_player() == 1 and st.auto is None
+    assert st.to_json() == reference.to_json()
+
+
+@pytest.mark.parametrize("way", ["listen", "invariants"])
+def test_a_state_that_tells_or_checks_every_action_plays_one_at_a_time(way, monkeypatch):
+    game = load_game(GAMES["catalyst"])
+    if way == "invariants":
+        game.set_limits(check_invariants=True)
+    applied = []
+    original = GameState.apply_action
+    monkeypatch.setattr(GameState, "apply_action", lambda st, a: (applied.append(a), original(st, a)))
+    st = game.new_initial_state(2, 4, listen=way == "listen")
+    st.play_out(choosers(2, 4))
+    assert st.over and len(applied) == st.decisions
+    if way == "listen":
+        told = [e for e in st.events if e[0] == "decision" and not e[5]]
+        assert len(told) == st.decisions
+
+
+def test_random_bots_play_the_same_games_with_or_without_answering_inline():
+    """play_game answers the random bots' decisions inline; the games are
+    those of the bots asked one decision at a time (as a watched game is)."""
+    game = load_game(GAMES["catalyst"])
+    for seed in range(3):
+        fast = play_game(game, 3, seed, make_agents("random", 3, seed))
+        watched = play_game(game, 3, seed, make_agents("random", 3, seed), after_decision=lambda st: None)
+        assert fast.to_json() == watched.to_json()
