@@ -283,3 +283,50 @@ def test_a_coverage_compile_counts_the_cards_whose_fields_the_rules_read():
     assert box and not box & set(reads)  # cards left in the starting zone are sorted, not used
     again = play_game(plain, 2, 3, make_agents("random", 2, 3), state=plain.new_initial_state(2, 3, coverage=True))
     assert again.result()["scores"] == scores and again.card_reads() == {}
+
+
+SLOTS = '''\
+game "Slots"
+players 2
+cards "cards.yaml" into box
+counter gold: per player
+zone box: shared, visible
+zone row: shared, slots 5, visible
+define total = sum slot(c) for c in row
+define listed = size([slot(c) for c in row where slot(c) > 0])
+show total per player
+show listed per player
+setup:
+    end game after 3 more rounds
+turn:
+    may "look at the row":
+        if any c in row where slot(c) == 4:
+            gain 100 gold
+        choose c in row where slot(c) >= 2 as "take {c.name} from {slot(c)}":
+            gain slot(c) gold
+score:
+    "gold": gold
+'''
+
+
+def test_a_card_met_walking_a_slotted_zone_has_its_slot_counted_not_searched(tmp_path):
+    """`slot(c)` for a card of a slotted zone's walk is the walk's count
+    (`enumerate`): the same slots, gaps included, as the search it replaces."""
+    (tmp_path / "cards.yaml").write_text("thing:\n  - {name: A}\n  - {name: B}\n  - {name: C}\n  - {name: D}\n")
+    (tmp_path / "game.rules").write_text(SLOTS)
+    game = load_game(tmp_path / "game.rules")
+    text = game.program.module.text
+    # every walk of the row asks for slots: each numbers them, none searches the row
+    assert "enumerate(z[1])" in text and not re.search(r"for v\d+ in z\[1\]", text)
+    assert not re.search(r"index\(v\d+\)", text)
+    st = game.new_initial_state(2, 1)
+    for card, slot in (("a", 1), ("b", 3), ("c", 4)):  # slots 0 and 2 left empty
+        st.place(card, "row", slot=slot)
+    st.refresh()
+    assert st.shown_values(0) == {"total": [8, 8], "listed": [3, 3]}
+    player = st.current_player()
+    st.apply_action("yes")
+    assert st.counter("gold", player) == 100  # a card lies in slot 4
+    assert {o.id: o.label for o in st.legal_options()} == {"b": "take B from 3", "c": "take C from 4"}
+    st.apply_action("c")
+    assert st.counter("gold", player) == 104

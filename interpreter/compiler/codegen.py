@@ -37,7 +37,7 @@ from ..errors import RulesError
 _LOCALS = re.compile(r"^(st|fr|L|pc|ctr|z|nf|ids|vals|rest|[vtsp]\d+)$")
 _HELPERS = re.compile(r"^(R_[a-z_]+|B_[a-z_]+|S|BUDGET|CARD_IDS)$")
 _BUILTINS = {"len", "tuple", "list", "range", "max", "min", "sum", "any", "all", "abs", "isinstance", "int", "map",
-             "None", "True", "False", "Exception"}
+             "enumerate", "None", "True", "False", "Exception"}
 _ATTRIBUTES = {"me", "n", "first", "round", "turns", "ctr", "z", "loc", "rng", "decider", "point", "option_ids",
                "option_values", "frames", "steps", "cov", "events", "lost", "end_round", "append", "extend", "pop", "index",
                "count", "__getitem__", "program", "codes", "phase", "passed", "auto"}

@@ -54,6 +54,9 @@ class ExprGen(Visitor):
         self._defines: dict = {}  # define name -> generated function name
         self._define_sizes: dict = {}  # define name -> length of its generated code, once generated
         self._depth = 0  # loops of the expression being generated that enclose the current point
+        # Loop variables walking a slotted zone's slots -> [what is walked, the
+        # name of its slot number if `slot(var)` was asked for, else None].
+        self._slots: dict = {}
         self._inlining: set = set()
         self._uses: dict = {}
         for name in ("add", "highest", "lowest", "shows", "rank", "render", "render_player", "steps"):
@@ -191,7 +194,19 @@ class ExprGen(Visitor):
         source, guard = self.loop(expr, names, var)
         if self._depth and not self._is_zone(expr, names):
             source = f"R_steps(st, {source}, {self.m.const(expr.span)})"
+        elif guard:
+            self._slots[var] = [source, None]
         return f"for {var} in {source}" + (f" if {guard}" if guard else "")
+
+    def numbered(self, text: str, var: str) -> str:
+        """`text`, holding the loop `for VAR in` a slotted zone, with the loop
+        numbering the slots if `slot(VAR)` was asked for inside it: the slot
+        is the loop's count, not a search of the zone for the card (nothing
+        moves while an expression is evaluated)."""
+        source, number = self._slots.pop(var, (None, None))
+        if number is None:
+            return text
+        return text.replace(f"for {var} in {source}", f"for {number}, {var} in enumerate({source})", 1)
 
     def _is_zone(self, expr, names: Names) -> bool:
         if isinstance(expr, n.Name):
@@ -227,9 +242,11 @@ class ExprGen(Visitor):
         if isinstance(expr, n.Aggregate) and expr.op == "any" and expr.cond is not None:
             v = self.m.name("v")
             source, guard = self.loop(expr.iterable, names, v)
+            if guard:
+                self._slots[v] = [source, None]
             inner = names.bind(expr.var, v, self.types.element(expr.iterable, names.types))
             cond = self.visit(expr.cond, inner)
-            return [(0, f"for {v} in {source}:"), (1, f"if {guard + ' and ' if guard else ''}{cond}:"),
+            return [(0, self.numbered(f"for {v} in {source}:", v)), (1, f"if {guard + ' and ' if guard else ''}{cond}:"),
                     (2, then), (2, "break")]
         return [(0, f"if {self.visit(expr, names)}: {then}")]
 
@@ -306,6 +323,10 @@ class ExprGen(Visitor):
                 where = self.zone_cards(info, self._zone_offset(expr.args[0], names), raw=True)
                 return f"({info.slots} - {where}.count(None))"
         args = [self.visit(a, names) for a in expr.args]
+        if expr.name == "slot" and args[0] in self._slots:  # a card met walking a slotted zone
+            walk = self._slots[args[0]]
+            walk[1] = walk[1] or self.m.name("v")
+            return walk[1]
         inline = FUNCTIONS[expr.name].inline_for(args, all(_SIMPLE.match(a) for a in args))
         if inline is not None:
             return f"({inline})"
@@ -369,11 +390,12 @@ class ExprGen(Visitor):
         return "{" + ", ".join(f"{self.visit(k, names)}: {self.visit(v, names)}" for k, v in expr.items) + "}"
 
     def visit_Comprehension(self, expr, names):
-        loops = []
+        loops, loop_vars = [], []
         depth = self._depth
         try:
             for var, iterable in expr.loops:
                 v = self.m.name("v")
+                loop_vars.append(v)
                 loops.append(self.iterate(iterable, names, v))
                 names = names.bind(var, v, self.types.element(iterable, names.types))
                 self._depth = depth + 1
@@ -381,7 +403,10 @@ class ExprGen(Visitor):
             cond = f" if {self.visit(expr.cond, names)}" if expr.cond is not None else ""
         finally:
             self._depth = depth
-        return f"[{body} {' '.join(loops)}{cond}]"
+        text = f"[{body} {' '.join(loops)}{cond}]"
+        for var in loop_vars:
+            text = self.numbered(text, var)
+        return text
 
     def visit_Arith(self, expr, names):
         left, right = self.visit(expr.left, names), self.visit(expr.right, names)
@@ -433,8 +458,11 @@ class ExprGen(Visitor):
             body = self.visit(expr.expr, inner) if expr.expr is not None else None
         finally:
             self._depth -= 1
+        return self.numbered(self._aggregate(expr.op, body, cond, loop), v)
+
+    @staticmethod
+    def _aggregate(op, body, cond, loop) -> str:
         where = f" if {cond}" if cond is not None else ""
-        op = expr.op
         if op == "count":
             return f"len([1 {loop}{where}])"
         if op == "any":

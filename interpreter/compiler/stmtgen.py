@@ -407,9 +407,9 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         v = self.m.name("v")
         loop = self.x.iterate(iterable, names, v)
         if cond is None:
-            return f"[{v} {loop}]"
+            return self.x.numbered(f"[{v} {loop}]", v)
         inner = names.bind(var, v, self.x.types.element(iterable, names.types))
-        return f"[{v} {loop} if {self.x.gen(cond, inner)}]"
+        return self.x.numbered(f"[{v} {loop} if {self.x.gen(cond, inner)}]", v)
 
     # ------------------------------------------------------------ decisions
     def branches(self, body, names, else_body, else_names, other: Label, end: Label, span) -> None:
