@@ -17,7 +17,7 @@ from .engine import invariants
 from .engine.run import run
 from .compiler import ops
 from .compiler.program import FRAME_BLOCK
-from .compiler.runtime import take
+from .compiler.runtime import not_legal, take
 from .engine.state import State
 from .errors import InvalidActionError, RulesError, RulesRuntimeError
 from .traits import Traits, traits_of
@@ -183,7 +183,7 @@ class GameState(State):
         try:
             i = ids.index(action_id)
         except ValueError:
-            raise InvalidActionError(f"'{action_id}' is not a legal action here; legal: {', '.join(ids)}") from None
+            raise not_legal(action_id, ids) from None
         program = self.program
         if self.decisions >= program.decision_budget:
             self._too_many_decisions(self.point)

@@ -7,6 +7,7 @@ import pytest
 
 from interpreter import rng
 from interpreter.agents import make_agents
+from interpreter.errors import InvalidActionError
 from interpreter.game import GameState
 from interpreter.loader import load_game
 from interpreter.play import play_game
@@ -111,3 +112,14 @@ def test_random_bots_play_the_same_games_with_or_without_answering_inline():
         fast = play_game(game, 3, seed, make_agents("random", 3, seed))
         watched = play_game(game, 3, seed, make_agents("random", 3, seed), after_decision=lambda st: None)
         assert fast.to_json() == watched.to_json()
+
+
+def test_an_answer_that_is_not_an_option_is_refused_as_apply_action_refuses_it():
+    game = load_game(GAMES["catalyst"])
+    st = game.new_initial_state(2, 1)
+    first = st.option_ids[0]
+    answers = iter([first])
+    with pytest.raises(InvalidActionError) as info:
+        st.play_out([lambda ids: next(answers, "no-such-option")] * 2)
+    assert "'no-such-option' is not a legal action here; legal: " in info.value.render()
+    assert st.auto is None

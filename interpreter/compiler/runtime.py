@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from .. import limits
 from .. import rng as _rng
-from ..errors import RulesRuntimeError
+from ..errors import InvalidActionError, RulesRuntimeError
 from . import ops
 from .calls import GameOver, runaway
 
@@ -320,9 +320,18 @@ def answer(st, fr) -> bool:
     if choose is None or st.nesting or st.decisions >= st.program.decision_budget:
         return False
     ids = st.option_ids
-    take(st, fr, ids.index(choose(ids)))
+    action = choose(ids)
+    try:
+        i = ids.index(action)
+    except ValueError:
+        raise not_legal(action, ids) from None
+    take(st, fr, i)
     st.steps = 0  # the step budget is per decision, as `run` counts it
     return True
+
+
+def not_legal(action, ids) -> InvalidActionError:
+    return InvalidActionError(f"'{action}' is not a legal action here; legal: {', '.join(ids)}")
 
 
 def forced(st, point, value):
