@@ -48,6 +48,14 @@ class Span:
 NO_SPAN = Span(None)
 
 
+def shift(line: int, column: int, offset: tuple[int, int]) -> tuple[int, int]:
+    """Positions of a string parsed on its own, moved to where it sits in its file."""
+    base_line, base_col = offset
+    if line == 1:
+        return base_line, base_col + column - 1
+    return base_line + line - 1, column
+
+
 _WIDTH = 120  # longest source excerpt shown under a message
 
 

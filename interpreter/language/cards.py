@@ -22,11 +22,10 @@ from typing import Mapping
 import yaml
 
 from .. import files, limits
-from ..errors import CardDataError, Diagnostic, RulesError, Source, Span
+from ..errors import CardDataError, Diagnostic, RulesError, Source, Span, shift
 from . import nodes as n
 from .card_schema import schema_problems
 from .parser import parse_effects, parse_expression
-from .syntax_errors import shift
 
 
 @dataclass

@@ -7,7 +7,7 @@ import re
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from ..errors import Diagnostic, RulesSyntaxError, Source, Span
+from ..errors import Diagnostic, RulesSyntaxError, Source, Span, shift
 from .grammar import lark_parser
 
 _READABLE = {
@@ -151,14 +151,6 @@ def _open_bracket(source: Source, line: int, column: int) -> str | None:
         ch, number, col = stack[-1]
         return f"the '{ch}' opened at line {number}, column {col} is still open"
     return None
-
-
-def shift(line: int, column: int, offset: tuple[int, int]) -> tuple[int, int]:
-    """Positions of a string parsed on its own, moved to where it sits in its file."""
-    base_line, base_col = offset
-    if line == 1:
-        return base_line, base_col + column - 1
-    return base_line + line - 1, column
 
 
 def dedent_error(text: str, source: Source, offset) -> RulesSyntaxError:
