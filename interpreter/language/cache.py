@@ -1,7 +1,8 @@
 """The tool's cache folder: private to the user, checked before every use.
 
-Two things are cached to keep `check` fast: the parse tables of the grammar
-and the record that a card file passed its schema. Both are data (JSON),
+Three things are cached to keep `check` fast: the parse tables of the
+grammar, the record that a card file passed its schema, and the parsed
+trees of rules files and card texts (treecache.py). All are data (JSON),
 never code or pickles, so a planted cache file cannot run anything; and a
 cache file is read only from a folder the user owns that nobody else can
 write to (the folder is made 0700), only if the user owns it, nobody else
@@ -10,8 +11,10 @@ tool then works without the cache.
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import stat
+from functools import lru_cache
 from pathlib import Path
 
 APP = "rules-interpreter"
@@ -110,6 +113,24 @@ def write(name: str, entry: str, data: bytes) -> None:
             os.unlink(temp)
         except OSError:
             pass
+
+
+@lru_cache(maxsize=None)
+def package_version(package: str) -> str:
+    """An installed package's version, for the keys of entries it decides,
+    read from its installed metadata's folder name without importing it
+    (importlib.metadata costs more to import than a warm `check` takes)."""
+    spec = importlib.util.find_spec(package)
+    if spec is not None and spec.origin:
+        found = sorted(Path(spec.origin).parent.parent.glob(f"{package}-*.dist-info"))
+        if len(found) == 1:
+            return found[0].name[len(package) + 1:-len(".dist-info")]
+    from importlib import metadata
+
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "?"
 
 
 def _mkstemp(**where):

@@ -16,10 +16,8 @@ for nothing.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import re
-from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -172,21 +170,8 @@ def _reference_failure(err: Exception, schema_path: Path) -> RulesError:
     return CardDataError(f"the card schema {schema_path} cannot be used: {_shorten(str(err))}")
 
 
-@lru_cache(maxsize=None)
 def _jsonschema_version() -> str:
-    """jsonschema's version, read from its installed metadata's folder name
-    (importlib.metadata costs more to import than a warm `check` takes)."""
-    spec = importlib.util.find_spec("jsonschema")
-    if spec is not None and spec.origin:
-        found = sorted(Path(spec.origin).parent.parent.glob("jsonschema-*.dist-info"))
-        if len(found) == 1:
-            return found[0].name[len("jsonschema-"):-len(".dist-info")]
-    from importlib import metadata
-
-    try:
-        return metadata.version("jsonschema")
-    except metadata.PackageNotFoundError:
-        return "?"
+    return cache.package_version("jsonschema")
 
 
 def _record_key(schema_text: str, card_text: str) -> str:

@@ -24,6 +24,7 @@ import yaml
 from .. import files, limits
 from ..errors import CardDataError, Diagnostic, RulesError, Source, Span, shift
 from . import nodes as n
+from . import treecache
 from .card_schema import schema_problems
 from .parser import parse_effects, parse_expression
 
@@ -369,7 +370,8 @@ def _load_card_fields(model, db) -> tuple[dict, list]:
             typed[(kind.name, fname)] = ftype
     out: dict = {}
     problems: list = []
-    memo: dict = {}
+    stored = _stored_texts(db) if typed else {}
+    memo: dict = dict(stored)
     for (kind, fname), ftype in typed.items():
         values = out.setdefault(fname, [None] * len(db.cards))
         for card in db.cards:
@@ -390,11 +392,22 @@ def _load_card_fields(model, db) -> tuple[dict, list]:
                                           for k, v in raw.items()}
             except RulesError as err:
                 problems.extend(err.diagnostics)
+    if memo.keys() != stored.keys():
+        treecache.store_card_texts(db.source.name, {(_START[parse], raw): tree for (parse, raw), tree in memo.items()},
+                                   _ALONE)
     return out, problems
+
+
+def _stored_texts(db) -> dict:
+    """The texts of this card file that were parsed before (kept in the
+    cache folder: treecache.py), by (parse function, text) as `memo` holds them."""
+    parse = {start: function for function, start in _START.items()}
+    return {(parse[start], raw): tree for (start, raw), tree in treecache.load_card_texts(db.source.name, _ALONE).items()}
 
 
 _EFFECT_NAMES = re.compile(r"[^\s/]+")
 _ALONE = Source("<card text>", "")
+_START = {parse_effects: "effects", parse_expression: "expression"}  # the grammar's start symbol of each
 
 
 def _short(text, most: int = 60) -> str:

@@ -1,8 +1,10 @@
 """Parse rules text into typed AST nodes: the front door of parsing.
 
 The parsing itself (grammar.lark → Lark → nodes) is lark_parse.py, imported
-only when a text has to be parsed: importing Lark and loading its tables
-is a good part of a short `check`. Syntax errors become
+only when a text has to be parsed: the tree of a rules file read from disk
+is kept in the user's cache folder (treecache.py) with what
+`readable_as_name` answers for the names it declares, so checking files
+that did not change loads neither Lark nor its tables. Syntax errors become
 :class:`RulesSyntaxError` with the position, the line and what was expected.
 """
 from __future__ import annotations
@@ -11,6 +13,7 @@ from functools import lru_cache
 
 from ..errors import RulesSyntaxError, Source, Span
 from . import nodes as n
+from . import treecache
 from .incremental import DeclarationCache, declaration_chunks
 
 
@@ -20,15 +23,17 @@ def _lark():
     return lark_parse
 
 
-def parse_rules(text: str, filename: str = "<rules>") -> n.RulesFile:
-    """Parse a whole rules file.
+def parse_rules(text: str, filename: str = "<rules>", keep: bool = False) -> n.RulesFile:
+    """Parse a whole rules file. With `keep` (the text is that of the file
+    on disk), the tree is read from the cache when it holds this text, and
+    kept there when it is parsed.
 
     >>> parse_rules('game "X"\\n').items[0].title
     'X'
     """
     if not text.endswith("\n"):
         text += "\n"
-    return _parse_file(text, filename)
+    return _parse_file(text, filename, keep)
 
 
 # An editor re-checks a game on every change, and the files not being edited
@@ -39,16 +44,38 @@ _DECLARATIONS = DeclarationCache(1024)
 
 
 @lru_cache(maxsize=32)
-def _parse_file(text: str, filename: str) -> n.RulesFile:
+def _parse_file(text: str, filename: str, keep: bool) -> n.RulesFile:
     source = Source(filename, text)
     chunks = declaration_chunks(text)
     if _DECLARATIONS.knows_any(filename, chunks):
         items = _parse_changed_declarations(chunks, source)
         if items is not None:
             return n.RulesFile(items, span=Span(source, 1, 1, text.count("\n") + 1, 1))
-    tree = _lark().parse_declarations(text, source)
+    tree = _kept_tree(text, filename, source) if keep else None
+    if tree is None:
+        tree = _lark().parse_declarations(text, source)
+        if keep:
+            names = {name: readable_as_name(name) for name in _declared_names(tree)}
+            treecache.store_rules(filename, text, tree, names, source)
     _DECLARATIONS.remember(filename, chunks, tree.items)
     return tree
+
+
+def _kept_tree(text: str, filename: str, source: Source) -> n.RulesFile | None:
+    found = treecache.load_rules(filename, text, source)
+    if found is None:
+        return None
+    tree, names = found
+    _remember_readable(names)
+    return tree
+
+
+def _declared_names(tree: n.RulesFile):
+    """The names the file's declarations give (the checker asks whether each reads as a name)."""
+    for item in tree.items:
+        name = getattr(item.decl if isinstance(item, n.Override) else item, "name", None)
+        if isinstance(name, str):
+            yield name
 
 
 def _parse_changed_declarations(chunks, source: Source) -> tuple | None:
@@ -77,7 +104,7 @@ def parse_effects(text: str, source: Source, offset: tuple[int, int] = (1, 1)) -
     return _lark().parse_text(text, source, "effects", offset)
 
 
-_READABLE: dict = {}  # name -> whether it reads as that name
+_READABLE: dict = {}  # name -> whether it reads as that name: from kept trees, and from parsing
 _READABLE_MOST = 4096
 
 

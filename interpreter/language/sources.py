@@ -48,7 +48,8 @@ def load_model(path: str | Path, texts: Mapping[Path, str] | None = None) -> tup
             raise RulesError(f"the chain of `extends` is longer than {limits.EXTENDS_DEPTH} files (the limit)", span or Span(None),
                              "merge some of the files into one")
         chain.append(resolved)
-        tree = parse_rules(source_text(p, texts), str(p))
+        on_disk = not texts or texts.get(resolved) is None  # an editor's unsaved text is not kept in the cache
+        tree = parse_rules(source_text(p, texts), str(p), keep=on_disk)
         extends = [i for i in tree.items if isinstance(i, n.ExtendsDecl)]
         for ext in extends[:1]:
             base = p.parent / ext.path
