@@ -132,7 +132,8 @@ def test_another_file_s_entry_in_its_place_is_parsed_again(home, parsed, monkeyp
 @pytest.mark.parametrize("body", [
     b"[]", b'{"effects": []}', b'{"elsewhere": {}}', b'{"effects": {"gold": ["Planted", null]}}',
     b'{"expression": {"1": ["Literal", [1, 1, "x", 2], 1]}}', b'{"effects": {"gold": ' + b"[" * 200_000 + b"]" * 200_000 + b"}}",
-], ids=["list", "list-of-trees", "other-start", "unknown-class", "span-of-text", "nested-too-deep"])
+    b'{"effects": {"gold": ["Literal", null, 1]}}',
+], ids=["list", "list-of-trees", "other-start", "unknown-class", "span-of-text", "nested-too-deep", "not-effects"])
 def test_a_hand_edited_card_texts_entry_is_parsed_again(home, parsed, monkeypatch, body):
     entry = card_texts_entry(home, parsed)
     plant(entry, signed("card texts", parsed.db.source.name, "", body))

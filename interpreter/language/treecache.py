@@ -39,6 +39,7 @@ NODES = {cls.__name__: cls for cls in vars(n).values() if isinstance(cls, type) 
 # In the body: a tuple is a list whose first item is "", a list one whose
 # first item is "[" (no node class has either name); anything else is a node.
 _TUPLE, _LIST = "", "["
+_CARD_TEXT_ROOTS = {"effects": n.EffectList, "expression": n.Expr}  # what each start symbol parses to
 
 
 class NotStored(Exception):
@@ -93,10 +94,10 @@ def load_card_texts(filename: str, source: Source) -> dict:
     try:
         out = {}
         for start, trees in body.items():
-            if start not in ("effects", "expression"):
-                return {}
             for raw, tree in trees.items():
-                out[(start, raw)] = _decode(tree, source)
+                out[(start, raw)] = tree = _decode(tree, source)
+                if type(raw) is not str or not isinstance(tree, _CARD_TEXT_ROOTS[start]):
+                    return {}
         return out
     except Exception:  # a damaged body of any shape: parse again
         return {}
