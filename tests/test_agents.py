@@ -3,6 +3,8 @@ the solo rules, and a small sanity check of strength (the full ladder is
 benchmarks/ladder.py)."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from interpreter.agents import AGENTS, GreedyAgent, MCTSAgent, make_agent, make_agents
@@ -14,7 +16,7 @@ from interpreter.errors import RulesError
 from interpreter.loader import load_game
 from interpreter.play import play_game, world_sampler
 
-from .conftest import CATALYST, RULES
+from .conftest import CATALYST, ROOT, RULES
 
 SOLO = RULES / "solo.rules"
 FAST = {"random": "random", "greedy": "greedy:tries=2", "mcts": "mcts:6"}
@@ -239,6 +241,20 @@ def test_greedy_self_play_does_not_stall(game):
     resources forever. The progress guard breaks the loop."""
     st = play_game(game, 2, 0, make_agents("greedy:tries=3", 2, 0))
     assert st.is_terminal() and st.turns < 200
+
+
+def test_greedy_makes_the_recorded_choices(game):
+    """Whole greedy games take the very actions recorded in the fixture (with
+    the default options and with several worlds): making the bot faster, or
+    its evaluation, must not change a single choice."""
+    recorded = json.loads((ROOT / "tests" / "fixtures" / "greedy_choices.json").read_text())["games"]
+    for key, expected in recorded.items():
+        players, spec, seed = key.split("|")
+        taken = []
+        st = play_game(game, int(players), int(seed), make_agents(spec, int(players), int(seed)),
+                       on_decision=lambda s, d, choice: taken.append(choice))
+        assert taken == expected["actions"], key
+        assert list(st.scores()) == expected["scores"], key
 
 
 def test_time_budget(game):
