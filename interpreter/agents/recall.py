@@ -19,6 +19,8 @@ turn...) is part of every key.
 """
 from __future__ import annotations
 
+from operator import attrgetter, itemgetter
+
 EVERYTHING = None  # a read of the whole list (iterated, measured, sliced)
 _MISSING = object()
 
@@ -78,19 +80,36 @@ def _sorted_reads(noted: _Noted):
     return EVERYTHING if EVERYTHING in noted.read else tuple(sorted(noted.read))
 
 
-def _scalars(st) -> tuple:
-    return (st.n, st.first, st.cur, st.round, st.turns, st.order, st.pos, st.end_round, st.over, st.won, st.lost)
+# The round's bookkeeping, read by one C call (part of every key).
+_scalars = attrgetter("n", "first", "cur", "round", "turns", "order", "pos", "end_round", "over", "won", "lost")
 
 
-def _contents(st, trace) -> tuple:
-    """What the parts named by `trace` hold in `st`."""
+def _picker(indices):
+    """seq -> the tuple of seq's items at `indices` (all of them for EVERYTHING)."""
+    if indices is EVERYTHING:
+        return tuple
+    if len(indices) > 1:
+        return itemgetter(*indices)
+    if indices:
+        i = indices[0]
+        return lambda seq: (seq[i],)
+    return lambda seq: ()
+
+
+def _key_maker(trace):
+    """st -> what the parts named by `trace` hold in `st`: the key of a value
+    remembered under `trace`. Made once per trace; the getters are C calls."""
     zones, counters, places = trace
-    z, ctr, loc = st.z, st.ctr, st.loc
-    held = tuple(map(tuple, z)) if zones is EVERYTHING else tuple([tuple(z[i]) for i in zones])
-    counts = tuple([tuple(ctr[k]) if entries is EVERYTHING else tuple([ctr[k][o] for o in entries])
-                    for k, entries in counters])
-    where = tuple(loc) if places is EVERYTHING else tuple([loc[c] for c in places])
-    return _scalars(st), held, counts, where
+    held = _picker(zones)
+    rows = [(k, _picker(entries)) for k, entries in counters]
+    where = _picker(places)
+
+    def key(st):
+        ctr = st.ctr
+        return (_scalars(st), tuple(map(tuple, held(st.z))), tuple([pick(ctr[k]) for k, pick in rows]),
+                where(st.loc))
+
+    return key
 
 
 class Recall:
@@ -104,13 +123,13 @@ class Recall:
         self.limit = traces
         self.size = size
         self.kept = 0
-        self.by_player: dict = {}  # (player, player count) -> [[trace, {contents: value}], ...]
+        self.by_player: dict = {}  # (player, player count) -> [[trace, {contents: value}, key maker], ...]
 
     def __call__(self, st, player: int):
         # by player count too: it sets the length of the counters' rows
         entries = self.by_player.setdefault((player, st.n), [])
-        for i, (trace, table) in enumerate(entries):
-            found = table.get(_contents(st, trace), _MISSING)
+        for i, entry in enumerate(entries):
+            found = entry[1].get(entry[2](st), _MISSING)
             if found is not _MISSING:
                 if i:
                     entries.insert(0, entries.pop(i))
@@ -120,14 +139,14 @@ class Recall:
             entries = []
             self.by_player = {(player, st.n): entries}
             self.kept = 0
-        for i, (known, table) in enumerate(entries):
-            if known == trace:
+        for i, entry in enumerate(entries):
+            if entry[0] == trace:
                 entries.insert(0, entries.pop(i))
                 break
         else:
-            entries.insert(0, [trace, {}])
+            entries.insert(0, [trace, {}, _key_maker(trace)])
             del entries[self.limit:]
-        entries[0][1][_contents(st, trace)] = value
+        entries[0][1][entries[0][2](st)] = value
         self.kept += 1
         return value
 
