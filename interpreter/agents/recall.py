@@ -28,15 +28,17 @@ _MISSING = object()
 class _Noted(list):
     """A list that notes the indices read from it."""
 
-    __slots__ = ("read",)
+    __slots__ = ("read", "note")
 
     def __init__(self, items):
         super().__init__(items)
         self.read = set()
+        self.note = self.read.add
 
-    def __getitem__(self, i):
-        self.read.add(i if i.__class__ is int else EVERYTHING)
-        return list.__getitem__(self, i)
+    # (every read of a position's lists comes here: the fewest lookups it can take)
+    def __getitem__(self, i, _int=int, _get=list.__getitem__):
+        self.note(i if i.__class__ is _int else EVERYTHING)
+        return _get(self, i)
 
 
 
@@ -55,8 +57,11 @@ for _name in ("__iter__", "__len__", "__contains__", "__reversed__", "index", "c
 _Noted.__hash__ = None
 
 
-class _NotedRows(_Noted):
-    """A list of rows (the counters) whose rows note their own reads."""
+class _NotedRows(list):
+    """The counters: a plain list of rows that note their own reads. Which
+    rows were read is what the rows noted: the list of rows itself has the
+    same length and order in every position of a program, so reading it
+    (rather than a row) depends on nothing a position holds."""
 
     __slots__ = ()
 
@@ -65,15 +70,7 @@ class _NotedRows(_Noted):
 
     def reads(self):
         """(row, indices or EVERYTHING) for each row read, in order."""
-        if EVERYTHING in self.read:
-            rows = range(len(self))
-        else:
-            rows = sorted(self.read, key=lambda k: (k < 0, k))
-        out = []
-        for k in rows:
-            row = list.__getitem__(self, k)
-            out.append((k, EVERYTHING if EVERYTHING in row.read else tuple(sorted(row.read))))
-        return tuple(out)
+        return tuple([(k, _sorted_reads(row)) for k, row in enumerate(self) if row.read])
 
 
 def _sorted_reads(noted: _Noted):
