@@ -290,8 +290,8 @@ def test_remembered_values_are_the_values(rules, counts):
         bot = make_agent("random", seed, 0)
         while not st.is_terminal():
             for p in range(players):
-                assert ev.value(st, p) == ev.compute_value(st, p)
-                assert ev.value(st.clone(), p) == ev.compute_value(st, p)  # recalled
+                assert ev.value(st, p) == raw_value(ev, st, p)
+                assert ev.value(st.clone(), p) == raw_value(ev, st, p)  # recalled
             st.apply_action(bot.choose_id(st.legal_actions()))
     players = counts[-1]
     st = midgame(game, players, steps=60)
@@ -299,11 +299,40 @@ def test_remembered_values_are_the_values(rules, counts):
         ev.value(st, p)
         for name in ("coins", "military"):
             st.set_counter(name, st.counter(name, p) + 4, p)
-            assert ev.value(st, p) == ev.compute_value(st, p)
+            assert ev.value(st, p) == raw_value(ev, st, p)
         pile = st.zone("scoring_pile", p)
         if pile:
             st.place(pile[-1], "playing_area", p)
-            assert ev.value(st, p) == ev.compute_value(st, p)
+            assert ev.value(st, p) == raw_value(ev, st, p)
+
+
+def test_a_value_remembered_inside_another_notes_its_reads_in_both(game):
+    """A remembered value computed while another is being computed (each
+    counter's smoothing inside a player's value): the outer value depends on
+    what the inner one read, and on nothing more."""
+    from interpreter.agents.recall import Recall
+
+    st = midgame(game)
+    coins = 4
+    st.set_counter("coins", coins, 0)
+    computed = []
+    inner = Recall(lambda s, p: s.counter("coins", p) * 3)
+    outer = Recall(lambda s, p: computed.append(p) or inner(s, p) + 1)
+    assert outer(st, 0) == coins * 3 + 1 and outer(st.clone(), 0) == coins * 3 + 1
+    st.set_counter("military", st.counter("military", 0) + 1, 0)  # read by neither
+    assert outer(st, 0) == coins * 3 + 1 and computed == [0]
+    st.set_counter("coins", coins + 2, 0)
+    assert outer(st, 0) == (coins + 2) * 3 + 1 and computed == [0, 0]
+
+
+def raw_value(ev, st, player):
+    """The evaluation of a player computed afresh, nothing remembered."""
+    before = ev.term_values(st, player)
+    smoothing = 0.0
+    for info in ev.counters:
+        if ev.counter_terms[info.index]:
+            smoothing += ev.counter_smoothing(info, st, player)
+    return float(sum(before)) + ev.discount * ev.potential(st, player, before) + smoothing
 
 
 def test_noted_lists_note_every_read():

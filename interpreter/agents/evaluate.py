@@ -25,6 +25,7 @@ any game.
 from __future__ import annotations
 
 import math
+from functools import partial
 
 from ..compiler.ops import zone_to_change
 from ..errors import RulesRuntimeError
@@ -60,6 +61,9 @@ class Evaluator:
         self.counter_terms = {c.index: self.all_terms for c in self.counters}
         self.move_terms: dict = {}
         self._probe()
+        # one remembered share per counter that some term reads (in the
+        # counters' order, so the shares add up as one sum would)
+        self.smoothed = [Recall(partial(self.counter_smoothing, c)) for c in self.counters if self.counter_terms[c.index]]
 
     # -- scores
     def term_values(self, st, player: int) -> list:
@@ -85,7 +89,7 @@ class Evaluator:
     def compute_value(self, st, player: int) -> float:
         before = self.term_values(st, player)
         base = float(sum(before))
-        return base + self.discount * self.potential(st, player, before) + self.smoothing(st, player, before)
+        return base + self.discount * self.potential(st, player, before) + self.smoothing(st, player)
 
     def values(self, st) -> list:
         return [self.recall(st, p) for p in range(st.n)]
@@ -172,43 +176,47 @@ class Evaluator:
             st.me = me
         return total
 
-    def smoothing(self, st, player: int, before: list | None = None) -> float:
+    def smoothing(self, st, player: int) -> float:
+        """Each counter's share, remembered on its own (`smoothed`): the same
+        few counter values come back in many positions whose cards differ."""
         if self.smooth <= 1:
             return 0.0
-        if before is None:
-            before = self.term_values(st, player)
         total = 0.0
+        for recall in self.smoothed:
+            total += recall(st, player)
+        return total
+
+    def counter_smoothing(self, info, st, player: int) -> float:
+        """The player's score averaged over the next values of counter `info`,
+        less the score now (only the terms the counter touches)."""
+        terms = self.counter_terms[info.index]
         fns = self.terms
         me = st.me
         st.me = player
         try:
-            for info in self.counters:
-                terms = self.counter_terms[info.index]
-                if not terms:
-                    continue
-                row = st.ctr[info.index]
-                held = row[player]
-                top = info.maximum
-                acc = 0.0
-                try:
-                    for j in range(1, self.smooth):
-                        v = held + j
-                        if top is not None and v > top:
-                            v = top
-                        row[player] = v
-                        try:
-                            change = 0
-                            for t in terms:
-                                change += fns[t](st) - before[t]
-                        except RulesRuntimeError:  # the rules cannot score this hypothetical position
-                            continue
-                        acc += float(change)
-                finally:
-                    row[player] = held
-                total += acc / self.smooth
+            before = {t: fns[t](st) for t in terms}
+            row = st.ctr[info.index]
+            held = row[player]
+            top = info.maximum
+            acc = 0.0
+            try:
+                for j in range(1, self.smooth):
+                    v = held + j
+                    if top is not None and v > top:
+                        v = top
+                    row[player] = v
+                    try:
+                        change = 0
+                        for t in terms:
+                            change += fns[t](st) - before[t]
+                    except RulesRuntimeError:  # the rules cannot score this hypothetical position
+                        continue
+                    acc += float(change)
+            finally:
+                row[player] = held
         finally:
             st.me = me
-        return total
+        return acc / self.smooth
 
     # -- learning which terms a change touches
     def _probe(self, games: int = 6, every: int = 7) -> None:

@@ -31,7 +31,10 @@ class _Noted(list):
     __slots__ = ("read", "note")
 
     def __init__(self, items):
-        super().__init__(items)
+        # Copying noting lists (a remembered value computed inside another's
+        # computation) is no read: the inner value's key is read from them
+        # when it is looked up or kept, and that notes what it depends on.
+        super().__init__(list.copy(items) if items.__class__ is _Noted else items)
         self.read = set()
         self.note = self.read.add
 
