@@ -60,6 +60,7 @@ class Evaluator:
         # that no term reads, or a move the rules cannot score, costs nothing.
         self.counter_terms = {c.index: self.all_terms for c in self.counters}
         self.move_terms: dict = {}
+        self._moves: dict = {}  # (card kind, zone) -> scoring_moves
         self._probe()
         # one remembered share per counter that some term reads (in the
         # counters' order, so the shares add up as one sum would)
@@ -116,7 +117,8 @@ class Evaluator:
                 if card is not None:
                     out.append((card, zi))
                     for base in bases:  # (a slotted zone's empty slot is None)
-                        if any(c is not None for c in z[base + card]):
+                        hosted = z[base + card]
+                        if hosted and any(c is not None for c in hosted):
                             out.extend(hosted_cards(st, card))
                             break
         return out
@@ -127,54 +129,66 @@ class Evaluator:
         total = 0.0
         kinds = self.program.card_kinds
         zone_of = self.program.zone_of_instance
-        move_terms = self.move_terms
-        all_terms = self.all_terms
-        fns = self.terms
-        z, loc = st.z, st.loc
-        targets = [(info.base + player, info.index) for info in self.player_zones]
+        z = st.z
         me = st.me
         st.me = player
         try:
             for card, src in self.held(st, player):
-                best = 0.0
                 info = zone_of[src]
-                source, slotted = z[src], info.slots
-                for dst, dst_zone in targets:
-                    if dst == src:
-                        continue
-                    terms = move_terms.get((kinds[card], info.index, dst_zone), all_terms)
-                    if not terms:
-                        continue
-                    # the card lifted to the top of dst, unseen by any rule, and put back
-                    # (rows may be shared with clones: nothing else runs before they are restored)
-                    where = source.index(card)
-                    if slotted:
-                        source[where] = None
-                    else:
-                        del source[where]
-                    target = z[dst]
-                    target.append(card)
-                    loc[card] = dst
-                    try:
-                        change = 0
-                        for t in terms:
-                            change += fns[t](st) - before[t]
-                        gain = float(change)
-                    except RulesRuntimeError:  # the rules cannot score this hypothetical position
-                        gain = None
-                    finally:
-                        target.pop()
-                        if slotted:
-                            source[where] = card
-                        else:
-                            source.insert(where, card)
-                        loc[card] = src
+                moves = self.scoring_moves(kinds[card], info.index)
+                if not moves:
+                    continue
+                best = 0.0
+                source = z[src]
+                for base, terms in moves:
+                    gain = self._gain(st, card, src, source, info.slots, base + player, terms, before)
                     if gain is not None and gain > best:
                         best = gain
                 total += best
         finally:
             st.me = me
         return total
+
+    def scoring_moves(self, kind, zone: int) -> list:
+        """(zone base, score terms) of each of the player's zones a `kind` card
+        in zone `zone` may gain by moving to. It depends on the rules alone
+        (and what the sample games taught): made once per kind and zone."""
+        moves = self._moves.get((kind, zone))
+        if moves is None:
+            moves = self._moves[kind, zone] = [
+                (info.base, terms) for info in self.player_zones
+                if info.index != zone and (terms := self.move_terms.get((kind, zone, info.index), self.all_terms))]
+        return moves
+
+    def _gain(self, st, card: int, src: int, source: list, slotted, dst: int, terms, before: list):
+        """How much the terms `terms` change with `card` moved from `src` to
+        the top of `dst` (None if the rules cannot score that)."""
+        # the card lifted, unseen by any rule, and put back (rows may be
+        # shared with clones: nothing else runs before they are restored)
+        fns = self.terms
+        z, loc = st.z, st.loc
+        where = source.index(card)
+        if slotted:
+            source[where] = None
+        else:
+            del source[where]
+        target = z[dst]
+        target.append(card)
+        loc[card] = dst
+        try:
+            change = 0
+            for t in terms:
+                change += fns[t](st) - before[t]
+            return float(change)
+        except RulesRuntimeError:  # the rules cannot score this hypothetical position
+            return None
+        finally:
+            target.pop()
+            if slotted:
+                source[where] = card
+            else:
+                source.insert(where, card)
+            loc[card] = src
 
     def smoothing(self, st, player: int) -> float:
         """Each counter's share, remembered on its own (`smoothed`): the same
