@@ -325,6 +325,28 @@ def test_a_value_remembered_inside_another_notes_its_reads_in_both(game):
     assert outer(st, 0) == (coins + 2) * 3 + 1 and computed == [0, 0]
 
 
+def test_values_come_back_with_their_trace(game):
+    """A trace no longer among those tried first keeps its values: when a
+    computation reads the same parts again, the values remembered under them
+    are found again, not computed."""
+    from interpreter.agents.recall import Recall
+
+    st = midgame(game)
+    coins = game.program.counters["coins"].index
+    computed = []
+
+    def compute(s, p):  # reads one zone or another, as the coins are even or odd
+        computed.append(s.ctr[coins][p])
+        return len(s.z[3 if s.ctr[coins][p] % 2 == 0 else 4])
+
+    recall = Recall(compute, traces=1)
+    for value in (0, 2, 1, 0, 2):
+        st.set_counter("coins", value, 0)
+        assert recall(st, 0) == compute(st, 0)
+        computed.pop()
+    assert computed == [0, 2, 1, 0]  # 2 came back with the trace of 0
+
+
 def raw_value(ev, st, player):
     """The evaluation of a player computed afresh, nothing remembered."""
     before = ev.term_values(st, player)

@@ -116,7 +116,10 @@ class Recall:
     """`recall(st, player)`: `compute(st, player)`, remembered as above.
 
     Per player, the most recently useful traces come first; at most `traces`
-    are tried, and at most `size` values are kept in all."""
+    are tried, and at most `size` values are kept in all. A trace no longer
+    tried keeps its values: the same cards and counters come back later in a
+    game (and in the next game, which a shared evaluator also serves), and
+    their values come back with the trace, when a computation reads it again."""
 
     def __init__(self, compute, traces: int = 4, size: int = 50_000):
         self.compute = compute
@@ -124,6 +127,7 @@ class Recall:
         self.size = size
         self.kept = 0
         self.by_player: dict = {}  # (player, player count) -> [[trace, {contents: value}, key maker], ...]
+        self.parked: dict = {}  # (player, player count, trace) -> its entry, while not tried
 
     def __call__(self, st, player: int):
         # by player count too: it sets the length of the counters' rows
@@ -138,13 +142,19 @@ class Recall:
         if self.kept >= self.size:
             entries = []
             self.by_player = {(player, st.n): entries}
+            self.parked = {}
             self.kept = 0
         for i, entry in enumerate(entries):
             if entry[0] == trace:
                 entries.insert(0, entries.pop(i))
                 break
         else:
-            entries.insert(0, [trace, {}, _key_maker(trace)])
+            # a trace met before comes back with the values it had
+            parked = self.parked
+            entry = parked.pop((player, st.n, trace), None)
+            entries.insert(0, entry or [trace, {}, _key_maker(trace)])
+            for old in entries[self.limit:]:
+                parked[player, st.n, old[0]] = old
             del entries[self.limit:]
         entries[0][1][entries[0][2](st)] = value
         self.kept += 1
