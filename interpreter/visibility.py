@@ -197,16 +197,36 @@ def unseen_places(st, viewer: int) -> list:
     cards left in the zone every card starts in. Who sees an instance is
     asked only when it holds cards the viewer does not know (most zones on
     cards are empty, and asking walks the cards holding them)."""
-    program = st.program
-    home = program.zones[program.setup_zone].base
     places = []
-    for zi, zone in enumerate(st.z):
-        if zi == home:
+    z = st.z
+    for zi in _maybe_unseen(st.program, viewer):
+        zone = z[zi]
+        if zone.count(None) == len(zone):  # (no card: an empty zone or empty slots)
             continue
         held = [(zi, i) for i, card in enumerate(zone) if card is not None and not knows(st, card, viewer)]
         if held and not instance_visible(st, zi, viewer):
             places.extend(held)
     return places
+
+
+_MAYBE_UNSEEN: dict = {}  # (id(program), viewer) -> (program, _maybe_unseen)
+
+
+def _maybe_unseen(program, viewer: int) -> list:
+    """The zone instances whose cards `viewer` may not see, in order, but
+    the one every card starts in: an instance not on a card is seen or not
+    by its declared visibility alone, so this is worked out once per program
+    and viewer."""
+    key = (id(program), viewer)
+    found = _MAYBE_UNSEEN.get(key)
+    if found is None or found[0] is not program:
+        if len(_MAYBE_UNSEEN) > 64:  # (programs loaded one after another: keep the recent ones)
+            _MAYBE_UNSEEN.clear()
+        home = program.zones[program.setup_zone].base
+        maybe = [zi for zi, info in enumerate(program.zone_of_instance) if zi != home and (
+            info.scope == "card" or not zone_visible(info, zi - info.base if info.scope != "shared" else None, viewer))]
+        found = _MAYBE_UNSEEN[key] = (program, maybe)
+    return found[1]
 
 
 def zone_ever_seen(info) -> bool:
