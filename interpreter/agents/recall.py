@@ -98,7 +98,8 @@ def _picker(indices):
 
 def _key_maker(trace):
     """st -> what the parts named by `trace` hold in `st`: the key of a value
-    remembered under `trace`. Made once per trace; the getters are C calls."""
+    remembered under `trace` (with the round's bookkeeping). Made once per
+    trace; the getters are C calls."""
     zones, counters, places = trace
     held = _picker(zones)
     rows = [(k, _picker(entries)) for k, entries in counters]
@@ -106,8 +107,7 @@ def _key_maker(trace):
 
     def key(st):
         ctr = st.ctr
-        return (_scalars(st), tuple(map(tuple, held(st.z))), tuple([pick(ctr[k]) for k, pick in rows]),
-                where(st.loc))
+        return tuple(map(tuple, held(st.z))), tuple([pick(ctr[k]) for k, pick in rows]), where(st.loc)
 
     return key
 
@@ -119,46 +119,67 @@ class Recall:
     are tried, and at most `size` values are kept in all. A trace no longer
     tried keeps its values: the same cards and counters come back later in a
     game (and in the next game, which a shared evaluator also serves), and
-    their values come back with the trace, when a computation reads it again."""
+    their values come back with the trace, when a computation reads it again.
+    Under a trace, values are filed by the round's bookkeeping first: a
+    trace that holds nothing for this turn is passed over without reading
+    the parts it names."""
 
     def __init__(self, compute, traces: int = 4, size: int = 50_000):
         self.compute = compute
         self.limit = traces
         self.size = size
         self.kept = 0
-        self.by_player: dict = {}  # (player, player count) -> [[trace, {contents: value}, key maker], ...]
+        # (player, player count) -> [[trace, {bookkeeping: {contents: value}}, key maker], ...]
+        self.by_player: dict = {}
         self.parked: dict = {}  # (player, player count, trace) -> its entry, while not tried
 
     def __call__(self, st, player: int):
         # by player count too: it sets the length of the counters' rows
         entries = self.by_player.setdefault((player, st.n), [])
+        when = _scalars(st)
+        keys = []
         for i, entry in enumerate(entries):
-            found = entry[1].get(entry[2](st), _MISSING)
-            if found is not _MISSING:
-                if i:
-                    entries.insert(0, entries.pop(i))
-                return found
+            table = entry[1].get(when)
+            key = None
+            if table is not None:
+                key = entry[2](st)
+                found = table.get(key, _MISSING)
+                if found is not _MISSING:
+                    if i:
+                        entries.insert(0, entries.pop(i))
+                    return found
+            keys.append(key)
         value, trace = self._noted(st, player)
         if self.kept >= self.size:
-            entries = []
+            entries, keys = [], []
             self.by_player = {(player, st.n): entries}
             self.parked = {}
             self.kept = 0
+        self._keep(entries, keys, trace, st, player).setdefault(when, {})[keys[0]] = value
+        self.kept += 1
+        return value
+
+    def _keep(self, entries: list, keys: list, trace, st, player: int) -> dict:
+        """Put the entry of `trace` first (found among `entries`, parked, or
+        new) and its key for `st` first in `keys` (those made while looking
+        up, None where none was); its values."""
         for i, entry in enumerate(entries):
             if entry[0] == trace:
                 entries.insert(0, entries.pop(i))
+                keys.insert(0, keys.pop(i))
                 break
         else:
             # a trace met before comes back with the values it had
             parked = self.parked
             entry = parked.pop((player, st.n, trace), None)
             entries.insert(0, entry or [trace, {}, _key_maker(trace)])
+            keys.insert(0, None)
             for old in entries[self.limit:]:
                 parked[player, st.n, old[0]] = old
             del entries[self.limit:]
-        entries[0][1][entries[0][2](st)] = value
-        self.kept += 1
-        return value
+        if keys[0] is None:
+            keys[0] = entries[0][2](st)
+        return entries[0][1]
 
     def _noted(self, st, player: int):
         """Compute on noting copies; (value, trace of what was read)."""
