@@ -64,7 +64,8 @@ class Evaluator:
         self._probe()
         # one remembered share per counter that some term reads (in the
         # counters' order, so the shares add up as one sum would)
-        self.smoothed = [Recall(partial(self.counter_smoothing, c)) for c in self.counters if self.counter_terms[c.index]]
+        self.smoothed = [Recall(partial(self.counter_smoothing, c))
+                         for c in self.counters if self.counter_terms[c.index]]
 
     # -- scores
     def term_values(self, st, player: int) -> list:
