@@ -59,13 +59,16 @@ def determinize(st, player: int, seed_state: int):
         places = by_kind.get(kind, [])
         # in a fixed order first, so the sample cannot depend on where the
         # unseen cards really are
-        cards = sorted([world.z[zi][i] for zi, i in places] + loose.get(kind, []))
+        there = [world.z[zi][i] for zi, i in places]
+        cards = sorted(there + loose.get(kind, []))
         seed_state = _rng.shuffle(seed_state, cards)
-        marks = [[values[world.z[zi][i]] for values in on_card] for zi, i in places]
-        for (zi, i), card, counts in zip(places, cards, marks):
+        marks = [[values[card] for card in there] for values in on_card]  # (per counter: one pass each)
+        loc = world.loc
+        for (zi, i), card in zip(places, cards):
             zone_to_change(world, zi)[i] = card
-            world.loc[card] = zi
-            for values, count in zip(on_card, counts):
+            loc[card] = zi
+        for values, counts in zip(on_card, marks):
+            for card, count in zip(cards, counts):
                 values[card] = count
         spare += cards[len(places):]
     seed_state = _deal_uncounted(world, sorted(uncounted), blanks, spare, on_card, seed_state)
