@@ -347,6 +347,26 @@ def test_values_come_back_with_their_trace(game):
     assert computed == [0, 2, 1, 0]  # 2 came back with the trace of 0
 
 
+def test_the_round_is_read_like_the_rest(game):
+    """A value that never reads the round's bookkeeping serves every turn; one
+    that reads the round is computed again in another round, and the state
+    keeps its class."""
+    from interpreter.agents.recall import Recall
+
+    st = midgame(game)
+    cls, computed = type(st), []
+    by_cards = Recall(lambda s, p: computed.append("cards") or len(s.z[3]))
+    by_round = Recall(lambda s, p: computed.append("round") or len(s.z[3]) + s.round)
+    for recall in (by_cards, by_round):
+        assert recall(st, 0) == recall.compute(st, 0)
+    later = st.clone()
+    later.round += 1
+    later.turns += 2
+    assert by_cards(later, 0) == len(st.z[3]) and by_round(later, 0) == len(st.z[3]) + st.round + 1
+    assert computed == ["cards", "cards", "round", "round", "round"]
+    assert type(st) is cls and type(later) is cls
+
+
 def raw_value(ev, st, player):
     """The evaluation of a player computed afresh, nothing remembered."""
     before = ev.term_values(st, player)

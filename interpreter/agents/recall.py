@@ -14,8 +14,9 @@ computed again as soon as anything it read differs.
 Reads are noted by running the computation, the first time, on the state
 with its zone list, counters and locations replaced by noting copies (the
 zones' own card lists are shared, so the computation sees and restores the
-real ones). The round's bookkeeping (player count, first player, round,
-turn...) is part of every key.
+real ones), and with the state's class replaced by one whose round's
+bookkeeping (player count, first player, round, turn...) notes each read:
+a value that never asks which turn it is serves every turn.
 """
 from __future__ import annotations
 
@@ -80,8 +81,39 @@ def _sorted_reads(noted: _Noted):
     return EVERYTHING if EVERYTHING in noted.read else tuple(sorted(noted.read))
 
 
-# The round's bookkeeping, read by one C call (part of every key).
-_scalars = attrgetter("n", "first", "cur", "round", "turns", "order", "pos", "end_round", "over", "won", "lost")
+# The round's bookkeeping: the state's attributes a computation may read
+# besides the zones, counters and locations.
+BOOKKEEPING = ("n", "first", "cur", "round", "turns", "order", "pos", "end_round", "over", "won", "lost")
+_bookkeeping_read: list = []  # per computation being noted (innermost last), the names it read
+_NOTING_CLASSES: dict = {}  # a state's class -> the same class noting reads of BOOKKEEPING
+
+
+def _noting_class(cls):
+    found = _NOTING_CLASSES.get(cls)
+    if found is None:
+        attributes = {name: _noting_attribute(getattr(cls, name), name) for name in BOOKKEEPING}
+        found = _NOTING_CLASSES[cls] = type(cls.__name__, (cls,), {"__slots__": (), "noting": True, **attributes})
+    return found
+
+
+def _noting_attribute(slot, name: str) -> property:
+    def get(st):
+        _bookkeeping_read[-1].add(name)
+        return slot.__get__(st)
+
+    def put(st, value):
+        slot.__set__(st, value)
+
+    return property(get, put)
+
+
+def _when(names: tuple):
+    """st -> the values of the bookkeeping attributes `names` (one C call)."""
+    return attrgetter(*names) if names else _nothing
+
+
+def _nothing(st) -> tuple:
+    return ()
 
 
 def _picker(indices):
@@ -98,9 +130,9 @@ def _picker(indices):
 
 def _key_maker(trace):
     """st -> what the parts named by `trace` hold in `st`: the key of a value
-    remembered under `trace` (with the round's bookkeeping). Made once per
-    trace; the getters are C calls."""
-    zones, counters, places = trace
+    remembered under `trace` (its bookkeeping apart, see `_when`). Made once
+    per trace; the getters are C calls."""
+    zones, counters, places, _ = trace
     held = _picker(zones)
     rows = [(k, _picker(entries)) for k, entries in counters]
     where = _picker(places)
@@ -120,7 +152,7 @@ class Recall:
     tried keeps its values: the same cards and counters come back later in a
     game (and in the next game, which a shared evaluator also serves), and
     their values come back with the trace, when a computation reads it again.
-    Under a trace, values are filed by the round's bookkeeping first: a
+    Under a trace, values are filed by the bookkeeping it read first: a
     trace that holds nothing for this turn is passed over without reading
     the parts it names."""
 
@@ -129,17 +161,16 @@ class Recall:
         self.limit = traces
         self.size = size
         self.kept = 0
-        # (player, player count) -> [[trace, {bookkeeping: {contents: value}}, key maker], ...]
+        # (player, player count) -> [[trace, {bookkeeping: {contents: value}}, key maker, _when], ...]
         self.by_player: dict = {}
         self.parked: dict = {}  # (player, player count, trace) -> its entry, while not tried
 
     def __call__(self, st, player: int):
         # by player count too: it sets the length of the counters' rows
         entries = self.by_player.setdefault((player, st.n), [])
-        when = _scalars(st)
         keys = []
         for i, entry in enumerate(entries):
-            table = entry[1].get(when)
+            table = entry[1].get(entry[3](st))
             key = None
             if table is not None:
                 key = entry[2](st)
@@ -155,14 +186,15 @@ class Recall:
             self.by_player = {(player, st.n): entries}
             self.parked = {}
             self.kept = 0
-        self._keep(entries, keys, trace, st, player).setdefault(when, {})[keys[0]] = value
+        entry = self._keep(entries, keys, trace, st, player)
+        entry[1].setdefault(entry[3](st), {})[keys[0]] = value
         self.kept += 1
         return value
 
     def _keep(self, entries: list, keys: list, trace, st, player: int) -> dict:
         """Put the entry of `trace` first (found among `entries`, parked, or
         new) and its key for `st` first in `keys` (those made while looking
-        up, None where none was); its values."""
+        up, None where none was); the entry."""
         for i, entry in enumerate(entries):
             if entry[0] == trace:
                 entries.insert(0, entries.pop(i))
@@ -172,22 +204,26 @@ class Recall:
             # a trace met before comes back with the values it had
             parked = self.parked
             entry = parked.pop((player, st.n, trace), None)
-            entries.insert(0, entry or [trace, {}, _key_maker(trace)])
+            entries.insert(0, entry or [trace, {}, _key_maker(trace), _when(trace[3])])
             keys.insert(0, None)
             for old in entries[self.limit:]:
                 parked[player, st.n, old[0]] = old
             del entries[self.limit:]
         if keys[0] is None:
             keys[0] = entries[0][2](st)
-        return entries[0][1]
+        return entries[0]
 
     def _noted(self, st, player: int):
         """Compute on noting copies; (value, trace of what was read)."""
-        z, ctr, loc = st.z, st.ctr, st.loc
+        z, ctr, loc, cls = st.z, st.ctr, st.loc, st.__class__
         zones, counters, places = _Noted(z), _NotedRows(ctr), _Noted(loc)
         st.z, st.ctr, st.loc = zones, counters, places
+        if "noting" not in cls.__dict__:  # (inside another computation, it already notes)
+            st.__class__ = _noting_class(cls)
+        _bookkeeping_read.append(set())
         try:
             value = self.compute(st, player)
         finally:
-            st.z, st.ctr, st.loc = z, ctr, loc
-        return value, (_sorted_reads(zones), counters.reads(), _sorted_reads(places))
+            bookkeeping = _bookkeeping_read.pop()
+            st.z, st.ctr, st.loc, st.__class__ = z, ctr, loc, cls
+        return value, (_sorted_reads(zones), counters.reads(), _sorted_reads(places), tuple(sorted(bookkeeping)))
