@@ -107,15 +107,6 @@ def _noting_attribute(slot, name: str) -> property:
     return property(get, put)
 
 
-def _when(names: tuple):
-    """st -> the values of the bookkeeping attributes `names` (one C call)."""
-    return attrgetter(*names) if names else _nothing
-
-
-def _nothing(st) -> tuple:
-    return ()
-
-
 def _picker(indices):
     """seq -> the tuple of seq's items at `indices` (all of them for EVERYTHING)."""
     if indices is EVERYTHING:
@@ -128,20 +119,25 @@ def _picker(indices):
     return lambda seq: ()
 
 
-def _key_maker(trace):
-    """st -> what the parts named by `trace` hold in `st`: the key of a value
-    remembered under `trace` (its bookkeeping apart, see `_when`). Made once
-    per trace; the getters are C calls."""
-    zones, counters, places, _ = trace
+def _key_makers(trace) -> tuple:
+    """Two functions of a state, what the parts named by `trace` hold there:
+    first the bookkeeping, counters and locations (a few numbers), then the
+    zones (whole lists of cards, longer to read). Made once per trace; the
+    getters are C calls."""
+    zones, counters, places, bookkeeping = trace
     held = _picker(zones)
     rows = [(k, _picker(entries)) for k, entries in counters]
     where = _picker(places)
+    when = attrgetter(*bookkeeping) if bookkeeping else _picker(())
 
-    def key(st):
+    def numbers(st):
         ctr = st.ctr
-        return tuple(map(tuple, held(st.z))), tuple([pick(ctr[k]) for k, pick in rows]), where(st.loc)
+        return when(st), tuple([pick(ctr[k]) for k, pick in rows]), where(st.loc)
 
-    return key
+    def cards(st):
+        return tuple(map(tuple, held(st.z)))
+
+    return numbers, cards
 
 
 class Recall:
@@ -152,16 +148,17 @@ class Recall:
     tried keeps its values: the same cards and counters come back later in a
     game (and in the next game, which a shared evaluator also serves), and
     their values come back with the trace, when a computation reads it again.
-    Under a trace, values are filed by the bookkeeping it read first: a
-    trace that holds nothing for this turn is passed over without reading
-    the parts it names."""
+    Under a trace, values are filed by the numbers it read first (its
+    bookkeeping, counters and locations), then by its zones' cards: a trace
+    that holds nothing for these numbers is passed over without reading its
+    zones."""
 
     def __init__(self, compute, traces: int = 4, size: int = 50_000):
         self.compute = compute
         self.limit = traces
         self.size = size
         self.kept = 0
-        # (player, player count) -> [[trace, {bookkeeping: {contents: value}}, key maker, _when], ...]
+        # (player, player count) -> [[trace, {numbers: {cards: value}}, numbers, cards], ...] (_key_makers)
         self.by_player: dict = {}
         self.parked: dict = {}  # (player, player count, trace) -> its entry, while not tried
 
@@ -170,10 +167,10 @@ class Recall:
         entries = self.by_player.setdefault((player, st.n), [])
         keys = []
         for i, entry in enumerate(entries):
-            table = entry[1].get(entry[3](st))
+            table = entry[1].get(entry[2](st))
             key = None
             if table is not None:
-                key = entry[2](st)
+                key = entry[3](st)
                 found = table.get(key, _MISSING)
                 if found is not _MISSING:
                     if i:
@@ -187,7 +184,7 @@ class Recall:
             self.parked = {}
             self.kept = 0
         entry = self._keep(entries, keys, trace, st, player)
-        entry[1].setdefault(entry[3](st), {})[keys[0]] = value
+        entry[1].setdefault(entry[2](st), {})[keys[0]] = value
         self.kept += 1
         return value
 
@@ -204,13 +201,13 @@ class Recall:
             # a trace met before comes back with the values it had
             parked = self.parked
             entry = parked.pop((player, st.n, trace), None)
-            entries.insert(0, entry or [trace, {}, _key_maker(trace), _when(trace[3])])
+            entries.insert(0, entry or [trace, {}, *_key_makers(trace)])
             keys.insert(0, None)
             for old in entries[self.limit:]:
                 parked[player, st.n, old[0]] = old
             del entries[self.limit:]
         if keys[0] is None:
-            keys[0] = entries[0][2](st)
+            keys[0] = entries[0][3](st)
         return entries[0]
 
     def _noted(self, st, player: int):
