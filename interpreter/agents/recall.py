@@ -119,13 +119,8 @@ def _picker(indices):
     return lambda seq: ()
 
 
-def _key_makers(trace) -> tuple:
-    """Two functions of a state, what the parts named by `trace` hold there:
-    first the bookkeeping, counters and locations (a few numbers), then the
-    zones (whole lists of cards, longer to read). Made once per trace; the
-    getters are C calls."""
-    zones, counters, places, bookkeeping = trace
-    held = _picker(zones)
+def _numbers_maker(counters, places, bookkeeping):
+    """st -> the bookkeeping, counter entries and locations named (a few numbers)."""
     rows = [(k, _picker(entries)) for k, entries in counters]
     where = _picker(places)
     when = attrgetter(*bookkeeping) if bookkeeping else _picker(())
@@ -134,10 +129,17 @@ def _key_makers(trace) -> tuple:
         ctr = st.ctr
         return when(st), tuple([pick(ctr[k]) for k, pick in rows]), where(st.loc)
 
+    return numbers
+
+
+def _cards_maker(zones):
+    """st -> the cards of the zone instances named (longer to read)."""
+    held = _picker(zones)
+
     def cards(st):
         return tuple(map(tuple, held(st.z)))
 
-    return numbers, cards
+    return cards
 
 
 class Recall:
@@ -151,23 +153,28 @@ class Recall:
     Under a trace, values are filed by the numbers it read first (its
     bookkeeping, counters and locations), then by its zones' cards: a trace
     that holds nothing for these numbers is passed over without reading its
-    zones."""
+    zones, and traces that read the same numbers read them once."""
 
     def __init__(self, compute, traces: int = 4, size: int = 50_000):
         self.compute = compute
         self.limit = traces
         self.size = size
         self.kept = 0
-        # (player, player count) -> [[trace, {numbers: {cards: value}}, numbers, cards], ...] (_key_makers)
+        # (player, player count) -> [[trace, {numbers: {cards: value}}, numbers, cards], ...]
         self.by_player: dict = {}
+        self.numbers: dict = {}  # (counters, places, bookkeeping) of a trace -> its `_numbers_maker`
         self.parked: dict = {}  # (player, player count, trace) -> its entry, while not tried
 
     def __call__(self, st, player: int):
         # by player count too: it sets the length of the counters' rows
         entries = self.by_player.setdefault((player, st.n), [])
         keys = []
+        read: dict = {}  # numbers maker -> its numbers here
         for i, entry in enumerate(entries):
-            table = entry[1].get(entry[2](st))
+            numbers = read.get(entry[2])
+            if numbers is None:
+                numbers = read[entry[2]] = entry[2](st)
+            table = entry[1].get(numbers)
             key = None
             if table is not None:
                 key = entry[3](st)
@@ -181,10 +188,11 @@ class Recall:
         if self.kept >= self.size:
             entries, keys = [], []
             self.by_player = {(player, st.n): entries}
-            self.parked = {}
+            self.parked, self.numbers = {}, {}
             self.kept = 0
         entry = self._keep(entries, keys, trace, st, player)
-        entry[1].setdefault(entry[2](st), {})[keys[0]] = value
+        numbers = read.get(entry[2])
+        entry[1].setdefault(entry[2](st) if numbers is None else numbers, {})[keys[0]] = value
         self.kept += 1
         return value
 
@@ -201,7 +209,7 @@ class Recall:
             # a trace met before comes back with the values it had
             parked = self.parked
             entry = parked.pop((player, st.n, trace), None)
-            entries.insert(0, entry or [trace, {}, *_key_makers(trace)])
+            entries.insert(0, entry or self._entry(trace))
             keys.insert(0, None)
             for old in entries[self.limit:]:
                 parked[player, st.n, old[0]] = old
@@ -209,6 +217,14 @@ class Recall:
         if keys[0] is None:
             keys[0] = entries[0][3](st)
         return entries[0]
+
+    def _entry(self, trace) -> list:
+        zones, counters, places, bookkeeping = trace
+        spec = counters, places, bookkeeping
+        numbers = self.numbers.get(spec)
+        if numbers is None:
+            numbers = self.numbers[spec] = _numbers_maker(*spec)
+        return [trace, {}, numbers, _cards_maker(zones)]
 
     def _noted(self, st, player: int):
         """Compute on noting copies; (value, trace of what was read)."""
