@@ -73,10 +73,13 @@ class ProgressGuard:
 
 def _freeze(value):
     if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+        return tuple(sorted([(k, _freeze(v) if isinstance(v, _NESTED) else v) for k, v in value.items()]))
     if isinstance(value, list):
-        return tuple(_freeze(v) for v in value)
+        return tuple([_freeze(v) if isinstance(v, _NESTED) else v for v in value])
     return value
+
+
+_NESTED = (dict, list)  # what `_freeze` turns into tuples (the rest is kept as it is)
 
 
 def register(cls):
