@@ -119,7 +119,7 @@ class Evaluator:
                     out.append((card, zi))
                     for base in bases:  # (a slotted zone's empty slot is None)
                         hosted = z[base + card]
-                        if hosted and any(c is not None for c in hosted):
+                        if hosted.count(None) != len(hosted):
                             out.extend(hosted_cards(st, card))
                             break
         return out
