@@ -54,14 +54,16 @@ class GreedyAgent(Agent):
             world = worlds()
             ev = evaluator_for(world.program, discount=self.discount)
             for i, option in enumerate(options):
-                totals[i] += self.best_end(world, option, player, ev)
+                # (the last option is played on the sample itself: nothing reads it after)
+                totals[i] += self.best_end(world if i == len(options) - 1 else world.clone(), option, player, ev)
         best = max(totals)
         ties = [o for o, t in zip(options, totals) if t >= best - 1e-9]
         self.rng, i = rng.below(self.rng, len(ties))
         return ties[i]
 
-    def best_end(self, world, option: str, player: int, ev) -> float:
-        after = world.clone()
+    def best_end(self, after, option: str, player: int, ev) -> float:
+        """The best value of the end of the turn reached after `option`, played
+        on the position `after` (which it changes)."""
         turn = after.turns
         after.apply_action(option)
         if _turn_over(after, player, turn):
@@ -101,7 +103,11 @@ class _Step:
     def child(self, i: int, player: int, turn: int) -> "_Step":
         step = self.children.get(i)
         if step is None:
-            st = self.st.clone()
+            st = self.st
+            if len(self.children) < len(self.ids) - 1:
+                st = st.clone()
+            else:  # the last option opened here takes the position itself: nothing reads it after
+                self.st = None
             st.apply_action(self.ids[i])
             step = self.children[i] = _Step(st, player, turn)
         return step
