@@ -16,7 +16,8 @@ repository: a simplified Catalyst-like game) is run too when it is present;
 when it is not, the output says so.
 
 Figures: random-bot games/s with 2 and 4 players (a game played to the end
-and scored), decisions/s; greedy-bot 2-player games/s; `observation(player)`
+and scored), decisions/s; greedy-bot 2-player games/s (new games in each
+run, and the same from a cold start, as a process's first games); `observation(player)`
 (at a new position, and asked again) and `clone()` in microseconds; `catalyst check` wall time (with the modules' bytecode kept, as an
 installed package has it, and without; and a bare Python's start for scale); ISMCTS simulations/s
 with random rollouts to the end from a 2-player opening, for the `mcts` bot
@@ -46,7 +47,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import baseline_catalyst as baseline  # noqa: E402
 from interpreter import load_game  # noqa: E402
-from interpreter.agents import make_agent, make_agents  # noqa: E402
+from interpreter.agents import evaluate, make_agent, make_agents  # noqa: E402
 from interpreter.play import play_game, world_sampler  # noqa: E402
 from interpreter.simulation import simulate  # noqa: E402
 
@@ -201,10 +202,15 @@ def machine_speedup_two_processes() -> float:
 
 
 # ---------------------------------------------------------------- bots
-def greedy_games_per_second(game, games):
-    """2-player games of greedy against greedy, seeds 0..games-1."""
+def greedy_games_per_second(game, games, run=0, cold=False):
+    """2-player games of greedy against greedy, new seeds for each run (the
+    bots remember values of positions they met: the same games again would
+    find them all). `cold`: as the first games of a process, with nothing
+    remembered yet (the evaluators the bots share are made anew)."""
+    if cold:
+        evaluate._CACHE.clear()
     start = time.perf_counter()
-    for seed in range(games):
+    for seed in range(run * games, (run + 1) * games):
         play_game(game, 2, seed, make_agents("greedy", 2, seed))
     return games / (time.perf_counter() - start)
 
@@ -300,7 +306,11 @@ def main(argv=None):
     figures = {}
     for players in (2, 4):
         engine_figures(game, players, args, figures)
-    figures["greedy_games_per_s_2p"] = median_of(lambda: greedy_games_per_second(game, args.greedy_games), args.repeat)
+    runs = iter(range(2 * args.repeat))
+    figures["greedy_games_per_s_2p"] = median_of(lambda: greedy_games_per_second(game, args.greedy_games, next(runs)),
+                                                 args.repeat)
+    figures["greedy_games_per_s_2p_cold"] = median_of(
+        lambda: greedy_games_per_second(game, args.greedy_games, next(runs), cold=True), args.repeat)
     figures["observation_us"] = median_of(lambda: observation_microseconds(game), args.repeat)
     figures["observation_again_us"] = median_of(lambda: observation_again_microseconds(game), args.repeat)
     figures["clone_us"] = median_of(lambda: clone_microseconds(game), args.repeat)

@@ -209,24 +209,18 @@ def unseen_places(st, viewer: int) -> list:
     return places
 
 
-_MAYBE_UNSEEN: dict = {}  # (id(program), viewer) -> (program, _maybe_unseen)
-
-
 def _maybe_unseen(program, viewer: int) -> list:
     """The zone instances whose cards `viewer` may not see, in order, but
     the one every card starts in: an instance not on a card is seen or not
     by its declared visibility alone, so this is worked out once per program
-    and viewer."""
-    key = (id(program), viewer)
-    found = _MAYBE_UNSEEN.get(key)
-    if found is None or found[0] is not program:
-        if len(_MAYBE_UNSEEN) > 64:  # (programs loaded one after another: keep the recent ones)
-            _MAYBE_UNSEEN.clear()
+    and viewer (and kept on the program)."""
+    found = program.maybe_unseen.get(viewer)
+    if found is None:
         home = program.zones[program.setup_zone].base
-        maybe = [zi for zi, info in enumerate(program.zone_of_instance) if zi != home and (
-            info.scope == "card" or not zone_visible(info, zi - info.base if info.scope != "shared" else None, viewer))]
-        found = _MAYBE_UNSEEN[key] = (program, maybe)
-    return found[1]
+        found = program.maybe_unseen[viewer] = [
+            zi for zi, info in enumerate(program.zone_of_instance) if zi != home and (
+                info.scope == "card" or not zone_visible(info, zi - info.base if info.scope != "shared" else None, viewer))]
+    return found
 
 
 def zone_ever_seen(info) -> bool:

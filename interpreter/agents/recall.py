@@ -20,6 +20,7 @@ a value that never asks which turn it is serves every turn.
 """
 from __future__ import annotations
 
+import threading
 from operator import attrgetter, itemgetter
 
 EVERYTHING = None  # a read of the whole list (iterated, measured, sliced)
@@ -84,7 +85,9 @@ def _sorted_reads(noted: _Noted):
 # The round's bookkeeping: the state's attributes a computation may read
 # besides the zones, counters and locations.
 BOOKKEEPING = ("n", "first", "cur", "round", "turns", "order", "pos", "end_round", "over", "won", "lost")
-_bookkeeping_read: list = []  # per computation being noted (innermost last), the names it read
+# Per thread (bots of several tables may think at once: serve runs them in
+# threads), per computation being noted (innermost last), the names it read.
+_noting = threading.local()
 _NOTING_CLASSES: dict = {}  # a state's class -> the same class noting reads of BOOKKEEPING
 
 
@@ -98,7 +101,7 @@ def _noting_class(cls):
 
 def _noting_attribute(slot, name: str) -> property:
     def get(st):
-        _bookkeeping_read[-1].add(name)
+        _noting.reads[-1].add(name)
         return slot.__get__(st)
 
     def put(st, value):
@@ -233,10 +236,13 @@ class Recall:
         st.z, st.ctr, st.loc = zones, counters, places
         if "noting" not in cls.__dict__:  # (inside another computation, it already notes)
             st.__class__ = _noting_class(cls)
-        _bookkeeping_read.append(set())
+        reads = getattr(_noting, "reads", None)
+        if reads is None:
+            reads = _noting.reads = []
+        reads.append(set())
         try:
             value = self.compute(st, player)
         finally:
-            bookkeeping = _bookkeeping_read.pop()
+            bookkeeping = reads.pop()
             st.z, st.ctr, st.loc, st.__class__ = z, ctr, loc, cls
         return value, (_sorted_reads(zones), counters.reads(), _sorted_reads(places), tuple(sorted(bookkeeping)))

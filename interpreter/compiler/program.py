@@ -95,6 +95,7 @@ class Program:
     decisions: list = field(default_factory=list)  # decision points, by id
     module: object = None  # the generated code (codegen.Module)
     observers: dict = field(default_factory=dict)  # (viewer, player count) -> observe(st), made by observation.py
+    maybe_unseen: dict = field(default_factory=dict)  # viewer -> zone instances it may not see (visibility.py)
     phases: Optional[list] = None  # rounds.Phase of each `phase`, in order (None: a round of turns)
     boards: object = None  # boards.Boards: the spaces of every `board` and their distances
     origin: Optional[tuple] = None  # (rebuild, arguments): how a pickled copy is made again (see __reduce__)
