@@ -194,32 +194,31 @@ def _card_counter_rows(st, viewer: int) -> list:
 
 def unseen_places(st, viewer: int) -> list:
     """(zone instance, position) of every card `viewer` cannot see, except the
-    cards left in the zone every card starts in. Who sees an instance is
-    asked only when it holds cards the viewer does not know (most zones on
-    cards are empty, and asking walks the cards holding them)."""
+    cards left in the zone every card starts in. Only the instances holding
+    cards are looked at, found from the cards' locations (most instances are
+    empty: zones on cards above all), in order; who sees an instance is
+    asked only when it holds cards the viewer does not know (asking walks
+    the cards holding it)."""
     places = []
     z = st.z
-    for zi in _maybe_unseen(st.program, viewer):
-        zone = z[zi]
-        if zone.count(None) == len(zone):  # (no card: an empty zone or empty slots)
-            continue
-        held = [(zi, i) for i, card in enumerate(zone) if card is not None and not knows(st, card, viewer)]
+    for zi in sorted(_maybe_unseen(st.program, viewer).intersection(st.loc)):
+        held = [(zi, i) for i, card in enumerate(z[zi]) if card is not None and not knows(st, card, viewer)]
         if held and not instance_visible(st, zi, viewer):
             places.extend(held)
     return places
 
 
-def _maybe_unseen(program, viewer: int) -> list:
-    """The zone instances whose cards `viewer` may not see, in order, but
-    the one every card starts in: an instance not on a card is seen or not
-    by its declared visibility alone, so this is worked out once per program
-    and viewer (and kept on the program)."""
+def _maybe_unseen(program, viewer: int) -> frozenset:
+    """The zone instances whose cards `viewer` may not see, but the one
+    every card starts in: an instance not on a card is seen or not by its
+    declared visibility alone, so this is worked out once per program and
+    viewer (and kept on the program)."""
     found = program.maybe_unseen.get(viewer)
     if found is None:
         home = program.zones[program.setup_zone].base
-        found = program.maybe_unseen[viewer] = [
+        found = program.maybe_unseen[viewer] = frozenset(
             zi for zi, info in enumerate(program.zone_of_instance) if zi != home and (
-                info.scope == "card" or not zone_visible(info, zi - info.base if info.scope != "shared" else None, viewer))]
+                info.scope == "card" or not zone_visible(info, zi - info.base if info.scope != "shared" else None, viewer)))
     return found
 
 

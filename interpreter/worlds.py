@@ -85,9 +85,12 @@ def _uncounted_zones(st, viewer: int) -> set:
     and of a seat in the game (the rules' largest table has instances for more)."""
     program = st.program
     home = program.zones[program.setup_zone].base
-    return {zi for zi, info in enumerate(program.zone_of_instance)
-            if info.size_hidden and not info.slots and info.scope != "card" and zi != home
-            and (info.scope != "player" or zi - info.base < st.n) and not instance_visible(st, zi, viewer)}
+    found = set()
+    for info in program.zones.values():  # (the few zones, not their many instances)
+        if info.size_hidden and not info.slots and info.scope != "card":
+            seats = range(info.base, info.base + (st.n if info.scope == "player" else info.count))
+            found.update(zi for zi in seats if zi != home and not instance_visible(st, zi, viewer))
+    return found
 
 
 def _deal_uncounted(world, zones: list, blanks: dict, spare: list, on_card: list, seed_state: int) -> int:
