@@ -60,8 +60,12 @@ class Evaluator:
         # that no term reads, or a move the rules cannot score, costs nothing.
         self.counter_terms = {c.index: self.all_terms for c in self.counters}
         self.move_terms: dict = {}
-        self._moves: dict = {}  # (card kind, zone) -> scoring_moves
         self._probe()
+        # per zone instance, per card kind: the moves a held card may gain by
+        # (`scoring_moves`), looked up once per held card
+        by_zone = {info.index: {kind: self.scoring_moves(kind, info.index) for kind in set(program.card_kinds)}
+                   for info in zones if info.scope in ("player", "card")}
+        self.moves_at = [by_zone.get(info.index) for info in program.zone_of_instance]
         # one remembered share per counter that some term reads (in the
         # counters' order, so the shares add up as one sum would)
         self.smoothed = [Recall(partial(self.counter_smoothing, c))
@@ -130,19 +134,20 @@ class Evaluator:
         total = 0.0
         kinds = self.program.card_kinds
         zone_of = self.program.zone_of_instance
+        moves_at = self.moves_at
         z = st.z
         me = st.me
         st.me = player
         try:
             for card, src in self.held(st, player):
-                info = zone_of[src]
-                moves = self.scoring_moves(kinds[card], info.index)
+                moves = moves_at[src][kinds[card]]
                 if not moves:
                     continue
                 best = 0.0
                 source = z[src]
+                slots = zone_of[src].slots
                 for base, terms in moves:
-                    gain = self._gain(st, card, src, source, info.slots, base + player, terms, before)
+                    gain = self._gain(st, card, src, source, slots, base + player, terms, before)
                     if gain is not None and gain > best:
                         best = gain
                 total += best
@@ -153,13 +158,10 @@ class Evaluator:
     def scoring_moves(self, kind, zone: int) -> list:
         """(zone base, score terms) of each of the player's zones a `kind` card
         in zone `zone` may gain by moving to. It depends on the rules alone
-        (and what the sample games taught): made once per kind and zone."""
-        moves = self._moves.get((kind, zone))
-        if moves is None:
-            moves = self._moves[kind, zone] = [
-                (info.base, terms) for info in self.player_zones
+        (and what the sample games taught): made once per kind and zone
+        (`moves_at`)."""
+        return [(info.base, terms) for info in self.player_zones
                 if info.index != zone and (terms := self.move_terms.get((kind, zone, info.index), self.all_terms))]
-        return moves
 
     def _gain(self, st, card: int, src: int, source: list, slotted, dst: int, terms, before: list):
         """How much the terms `terms` change with `card` moved from `src` to
