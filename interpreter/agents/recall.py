@@ -21,7 +21,8 @@ a value that never asks which turn it is serves every turn.
 from __future__ import annotations
 
 import threading
-from operator import attrgetter, itemgetter
+import types
+from operator import itemgetter
 
 EVERYTHING = None  # a read of the whole list (iterated, measured, sliced)
 _MISSING = object()
@@ -123,16 +124,18 @@ def _picker(indices):
 
 
 def _numbers_maker(counters, places, bookkeeping):
-    """st -> the bookkeeping, counter entries and locations named (a few numbers)."""
-    rows = [(k, _picker(entries)) for k, entries in counters]
-    where = _picker(places)
-    when = attrgetter(*bookkeeping) if bookkeeping else _picker(())
-
-    def numbers(st):
-        ctr = st.ctr
-        return when(st), tuple([pick(ctr[k]) for k, pick in rows]), where(st.loc)
-
-    return numbers
+    """st -> the bookkeeping, counter entries and locations named (a few
+    numbers, in one tuple). Every lookup reads them: the function is
+    written out for the trace, each number one subscript."""
+    parts = [f"st.{name}" for name in bookkeeping]
+    for k, entries in counters:
+        parts += [f"tuple(ctr[{k}])"] if entries is EVERYTHING else [f"ctr[{k}][{i}]" for i in entries]
+    parts += ["tuple(st.loc)"] if places is EVERYTHING else [f"loc[{i}]" for i in places]
+    # (only numbers and the names of BOOKKEEPING go into the source; compiled
+    # as the state's `clone` is, engine/state.py)
+    source = f"def numbers(st):\n    ctr, loc = st.ctr, st.loc\n    return ({', '.join(parts)}{',' if parts else ''})\n"
+    code = compile(source, "<recall numbers>", "exec")
+    return types.FunctionType(next(c for c in code.co_consts if isinstance(c, types.CodeType)), {"tuple": tuple}, "numbers")
 
 
 def _cards_maker(zones):
