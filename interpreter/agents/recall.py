@@ -161,7 +161,7 @@ class Recall:
     that holds nothing for these numbers is passed over without reading its
     zones, and traces that read the same numbers read them once."""
 
-    def __init__(self, compute, traces: int = 4, size: int = 50_000):
+    def __init__(self, compute, traces: int = 8, size: int = 50_000):
         self.compute = compute
         self.limit = traces
         self.size = size
