@@ -378,12 +378,13 @@ def raw_value(ev, st, player):
 
 
 def test_noted_lists_note_every_read():
-    from interpreter.agents.recall import EVERYTHING, _Noted
+    from interpreter.agents.recall import EVERYTHING, _noted
 
-    noted = _Noted([[1], [2], [3]])
+    noted = _noted([[1], [2], [3]])
     assert noted[1] == [2] and noted.read == {1}
+    assert _noted(noted) == [[1], [2], [3]] and noted.read == {1}  # a copy reads nothing
     for read in (list, len, lambda x: x.index([3]), lambda x: [2] in x, lambda x: x[0:2]):
-        noted = _Noted([[1], [2], [3]])
+        noted = _noted([[1], [2], [3]])
         read(noted)
         assert EVERYTHING in noted.read
 

@@ -33,19 +33,23 @@ class _Noted(list):
 
     __slots__ = ("read", "note")
 
-    def __init__(self, items):
-        # Copying noting lists (a remembered value computed inside another's
-        # computation) is no read: the inner value's key is read from them
-        # when it is looked up or kept, and that notes what it depends on.
-        super().__init__(list.copy(items) if items.__class__ is _Noted else items)
-        self.read = set()
-        self.note = self.read.add
-
     # (every read of a position's lists comes here: the fewest lookups it can take)
     def __getitem__(self, i, _int=int, _get=list.__getitem__):
         self.note(i if i.__class__ is _int else EVERYTHING)
         return _get(self, i)
 
+
+
+def _noted(items) -> _Noted:
+    """A noting copy of the list `items` (made where a computation starts:
+    a function, not an `__init__`, saves a call each time)."""
+    # Copying noting lists (a remembered value computed inside another's
+    # computation) is no read: the inner value's key is read from them
+    # when it is looked up or kept, and that notes what it depends on.
+    noted = _Noted(list.copy(items) if items.__class__ is _Noted else items)
+    noted.read = read = set()
+    noted.note = read.add
+    return noted
 
 
 def _reads_everything(method):
@@ -72,7 +76,7 @@ class _NotedRows(list):
     __slots__ = ()
 
     def __init__(self, rows):
-        super().__init__([_Noted(row) for row in rows])
+        super().__init__([_noted(row) for row in rows])
 
     def reads(self):
         """(row, indices or EVERYTHING) for each row read, in order."""
@@ -235,7 +239,7 @@ class Recall:
     def _noted(self, st, player: int):
         """Compute on noting copies; (value, trace of what was read)."""
         z, ctr, loc, cls = st.z, st.ctr, st.loc, st.__class__
-        zones, counters, places = _Noted(z), _NotedRows(ctr), _Noted(loc)
+        zones, counters, places = _noted(z), _NotedRows(ctr), _noted(loc)
         st.z, st.ctr, st.loc = zones, counters, places
         if "noting" not in cls.__dict__:  # (inside another computation, it already notes)
             st.__class__ = _noting_class(cls)
