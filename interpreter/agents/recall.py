@@ -177,22 +177,26 @@ class Recall:
 
     def __call__(self, st, player: int):
         # by player count too: it sets the length of the counters' rows
-        entries = self.by_player.setdefault((player, st.n), [])
-        keys = []
+        entries = self.by_player.get((player, st.n))
+        if entries is None:
+            entries = self.by_player[player, st.n] = []
+        keys = []  # the key of each entry tried (None: its table holds nothing for its numbers)
         read: dict = {}  # numbers maker -> its numbers here
-        for i, entry in enumerate(entries):
-            numbers = read.get(entry[2])
+        for entry in entries:
+            numbers_of = entry[2]
+            numbers = read.get(numbers_of)
             if numbers is None:
-                numbers = read[entry[2]] = entry[2](st)
+                numbers = read[numbers_of] = numbers_of(st)
             table = entry[1].get(numbers)
-            key = None
-            if table is not None:
-                key = entry[3](st)
-                found = table.get(key, _MISSING)
-                if found is not _MISSING:
-                    if i:
-                        entries.insert(0, entries.pop(i))
-                    return found
+            if table is None:
+                keys.append(None)
+                continue
+            key = entry[3](st)
+            found = table.get(key, _MISSING)
+            if found is not _MISSING:
+                if keys:
+                    entries.insert(0, entries.pop(len(keys)))
+                return found
             keys.append(key)
         value, trace = self._noted(st, player)
         if self.kept >= self.size:
