@@ -265,6 +265,30 @@ def test_time_budget(game):
 
 
 # ------------------------------------------------------------------ the evaluation
+def test_held_cards_are_the_players_cards_then_what_each_holds(game):
+    """The cards a player holds, in the order the potential adds them up:
+    each card of the player's zones followed by the cards it holds, as the
+    rules' own `hosted_cards` lists them."""
+    from interpreter.language.builtins import hosted_cards
+
+    ev = Evaluator(game.program)
+    st = game.new_initial_state(2, 4)
+    bot = make_agent("random", 4, 0)
+    hosting = 0
+    while not st.is_terminal():
+        for p in range(2):
+            expected = []
+            for info in ev.holding_zones:
+                zi = info.base + p
+                for card in st.z[zi]:
+                    if card is not None:
+                        expected += [(card, zi)] + hosted_cards(st, card)
+                        hosting += bool(hosted_cards(st, card))
+            assert ev.held(st, p) == expected
+        st.apply_action(bot.choose_id(st.legal_actions()))
+    assert hosting  # cards held on cards were met
+
+
 def test_evaluation_leaves_the_position_as_it_was(game):
     st = midgame(game, steps=80)
     before = st.to_json()
