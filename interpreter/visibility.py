@@ -63,13 +63,19 @@ def seer_masks(program) -> list:
 
 def knows(st, card: int, viewer: int) -> bool:
     """Whether `viewer` knows `card` where it lies, seen there or not."""
-    mask = st.known[card]
+    if viewer >= 0:  # (the common case, without a call)
+        return bool(st.known[card] >> viewer & 1)
+    bits = knowing_bits(st, viewer)
+    return st.known[card] & bits == bits
+
+
+def knowing_bits(st, viewer: int) -> int:
+    """The seats' bits of `st.known[card]` that must all be set for `viewer`
+    to know the card: its own; every seat's for the public; none for a
+    viewer seeing everything."""
     if viewer >= 0:
-        return bool(mask >> viewer & 1)
-    if viewer == EVERYTHING:
-        return True
-    every = (1 << st.n) - 1
-    return mask & every == every
+        return 1 << viewer
+    return 0 if viewer == EVERYTHING else (1 << st.n) - 1
 
 
 def instance_visible(st, zi: int, viewer: int) -> bool:
@@ -200,9 +206,10 @@ def unseen_places(st, viewer: int) -> list:
     asked only when it holds cards the viewer does not know (asking walks
     the cards holding it)."""
     places = []
-    z = st.z
+    z, known = st.z, st.known
+    bits = knowing_bits(st, viewer)  # (`knows`, written out for every card)
     for zi in sorted(_maybe_unseen(st.program, viewer).intersection(st.loc)):
-        held = [(zi, i) for i, card in enumerate(z[zi]) if card is not None and not knows(st, card, viewer)]
+        held = [(zi, i) for i, card in enumerate(z[zi]) if card is not None and known[card] & bits != bits]
         if held and not instance_visible(st, zi, viewer):
             places.extend(held)
     return places

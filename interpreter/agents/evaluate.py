@@ -107,7 +107,7 @@ class Evaluator:
             return sum(vals) + (TOGETHER if st.won else -TOGETHER if st.lost else 0.0)
         if st.n == 1:
             return vals[0]
-        return vals[player] - max(v for p, v in enumerate(vals) if p != player)
+        return vals[player] - max(vals[:player] + vals[player + 1:])
 
     # -- the two extra terms
     def held(self, st, player: int) -> list:
