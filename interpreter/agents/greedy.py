@@ -82,6 +82,7 @@ class GreedyAgent(Agent):
                 step = step.child(i, player, turn)
             if step.value is None:
                 step.value = ev.margin(step.st, player)
+                step.st = None  # (nothing reads an end of turn once valued: the memory goes back at once)
             if best is None or step.value > best:
                 best = step.value
         self.rng = r
