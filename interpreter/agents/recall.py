@@ -131,6 +131,8 @@ def _numbers_maker(counters, places, bookkeeping):
     """st -> the bookkeeping, counter entries and locations named (a few
     numbers, in one tuple). Every lookup reads them: the function is
     written out for the trace, each number one subscript."""
+    if not (set(bookkeeping) <= set(BOOKKEEPING) and all(type(i) is int for i in _numbers_in(counters, places))):
+        raise TypeError("a trace names only bookkeeping attributes and whole-number indices")
     parts = [f"st.{name}" for name in bookkeeping]
     for k, entries in counters:
         parts += [f"tuple(ctr[{k}])"] if entries is EVERYTHING else [f"ctr[{k}][{i}]" for i in entries]
@@ -140,6 +142,13 @@ def _numbers_maker(counters, places, bookkeeping):
     source = f"def numbers(st):\n    ctr, loc = st.ctr, st.loc\n    return ({', '.join(parts)}{',' if parts else ''})\n"
     code = compile(source, "<recall numbers>", "exec")
     return types.FunctionType(next(c for c in code.co_consts if isinstance(c, types.CodeType)), {"tuple": tuple}, "numbers")
+
+
+def _numbers_in(counters, places):
+    for k, entries in counters:
+        yield k
+        yield from () if entries is EVERYTHING else entries
+    yield from () if places is EVERYTHING else places
 
 
 def _cards_maker(zones):
