@@ -149,6 +149,26 @@ def test_an_edited_file_is_parsed_again_and_replaces_its_entry(home, tmp_path, m
     assert parses.texts == []
 
 
+def test_an_edited_card_file_keeps_the_texts_it_holds_now(home, tmp_path):
+    """A card text edited away leaves the entry: it does not grow with edits."""
+    rules = copied_catalyst(tmp_path)
+    name = str(rules.parent / "cards.yaml")
+    first = check_rules(rules)
+    before = set(treecache.load_card_texts(first.db.source.name, cards._ALONE))
+    cards_file = rules.parent / "cards.yaml"
+    text = cards_file.read_text(encoding="utf-8")
+    assert "count c in scoring_pile where c.cost == 1" in text
+    cards_file.write_text(text.replace("count c in scoring_pile where c.cost == 1",
+                                       "count c in scoring_pile where c.cost == 5"), encoding="utf-8")
+    forget_parsed()
+    edited = check_rules(rules)
+    assert not edited.errors and edited.db.source.name == name
+    after = set(treecache.load_card_texts(name, cards._ALONE))
+    assert ("expression", "count c in scoring_pile where c.cost == 5") in after
+    assert ("expression", "count c in scoring_pile where c.cost == 1") not in after
+    assert after - {("expression", "count c in scoring_pile where c.cost == 5")} <= before
+
+
 def test_a_change_of_the_language_makes_every_entry_foreign(home, monkeypatch):
     checked = check_rules(CATALYST)
     source = checked.model.setup.span.source

@@ -371,7 +371,7 @@ def _load_card_fields(model, db) -> tuple[dict, list]:
     out: dict = {}
     problems: list = []
     stored = _stored_texts(db) if typed else {}
-    memo: dict = dict(stored)
+    memo: dict = {}  # the texts of this card file, as read now (kept when they differ from those stored)
     for (kind, fname), ftype in typed.items():
         values = out.setdefault(fname, [None] * len(db.cards))
         for card in db.cards:
@@ -381,14 +381,14 @@ def _load_card_fields(model, db) -> tuple[dict, list]:
             span = card.spans.get(fname)
             try:
                 if ftype == "effects":
-                    values[card.index] = _parse_card_text(raw, span, db, parse_effects, card, fname, memo)
+                    values[card.index] = _parse_card_text(raw, span, db, parse_effects, card, fname, memo, stored)
                 elif ftype == "expression":
-                    values[card.index] = _parse_card_text(str(raw), span, db, parse_expression, card, fname, memo)
+                    values[card.index] = _parse_card_text(str(raw), span, db, parse_expression, card, fname, memo, stored)
                 else:
                     if not isinstance(raw, dict):
                         raise RulesError(f"card '{_short(card.name)}', field '{fname}': expected a map of expressions", span)
                     values[card.index] = {k: _parse_card_text(str(v), card.spans.get(f"{fname}.{k}", span), db, parse_expression,
-                                                              card, f"{fname}.{k}", memo)
+                                                              card, f"{fname}.{k}", memo, stored)
                                           for k, v in raw.items()}
             except RulesError as err:
                 problems.extend(err.diagnostics)
@@ -415,7 +415,7 @@ def _short(text, most: int = 60) -> str:
     return text if len(text) <= most else text[:most - 3] + "..."
 
 
-def _parse_card_text(raw, span, db, parse, card, fname, memo):
+def _parse_card_text(raw, span, db, parse, card, fname, memo, stored):
     if not isinstance(raw, str):
         raise RulesError(f"card '{_short(card.name)}', field '{fname}': expected text, got {_short(repr(raw))}", span)
     if parse is parse_effects:
@@ -427,6 +427,10 @@ def _parse_card_text(raw, span, db, parse, card, fname, memo):
     key = (parse, raw)
     tree = memo.get(key)
     if tree is None:
+        tree = stored.get(key)
+    if tree is not None:
+        memo[key] = tree
+    else:
         try:
             tree = memo[key] = _parsed_alone(parse, raw)
         except RulesError:
