@@ -450,3 +450,23 @@ def test_worlds_redistribute_exactly_the_cards_visibility_hides(rules, players):
                 for viewer in [*range(players), PUBLIC]:
                     assert unseen_places(st, viewer) == every_unseen_place(st, viewer)
             st.apply_action(bot.choose_id(st.legal_actions()))
+
+
+def test_cards_held_many_deep_are_gathered_without_running_out_of_stack(tmp_path):
+    """A card inside a card inside a card..., deeper than Python's call
+    stack: the evaluation lists them all (as the rules' `hosted_cards` does)."""
+    deep = 1500
+    (tmp_path / "cards.yaml").write_text("thing:\n" + "".join(f"  - {{name: T{i}}}\n" for i in range(deep)))
+    (tmp_path / "game.rules").write_text(
+        'game "Nest"\nplayers 2\ncards "cards.yaml" into box\nzone box: shared, visible\n'
+        "zone hand: per player, visible\nzone inside: per card, visible\n"
+        'setup:\n    end game after 1 more round\nturn:\n    may "wait":\n        pass\n'
+        'score:\n    "held": size(hand)\n')
+    game = load_game(tmp_path / "game.rules")
+    st = game.new_initial_state(2, 1)
+    ids = game.program.card_ids
+    st.place(ids[0], "hand", owner=0)
+    for i in range(1, deep):
+        st.place(ids[i], "inside", owner=ids[i - 1])
+    held = Evaluator(game.program).held(st, 0)
+    assert [card for card, _ in held] == list(range(deep))

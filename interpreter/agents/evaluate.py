@@ -29,6 +29,7 @@ from functools import partial
 
 from ..compiler.ops import zone_to_change
 from ..errors import RulesRuntimeError
+from ..language.builtins import hosted_cards
 from .recall import Recall
 
 DISCOUNT = 0.5  # share of a held card's best gain credited before it is earned
@@ -112,26 +113,21 @@ class Evaluator:
     # -- the two extra terms
     def held(self, st, player: int) -> list:
         """(card, zone instance) for each card the player holds: the cards of
-        the player's zones and, after each, the cards it holds, depth first
-        (the order of `language.builtins.hosted_cards`)."""
+        the player's zones and, after each, the cards it holds."""
         out: list = []
         z = st.z
+        bases = self.card_zone_bases
         for info in self.holding_zones:
             zi = info.base + player
-            self._gather(z, z[zi], zi, out)
+            for card in z[zi]:
+                if card is not None:
+                    out.append((card, zi))
+                    for base in bases:  # (a slotted zone's empty slot is None)
+                        hosted = z[base + card]
+                        if hosted.count(None) != len(hosted):
+                            out.extend(hosted_cards(st, card))
+                            break
         return out
-
-    def _gather(self, z, cards: list, zi: int, out: list) -> None:
-        """Add the cards `cards` of zone instance `zi` to `out`, each followed
-        by the cards it holds (a card lies in one place: no card comes twice)."""
-        bases = self.card_zone_bases
-        for card in cards:
-            if card is not None:
-                out.append((card, zi))
-                for base in bases:  # (a slotted zone's empty slot is None)
-                    hosted = z[base + card]
-                    if hosted.count(None) != len(hosted):
-                        self._gather(z, hosted, base + card, out)
 
     def potential(self, st, player: int, before: list | None = None) -> float:
         if before is None:
