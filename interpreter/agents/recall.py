@@ -39,7 +39,6 @@ class _Noted(list):
         return _get(self, i)
 
 
-
 def _noted(items) -> _Noted:
     """A noting copy of the list `items` (made where a computation starts:
     a function, not an `__init__`, saves a call each time)."""
@@ -219,7 +218,7 @@ class Recall:
         self.kept += 1
         return value
 
-    def _keep(self, entries: list, keys: list, trace, st, player: int) -> dict:
+    def _keep(self, entries: list, keys: list, trace, st, player: int) -> list:
         """Put the entry of `trace` first (found among `entries`, parked, or
         new) and its key for `st` first in `keys` (those made while looking
         up, None where none was); the entry."""

@@ -194,8 +194,6 @@ class ExprGen(Visitor):
         source, guard = self.loop(expr, names, var)
         if self._depth and not self._is_zone(expr, names):
             source = f"R_steps(st, {source}, {self.m.const(expr.span)})"
-        elif guard:
-            self._slots[var] = [source, None]
         return f"for {var} in {source}" + (f" if {guard}" if guard else "")
 
     def numbered(self, text: str, var: str) -> str:
@@ -220,7 +218,9 @@ class ExprGen(Visitor):
         info = self._slotted_zone(expr, names)
         if info is None:
             return self.visit(expr, names), None
-        return self.zone_cards(info, self._zone_offset(expr, names), raw=True), f"{var} is not None"
+        source = self.zone_cards(info, self._zone_offset(expr, names), raw=True)
+        self._slots[var] = [source, None]  # `slot(var)` inside the loop is its count (see `numbered`)
+        return source, f"{var} is not None"
 
     def _zone_offset(self, expr, names: Names) -> str:
         """The owner part of a zone instance index, for a zone named by `expr`."""
@@ -242,8 +242,6 @@ class ExprGen(Visitor):
         if isinstance(expr, n.Aggregate) and expr.op == "any" and expr.cond is not None:
             v = self.m.name("v")
             source, guard = self.loop(expr.iterable, names, v)
-            if guard:
-                self._slots[v] = [source, None]
             inner = names.bind(expr.var, v, self.types.element(expr.iterable, names.types))
             cond = self.visit(expr.cond, inner)
             return [(0, self.numbered(f"for {v} in {source}:", v)), (1, f"if {guard + ' and ' if guard else ''}{cond}:"),
