@@ -4,6 +4,7 @@ install of the wheel."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -58,3 +59,28 @@ def test_a_plain_install_of_the_wheel_carries_the_sample_games(tmp_path):
     check = subprocess.run([sys.executable, "-m", "cli.main", "check", str(installed)], capture_output=True,
                            text=True, env=env, cwd=tmp_path)
     assert check.returncode == 0, check.stderr
+
+
+# Every distribution the package may pull in, by its normalised name: a new
+# dependency is added here on purpose, after checking it is the package meant
+# (a look-alike name is a classic way in).
+ALLOWED_DISTRIBUTIONS = {
+    "lark", "pyyaml", "jsonschema", "click", "rich", "pygls", "starlette", "uvicorn", "websockets",
+    "matplotlib", "dask", "optuna", "numpy", "gymnasium", "pettingzoo", "open-spiel",
+    "pytest", "hypothesis", "pytest-timeout", "scipy", "pexpect", "cloudpickle", "supersuit", "httpx", "playwright",
+}
+
+
+def _distribution(requirement: str) -> str:
+    """The normalised name of a requirement (PEP 503): `dask[distributed]>=1` is `dask`."""
+    name = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement).group(1)
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def test_only_known_distributions_are_declared():
+    project = declared()["project"]
+    requirements = list(project["dependencies"])
+    for extra in project["optional-dependencies"].values():
+        requirements += extra
+    assert {_distribution(r) for r in requirements} - ALLOWED_DISTRIBUTIONS == set()
+    assert _distribution("httpx2>=2") not in ALLOWED_DISTRIBUTIONS

@@ -10,7 +10,7 @@ import os
 import stat
 import threading
 
-import httpx2 as httpx
+import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
