@@ -92,7 +92,7 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
     if log_path:
         render.write_log(log_path, log_text(game, final, log_path, rules, [a.name for a in agents], sets, result))
     if as_json:
-        click.echo(json.dumps(result))
+        click.echo(json.dumps(result, allow_nan=False))
         return
     if not quiet:
         render.reveal(final)

@@ -72,7 +72,7 @@ def _progress(total: int, what: str):
 def _dump(data) -> str:
     from interpreter.simulation.summary import jsonable
 
-    return json.dumps(jsonable(data), indent=2)
+    return json.dumps(jsonable(data), indent=2, allow_nan=False)
 
 
 # ---------------------------------------------------------------- text output
@@ -250,7 +250,7 @@ def _write_records(path):
     out = OutputFile(path, "the game records")
 
     def write(record):
-        out.write(json.dumps(record, separators=(",", ":")) + "\n")
+        out.write(json.dumps(record, separators=(",", ":"), allow_nan=False) + "\n")
 
     return out, write
 

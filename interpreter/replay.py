@@ -67,9 +67,9 @@ def log_text(game, final, log_path: str, rules: str, bots: list, sets: dict, res
     setup, entries = decisions_of(game, final.n, final.seed, final.actions())
     header = {"format": LOG_FORMAT, "rules": path_from(log_path, rules), "fingerprint": game.program.fingerprint,
               "seed": final.seed, "players": final.n, "bots": bots, "sets": dict(sets or {}), "setup": setup}
-    lines = [json.dumps(header)]
-    lines += [json.dumps(entry) for entry in entries]
-    lines.append(json.dumps({"result": result}))
+    lines = [json.dumps(header, allow_nan=False)]
+    lines += [json.dumps(entry, allow_nan=False) for entry in entries]
+    lines.append(json.dumps({"result": result}, allow_nan=False))
     return "\n".join(lines) + "\n"
 
 

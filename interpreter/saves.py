@@ -39,7 +39,7 @@ def dump(st) -> str:
     for name in DERIVED:
         data.pop(name, None)
     return json.dumps({"format": FORMAT, "rules": st.program.title, "fingerprint": st.program.fingerprint,
-                       "state": data}, separators=(",", ":"))
+                       "state": data}, separators=(",", ":"), allow_nan=False)
 
 
 def load(game, text: str, state_class):
@@ -300,7 +300,7 @@ def session_text(save_path: str, rules: str, game, state, meta: dict) -> str:
 
     data = {"format": SESSION_FORMAT, "rules": path_from(save_path, rules), "fingerprint": game.program.fingerprint,
             **meta, "game": json.loads(dump(state))}
-    return json.dumps(data) + "\n"
+    return json.dumps(data, allow_nan=False) + "\n"
 
 
 def read_session(path: str) -> dict:

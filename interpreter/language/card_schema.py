@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -89,9 +90,28 @@ def _read(path: Path) -> str:
         raise CardDataError(f"cannot read card schema {path}: not UTF-8 text (byte {err.start})") from None
 
 
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?Infinity|NaN|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?')
+
+
+def _not_finite(word: str):
+    raise _NotFinite(word)
+
+
+class _NotFinite(ValueError):
+    """A schema number that is not finite (NaN, Infinity, 1e999): Python's json
+    reads them, but they are not JSON and a bound of NaN would let any value pass."""
+
+
 def _parse(path: Path, text: str):
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_not_finite,
+                          parse_float=lambda word: float(word) if math.isfinite(float(word)) else _not_finite(word))
+    except _NotFinite as err:
+        at = next((m.start() for m in _JSON_TOKEN.finditer(text) if m.group() == str(err)), 0)
+        line = text.count("\n", 0, at) + 1
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
+        raise CardDataError(f"the card schema holds {err}, which is not a finite JSON number",
+                            Span(Source(str(path), text), line, column, line, column + len(str(err)))) from None
     except ValueError as err:
         line, column = getattr(err, "lineno", 1), getattr(err, "colno", 1)
         raise CardDataError(f"the card schema is not valid JSON: {getattr(err, 'msg', err)}",

@@ -12,6 +12,7 @@ errors at their line.
 from __future__ import annotations
 
 import gc
+import math
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -274,6 +275,41 @@ def _read_yaml(text: str, source: Source):
         raise CardDataError("the card file is nested too deeply to read", Span(source, 1, 1, 1, 2)) from None
 
 
+def _non_finite_path(data):
+    """The JSON path of the first NaN or infinity in the card data (`.nan`,
+    `.inf`, `1e999`), or None. A list or mapping reached through several
+    aliases is looked into once."""
+    clean: set = set()
+    stack = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                return path, value
+            continue
+        if not isinstance(value, (dict, list)) or id(value) in clean:
+            continue
+        clean.add(id(value))  # a problem inside is found the first time, so a second visit finds nothing
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in reversed(list(items)):
+            if isinstance(key, float) and not math.isfinite(key):
+                return path + (key,), key
+            stack.append((item, path + (key,)))
+    return None
+
+
+def _refuse_non_finite(data, span_for) -> None:
+    """Card values are finite: a NaN compares unequal to itself and an
+    infinity has no whole value, so either would make the game silently wrong."""
+    found = _non_finite_path(data)
+    if found is None:
+        return
+    path, value = found
+    shown = ".nan" if value != value else (".inf" if value > 0 else "-.inf")
+    raise CardDataError(f"{_describe_path(data, path)}: {shown} is not a finite number", span_for(path),
+                        "card values must be finite numbers")
+
+
 @contextmanager
 def _without_cycle_collection():
     """Loading makes hundreds of thousands of objects and no garbage cycles;
@@ -312,6 +348,7 @@ def _load_cards(path: Path, schema_path: Path | None, texts: Mapping[Path, str] 
         mark = positions.get(p)
         return _span_at(source, mark, length) if mark else Span(source, 1, 1, 1, 2)
 
+    _refuse_non_finite(data, span_for)
     problems = []
     if schema_path is not None:
         schema_text = texts.get(Path(schema_path).resolve()) if texts else None

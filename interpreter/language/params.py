@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from .. import limits
 from ..errors import Diagnostic, RulesError, Source, Span, did_you_mean
@@ -138,6 +139,11 @@ def _plain_value(value) -> bool:
     return isinstance(value, (bool, int, str))
 
 
+# NaN and the infinities as Python, YAML and JSON write them: named in the
+# message, where the parser would only say that the word is no constant.
+_NOT_FINITE = re.compile(r"\s*[-+]?\.?(nan|inf|infinity)\s*$", re.IGNORECASE)
+
+
 def _override(name, text, default, params, problems):
     """The value `--set NAME=TEXT` gives, or None (with the problem recorded).
     From Python, TEXT may be the value itself (`load_game(path, {"rounds": 8})`):
@@ -150,6 +156,10 @@ def _override(name, text, default, params, problems):
         text = json.dumps(text)
     if isinstance(default, str) and not text.strip().startswith('"'):
         return text.strip()  # a text parameter takes a bare word: --set level=hard
+    if _NOT_FINITE.match(text):
+        problems.append(Diagnostic("error", f"--set {name}={text.strip()}: not a finite number (the rules' numbers "
+                                   "are whole numbers, written with digits)"))
+        return None
     try:
         value = constant(parse_expression(text, Source(f"--set {name}", text)), params)
     except RulesError as err:

@@ -36,6 +36,8 @@ def _number(text: str, what: str, whole: bool = True):
         value = float(text)
     except ValueError:
         raise RulesError(f"{what}: '{text}' is not a number") from None
+    if not math.isfinite(value):
+        raise RulesError(f"{what}: '{text}' is not a finite number")
     if whole:
         raise RulesError(f"{what}: '{text}' is not a whole number (the rules' numbers are whole)")
     return value
