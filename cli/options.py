@@ -55,6 +55,28 @@ def reports_errors(fn):
     return wrapper
 
 
+def keeps_inputs(fn):
+    """For a command that writes files: no output may replace a file the
+    command reads (its rules, the files they extend, cards, schemas, a save
+    or a log), however the path is written (interpreter/files.py)."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from interpreter import files
+
+        with files.inputs_kept():
+            return fn(*args, **kwargs)
+    return wrapper
+
+
+def read_rules(rules, sets) -> None:
+    """Read (and check) a rules file with every file it names, before any
+    output is opened: a mistake in them is told first, and an output aimed
+    at one of them is refused before any game is played."""
+    from interpreter.loader import load_game
+
+    load_game(rules, parse_sets(sets))
+
+
 class PathArg(click.Path):
     """A path on the command line; one holding a NUL byte is a usage error
     (os.stat, which click.Path calls, would raise ValueError)."""

@@ -12,7 +12,7 @@ import click
 
 from interpreter.errors import RulesError
 
-from .options import BotsOption, PathArg, fresh_seed, parse_sets, reports_errors, set_option
+from .options import BotsOption, PathArg, fresh_seed, keeps_inputs, parse_sets, reports_errors, set_option
 
 
 @click.command()
@@ -37,6 +37,7 @@ from .options import BotsOption, PathArg, fresh_seed, parse_sets, reports_errors
 @click.option("--max-steps", type=click.IntRange(min=1), default=None, help="Steps a rule may run without a decision before it is stopped.  [default: 1000000]")
 @set_option
 @reports_errors
+@keeps_inputs
 def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path, check_invariants, max_steps, sets):
     """Play a game of RULES with bots, or at the terminal, and print the scores."""
     from interpreter.agents import make_agents
@@ -59,11 +60,11 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
         raise click.UsageError("give a RULES file, or --load a saved game")
     elif seed is None:
         seed, fresh = fresh_seed(), True
+    game = load_game(rules, sets)  # a mistake in the rules or a --set value is told before anything else
     if log_path:
         from interpreter import files
 
-        files.check_writable(log_path, "the log")  # now, not after the game
-    game = load_game(rules, sets)  # a mistake in the rules or a --set value is told before anything else
+        files.check_writable(log_path, "the log")  # now, not after the game (and not over a file read)
     if saved:
         _check_saved_rules(game, saved, given, rules, load_path)
     if not seats and bots is None and not quiet and not as_json:

@@ -9,7 +9,7 @@ import click
 
 from interpreter import limits
 
-from .options import BotsOption, PathArg, parse_sets, printable, reports_errors, set_option
+from .options import BotsOption, PathArg, keeps_inputs, parse_sets, printable, read_rules, reports_errors, set_option
 
 
 def _options(fn):
@@ -270,12 +270,14 @@ def _report_folder(report_dir) -> None:
 @click.option("--out", "out_path", type=PathArg(dir_okay=False, writable=True), default=None,
               help="Write one JSON line per game (seed, seats, bots, scores, winners, ...).")
 @reports_errors
+@keeps_inputs
 def simulate_command(rules, games, players, bots, seed, jobs, scheduler, coverage, as_json, report_dir, max_steps,
                      sets, out_path):
     """Play many games of RULES with bots and summarise them: win rates with
     intervals, scores, length, balance, card impact."""
     from interpreter.simulation import simulate
 
+    read_rules(rules, sets)
     _report_folder(report_dir)
     records, write = _write_records(out_path) if out_path else (None, None)
     try:
@@ -310,6 +312,7 @@ def simulate_command(rules, games, players, bots, seed, jobs, scheduler, coverag
 @click.option("--effect", type=float, default=0.05, show_default=True,
               help="Effect size of the sequential test, in the metric's units.")
 @reports_errors
+@keeps_inputs
 def compare_command(files, games, players, bots, seed, jobs, scheduler, coverage, as_json, report_dir, max_steps,
                     sets, sprt, metric, effect):
     """Compare variants with a base: every file plays the same seeds with the
@@ -320,6 +323,8 @@ def compare_command(files, games, players, bots, seed, jobs, scheduler, coverage
     if len(files) < 2:
         raise click.UsageError("give a base rules file and at least one variant")
     base, variants = files[0], list(files[1:])
+    for rules in files:
+        read_rules(rules, sets)
     _report_folder(report_dir)
     with _progress(games * len(files), "comparing") as advance:
         result = compare(base, variants, games, players, bots, parse_sets(sets), seed, jobs, scheduler,

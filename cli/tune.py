@@ -6,7 +6,7 @@ import json
 
 import click
 
-from .options import PathArg, parse_sets, reports_errors, set_option
+from .options import PathArg, keeps_inputs, parse_sets, read_rules, reports_errors, set_option
 from .simulate import _dump, _progress
 
 
@@ -36,6 +36,7 @@ from .simulate import _dump, _progress
               help="Steps a rule may run without a decision before it is stopped.  [default: 1000000]")
 @set_option
 @reports_errors
+@keeps_inputs
 def tune_command(rules, params, targets, bots, players, budget, first_games, seed, jobs, scheduler, out_path,
                  report_dir, as_json, max_steps, sets):
     """Search parameters of RULES toward target values of its metrics, by
@@ -45,6 +46,7 @@ def tune_command(rules, params, targets, bots, players, budget, first_games, see
     from interpreter.simulation.tune import tune
 
     if out_path:
+        read_rules(rules, sets)
         files.check_writable(out_path, "the variant")  # found before the search, not after it
     with _progress(budget, "tuning") as advance:
         result = tune(rules, list(params), list(targets), budget, players, bots, parse_sets(sets), seed, jobs,

@@ -8,9 +8,15 @@ Writing: only to a new path or over a regular file, never over or through
 a symbolic link, a FIFO, a device or a folder; the text goes to a temporary
 file beside the target, which replaces it only once complete, so a full
 disk or a crash leaves the old file as it was.
+
+Outputs never replace inputs: while a command runs inside `inputs_kept()`,
+every file it reads is remembered by its identity (device and inode, so a
+link or another spelling of the path is the same file), and a write over
+one of them is refused.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 
@@ -28,6 +34,38 @@ _KINDS = (
 
 class FileRefused(RulesError):
     """A file named by a user that the tool will not read or write."""
+
+
+# (st_dev, st_ino) -> (path as named, what it is) of each file read inside
+# `inputs_kept()`; None outside it (a server or a language server reads and
+# writes its own files for as long as it runs, and keeps no such record).
+_inputs: dict | None = None
+
+
+@contextlib.contextmanager
+def inputs_kept():
+    """Within the block, no file that was read may be written over (see the module)."""
+    global _inputs
+    outer, _inputs = _inputs, {} if _inputs is None else _inputs
+    try:
+        yield
+    finally:
+        _inputs = outer
+
+
+def _remember(path, what: str, info) -> None:
+    if _inputs is not None:
+        _inputs.setdefault((info.st_dev, info.st_ino), (os.fspath(path), what))
+
+
+def _refuse_an_input(path, what: str, info) -> None:
+    """Refuse to write over a file this command reads (compared by identity, not by name)."""
+    read = _inputs.get((info.st_dev, info.st_ino)) if _inputs is not None else None
+    if read is not None:
+        named, kind = read
+        same = "" if os.path.abspath(named) == os.path.abspath(path) else f" ({named})"
+        raise FileRefused(f"refusing to write {what} to {path}: it is the {kind}{same} this command reads; "
+                          "name another file")
 
 
 def kind_of(mode: int) -> str:
@@ -69,6 +107,7 @@ def _open_regular(path, what: str, limit: int, missing: str | None = None) -> in
             raise FileRefused(f"cannot read {what} {path}: it is {kind_of(info.st_mode)}, not a regular file")
         if info.st_size > limit:
             raise _too_large(path, what, limit)
+        _remember(path, what, info)
     except BaseException:
         os.close(fd)
         raise
@@ -124,6 +163,7 @@ def check_writable(path, what: str) -> None:
     if not stat.S_ISREG(info.st_mode):
         raise FileRefused(f"refusing to write {what} to {path}: it is {kind_of(info.st_mode)}; "
                           "name a new file or a regular file")
+    _refuse_an_input(path, what, info)
 
 
 def _new_file_mode(path) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+from .. import files
 from .report import CSS, HEIGHT, WIDTH, _pyplot, _save, _table
 
 
@@ -93,5 +94,5 @@ def write_tune_report(folder, result) -> Path:
         parts.append(f"<figure><img src='{e(src)}' alt='{e(caption)}'><figcaption>{e(caption)}</figcaption></figure>")
     parts.append("</body></html>")
     path = folder / "report.html"
-    path.write_text("\n".join(parts), encoding="utf-8")
+    files.write_text(path, "\n".join(parts), "the report")
     return path
