@@ -83,13 +83,13 @@ def cards(rules, where, kind, sets):
 def replay(log_path, quiet):
     """Replay a game from a log written by `run --log`, checking every step
     and what followed it, and print it as `run` does."""
-    from interpreter.loader import load_game
+    from interpreter.loader import load_named_game
     from interpreter.replay import read_log, replay_log
 
     from . import render
 
     header, entries, result = read_log(log_path)
-    game = load_game(header["rules"], header.get("sets") or {})
+    game = load_named_game(header["rules"], header.get("sets") or {}, log_path, "game log")
     if quiet:
         final = replay_log(game, header, entries, result, log_path)
     else:

@@ -41,7 +41,7 @@ from .options import BotsOption, PathArg, fresh_seed, keeps_inputs, parse_sets, 
 def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path, check_invariants, max_steps, sets):
     """Play a game of RULES with bots, or at the terminal, and print the scores."""
     from interpreter.agents import make_agents
-    from interpreter.loader import load_game
+    from interpreter.loader import load_game, load_named_game
     from interpreter.replay import log_text
     from interpreter.saves import read_session
 
@@ -60,7 +60,8 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
         raise click.UsageError("give a RULES file, or --load a saved game")
     elif seed is None:
         seed, fresh = fresh_seed(), True
-    game = load_game(rules, sets)  # a mistake in the rules or a --set value is told before anything else
+    # a mistake in the rules or a --set value is told before anything else
+    game = load_game(rules, sets) if not saved or given else load_named_game(rules, sets, load_path, "saved game")
     if log_path:
         from interpreter import files
 

@@ -38,6 +38,23 @@ def path_in(holder: str, stored: str) -> str:
     return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(holder)), stored))
 
 
+RULES_SUFFIX = ".rules"
+
+
+def rules_named_in(holder: str, stored: str, what: str) -> str:
+    """The rules a save or a log names (relative to its folder): a rules file
+    only, so a damaged or hostile file cannot have another file read as rules
+    (and quoted in the error that would follow)."""
+    if not stored.endswith(RULES_SUFFIX):
+        raise RulesError(f"{holder}: the {what} names {_quoted(stored)} as its rules, which is not a rules file "
+                         f"(the name of a rules file ends in {RULES_SUFFIX})")
+    return path_in(holder, stored)
+
+
+def _quoted(text: str) -> str:
+    return repr(text if len(text) <= 80 else text[:77] + "...")
+
+
 def told(st) -> list[str]:
     """What happened since the state last told, in full, without the option
     just chosen (a log line says it in its label); the state forgets it."""
@@ -91,7 +108,7 @@ def read_log(path: str):
             raise RulesError(f"{path}:1: the log's header is damaged (field '{key}')")
     if not _texts(header.get("setup", [])):
         raise RulesError(f"{path}:1: the log's header is damaged (field 'setup')")
-    header["rules"] = path_in(path, header["rules"])
+    header["rules"] = rules_named_in(path, header["rules"], "game log")
     last = lines[-1]
     if not isinstance(last, dict) or not isinstance(last.get("result"), dict):
         raise RulesError(f"{path}:{len(lines)}: the log ends without the game's result")

@@ -305,11 +305,11 @@ def session_text(save_path: str, rules: str, game, state, meta: dict) -> str:
 
 def read_session(path: str) -> dict:
     """A save written by `session_text`, checked for shape, its rules path made absolute."""
-    from .replay import path_in
+    from .replay import rules_named_in
 
     raw = files.read_bytes(path, "saved game", limits.SAVE_FILE_BYTES)
     data = session_data(raw, path)
-    data["rules"] = path_in(path, data["rules"])
+    data["rules"] = rules_named_in(path, data["rules"], "saved game")
     return data
 
 
@@ -333,4 +333,26 @@ def session_data(raw: bytes, path: str) -> dict:
         raise SaveFileError(f"{path}: the saved game is damaged (field 'sets')")
     if not all(isinstance(s, int) and not isinstance(s, bool) for s in data["human"]):
         raise SaveFileError(f"{path}: the saved game is damaged (field 'human')")
+    problem = _outer_problem(data)
+    if problem:
+        raise SaveFileError(f"{path}: the saved game is damaged ({problem})")
     return data
+
+
+def _outer_problem(data: dict) -> str | None:
+    """What in the fields around the position disagrees with the position
+    itself (which `load` checks against the rules): the table would set the
+    game up from them (the bots' seats and seeds, the seed shown)."""
+    inner = data["game"]
+    state = inner.get("state") if isinstance(inner.get("state"), dict) else {}
+    if inner.get("fingerprint") != data["fingerprint"]:
+        return (f"field 'fingerprint' is {_show(data['fingerprint'])}, the game inside was saved with "
+                f"{_show(inner.get('fingerprint'))}")
+    if state.get("n") != data["players"]:
+        return f"field 'players' is {data['players']}, the game inside has {_show(state.get('n'))} players"
+    if state.get("seed") is not None and state["seed"] != data["seed"]:
+        return f"field 'seed' is {data['seed']}, the game inside was dealt with seed {_show(state['seed'])}"
+    seats = data["human"]
+    if len(set(seats)) != len(seats) or not all(0 <= s < data["players"] for s in seats):
+        return f"field 'human' is {_show(seats)}: seats from 0 to {data['players'] - 1}, each once"
+    return None
