@@ -90,12 +90,20 @@ def register(cls):
 def parse_options(name: str, options: str | None, settings: dict, positional=None, examples: str = "") -> dict:
     """Options of a bot spec: `key=value` parts separated by ':' (`greedy:tries=8:worlds=2`).
 
-    `settings` maps each key to (converter, default). `positional` is the key a
+    `settings` maps each key to (converter, default, least, most): a value
+    outside least..most (None: no bound that way) is refused, so a spec read
+    from a save cannot make a bot think without end. `positional` is the key a
     bare value sets, or a function `token -> (key, value)` (None if it cannot
     read the token)."""
-    values = {key: default for key, (_, default) in settings.items()}
-    if not options:
-        return values
+    values = {key: setting[1] for key, setting in settings.items()}
+    if options:
+        _read_options(name, options, settings, positional, examples, values)
+    for key, value in values.items():
+        _within(name, key, value, *settings[key][2:])
+    return values
+
+
+def _read_options(name, options, settings, positional, examples, values) -> None:
     for part in options.split(":"):
         part = part.strip()
         if not part:
@@ -126,7 +134,6 @@ def parse_options(name: str, options: str | None, settings: dict, positional=Non
                              + (f"write e.g. {examples}, with " if examples else "")
                              + "options " + ", ".join(f"{k}=..." for k in settings))
         values[parsed[0]] = parsed[1]
-    return values
 
 
 def _finite(value):
@@ -141,11 +148,15 @@ def _kind(convert) -> str:
     return {int: "a whole number", float: "a number"}.get(convert, "a value")
 
 
-def at_least_zero(name: str, opts: dict, keys) -> None:
-    """Refuse negative values of the options `keys` of bot `name`."""
-    for key in keys:
-        if opts[key] < 0:
-            raise RulesError(f"bot '{name}': option '{key}' must be 0 or more, got {opts[key]}")
+def _within(name: str, key: str, value, least, most) -> None:
+    """Refuse a value of option `key` of bot `name` outside least..most."""
+    if value is None:
+        return
+    if least is not None and value < least:
+        raise RulesError(f"bot '{name}': option '{key}' must be {least} or more, got {value}")
+    if most is not None and value > most:
+        shown = f"{value:,}" if isinstance(value, int) else f"{value:g}"
+        raise RulesError(f"bot '{name}': option '{key}' must be at most {most:,} (the limit), got {shown}")
 
 
 def bot_usages() -> list[str]:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .. import rng
-from .base import Agent, ProgressGuard, at_least_zero, parse_options, register
+from .base import Agent, ProgressGuard, parse_options, register
 from .evaluate import evaluator_for
 
 
@@ -24,14 +24,15 @@ class GreedyAgent(Agent):
 
     name = "greedy"
     usage = "greedy[:TRIES]"
-    settings = {"tries": (int, 12), "worlds": (int, 1), "discount": (float, 1.0), "patience": (int, 3)}
+    # (converter, default, least, most): the limits bound the work of one decision (docs/security.md)
+    settings = {"tries": (int, 12, 0, 10_000), "worlds": (int, 1, 0, 100), "discount": (float, 1.0, 0, 100),
+                "patience": (int, 3, 0, 1_000)}
     positional = "tries"
 
     def __init__(self, seed: int = 0, seat: int = 0, options: str | None = None):
         super().__init__(seed, seat, options)
         opts = parse_options(self.name, options, self.settings, self.positional,
                              examples="greedy:4 or greedy:tries=4:worlds=2")
-        at_least_zero(self.name, opts, ("discount",))
         self.tries = max(1, opts["tries"])
         self.samples = max(1, opts["worlds"])
         self.discount = opts["discount"]

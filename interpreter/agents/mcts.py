@@ -15,7 +15,7 @@ import time
 
 from .. import rng
 from ..errors import RulesError
-from .base import Agent, ProgressGuard, at_least_zero, parse_options, register
+from .base import Agent, ProgressGuard, parse_options, register
 from .evaluate import evaluator_for, squash
 
 
@@ -76,16 +76,18 @@ class MCTSAgent(Agent):
 
     name = "mcts"
     usage = "mcts[:ITERATIONS|:500ms]"
+    # (converter, default, least, most): the limits bound the work of one
+    # decision (docs/security.md lists them); a budget must also be positive.
     settings = {
-        "iterations": (int, None),
-        "ms": (_ms, None),
-        "c": (float, 0.7),
-        "horizon": (int, 1),
-        "tries": (int, 4),
-        "scale": (float, 0.0),
-        "reuse": (int, 1),
-        "patience": (int, 3),
-        "discount": (float, 0.5),
+        "iterations": (int, None, None, 100_000),
+        "ms": (_ms, None, None, 60_000),
+        "c": (float, 0.7, 0, 100),
+        "horizon": (int, 1, 0, 1_000),
+        "tries": (int, 4, 0, 1_000),
+        "scale": (float, 0.0, 0, 1_000_000),
+        "reuse": (int, 1, 0, 1),
+        "patience": (int, 3, 0, 1_000),
+        "discount": (float, 0.5, 0, 100),
     }
 
     def __init__(self, seed: int = 0, seat: int = 0, options: str | None = None):
@@ -97,7 +99,6 @@ class MCTSAgent(Agent):
             self.iterations = DEFAULT_ITERATIONS
         if (self.iterations is not None and self.iterations < 1) or (self.ms is not None and self.ms <= 0):
             raise RulesError(f"bot 'mcts' needs a positive budget (mcts:200, mcts:500ms), got '{options}'")
-        at_least_zero(self.name, opts, ("c", "scale", "discount"))
         self.c = opts["c"]
         self.horizon = max(0, opts["horizon"])
         self.scale = opts["scale"] or None
