@@ -31,14 +31,14 @@ def load_game(path: str | Path, overrides: dict | None = None, coverage: bool = 
 def load_named_game(path: str, overrides: dict, holder: str, what: str):
     """The rules a save or a log names, loaded. That file was chosen by
     whoever wrote the save: a problem in its own text is not quoted (it may
-    be any file that can be read), only said; `catalyst check` shows it."""
+    be any file that can be read), only said; checking that file shows it."""
     try:
         return load_game(path, overrides)
     except RulesError as err:
         if not any(d.span.source is not None and d.span.filename == str(path) for d in err.diagnostics):
             raise
         raise RulesError(f"{holder}: the {what} names {path} as its rules, which cannot be loaded as rules "
-                         f"(`catalyst check {path}` says why)") from None
+                         "(checking that file says why)") from None
 
 
 def rebuilt_program(path: str, overrides: dict, fingerprint: str, steps: int, turns: int, check_invariants: bool):
