@@ -341,15 +341,16 @@ def session_data(raw: bytes, path: str) -> dict:
 
 def _outer_problem(data: dict) -> str | None:
     """What in the fields around the position disagrees with the position
-    itself (which `load` checks against the rules): the table would set the
-    game up from them (the bots' seats and seeds, the seed shown)."""
+    itself (which `load` checks against the rules, a field missing inside
+    included): the table would set the game up from them (the bots' seats
+    and seeds, the seed shown)."""
     inner = data["game"]
     state = inner.get("state") if isinstance(inner.get("state"), dict) else {}
-    if inner.get("fingerprint") != data["fingerprint"]:
+    if "fingerprint" in inner and inner["fingerprint"] != data["fingerprint"]:
         return (f"field 'fingerprint' is {_show(data['fingerprint'])}, the game inside was saved with "
                 f"{_show(inner.get('fingerprint'))}")
-    if state.get("n") != data["players"]:
-        return f"field 'players' is {data['players']}, the game inside has {_show(state.get('n'))} players"
+    if "n" in state and state["n"] != data["players"]:
+        return f"field 'players' is {data['players']}, the game inside has {_show(state['n'])} players"
     if state.get("seed") is not None and state["seed"] != data["seed"]:
         return f"field 'seed' is {data['seed']}, the game inside was dealt with seed {_show(state['seed'])}"
     seats = data["human"]
