@@ -21,7 +21,7 @@ VALUE_ERRORS = (ArithmeticError, TypeError, IndexError, KeyError, ValueError)
 # Functions that compute with values of the rules: what they raise is about those values.
 _VALUE_CODE = frozenset(
     [b.fn.__code__ for b in (*FUNCTIONS.values(), *VALUES.values())]
-    + [f.__code__ for f in (runtime.add, runtime.highest, runtime.lowest, runtime.shows, runtime.rank, runtime.render_player,
+    + [f.__code__ for f in (runtime.add, runtime.times, runtime.sized, runtime.highest, runtime.lowest, runtime.shows, runtime.rank, runtime.render_player,
                             runtime.render)])
 
 
