@@ -286,6 +286,7 @@ class ExprGen(Visitor):
         card without the field holds a value whose every use is an error."""
         if name not in self._fields:
             self._fields[name] = self.m.named_value(f"field {name}", self._filled(name))
+            self.m.lets[self._fields[name]] = name
         return self._fields[name]
 
     def _filled(self, name: str) -> list:

@@ -15,6 +15,7 @@ from ..errors import Diagnostic, InternalError, RulesError, RulesRuntimeError
 from ..language.builtins import FUNCTIONS, VALUES
 from . import runtime
 from .codegen import BUILT
+from .explain import explain, in_rules_words
 
 # Exceptions a value of the rules can cause in code that computes with it.
 VALUE_ERRORS = (ArithmeticError, TypeError, IndexError, KeyError, ValueError)
@@ -62,8 +63,22 @@ def blame(err: BaseException, span=None) -> RulesError:
     if isinstance(err, RulesError):
         return _located(err, rule, where)
     if isinstance(err, VALUE_ERRORS) and _raised_computing_values(err.__traceback__):
-        return _located(RulesRuntimeError(f"rule failed: {err}"), rule, where)
+        return _located(RulesRuntimeError(f"rule failed: {_in_rules_words(err)}"), rule, where)
     return InternalError(err, rule, where, generated)
+
+
+def _in_rules_words(err: BaseException) -> str:
+    """What went wrong, said with the rules' words (explain.py), read from
+    the innermost generated line, or from the exception's text alone."""
+    tb, found = err.__traceback__, None
+    while tb is not None:
+        module = BUILT.get(tb.tb_frame.f_code.co_filename)
+        if module is not None:
+            found = (tb, module)
+        tb = tb.tb_next
+    if found is None:
+        return in_rules_words(str(err))
+    return explain(err, *found)
 
 
 def _raised_computing_values(tb) -> bool:
