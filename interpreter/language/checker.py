@@ -118,6 +118,10 @@ class Checker(FlowChecks, Visitor):
             elif decl.slots is not None and decl.slots > limits.SLOTS:
                 self.error(f"zone '{name}' has {decl.slots:,} slots; a zone may have at most {limits.SLOTS:,} (the limit)", decl.span)
         self.check_slot_cells()
+        for name, decl in m.counters.items():
+            if decl.minimum is not None and decl.maximum is not None and decl.minimum > decl.maximum:
+                self.error(f"counter '{name}' has `min {decl.minimum}` above `max {decl.maximum}`: no value lies "
+                           "between them", decl.span, f"write `min {decl.maximum}, max {decl.minimum}`")
         for what, decls in (("zone", m.zones), ("counter", m.counters)):
             for name, decl in decls.items():
                 if decl.scope == "shared" and decl.visibility == "owner":
