@@ -180,3 +180,16 @@ def test_unknown_parameter_override_suggests(tmp_path):
         load_game(path, {"bonsu": "3"})
     assert "--set bonsu: no parameter named 'bonsu'" in info.value.render()
     assert "did you mean 'bonus'?" in info.value.render()
+
+
+@pytest.mark.parametrize("loop", [
+    'repeat while true:\n        may "again":\n            gain 1 gold\n        else:\n            stop',
+    "repeat while size(hand) < 2:\n        deal 1 from box to hand",
+    "repeat while gold < 3:\n        gain 1 gold",
+    'repeat while true:\n        may "stop it all":\n            end game now',
+], ids=["stop", "zone", "counter", "end-game"])
+def test_a_loop_that_may_end_is_not_warned_about(tmp_path, loop):
+    path = write(tmp_path, BASE.replace("setup:\n    pass\n", f"setup:\n    {loop}\n"))
+    result = CliRunner().invoke(cli, ["check", "--strict", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "never ends" not in result.output

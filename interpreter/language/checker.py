@@ -370,6 +370,7 @@ class Checker(FlowChecks, Visitor):
 
     def visit_RepeatWhile(self, s, scope):
         self.expr(s.cond, scope)
+        self.endless_loop(s, scope)
         self.loop(s.body, scope)
 
     def visit_RepeatTimes(self, s, scope):
