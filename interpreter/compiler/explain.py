@@ -13,14 +13,8 @@ from __future__ import annotations
 
 import re
 
-from ..language import nodes as n
+from ..language.nothingcheck import nothing_from as nothing_of
 from .runtime import render
-
-# Calls of built-ins that give none when there is nothing to give.
-MAY_BE_NOTHING = {"top": "top of an empty {what}", "bottom": "bottom of an empty {what}",
-                  "host": "a card no card holds", "owner": "a card no player holds",
-                  "distance": "no way between the two spaces"}
-AGGREGATES = {"highest": "highest of no values", "lowest": "lowest of no values"}
 
 _LOCAL = r"L\[\d+\]|\b[vtsp]\d+\b"
 _KINDS = {"int": "a number", "float": "a number", "Fraction": "a number", "bool": "yes/no", "str": "a text",
@@ -45,14 +39,9 @@ _PATTERNS = [
 def nothing_from(expr) -> str | None:
     """How the value of `expr` may be none ("top of an empty zone deck at
     file:line:col"), if it is one of the expressions that give none when
-    there is nothing to give; else None."""
-    if isinstance(expr, n.Call) and expr.name in MAY_BE_NOTHING:
-        arg = expr.args[0] if expr.args else None
-        what = f"zone {arg.name}" if isinstance(arg, (n.Name, n.NameOf)) else "list"
-        return f"{MAY_BE_NOTHING[expr.name].format(what=what)} at {expr.span}"
-    if isinstance(expr, n.Aggregate) and expr.op in AGGREGATES:
-        return f"{AGGREGATES[expr.op]} at {expr.span}"
-    return None
+    there is nothing to give (see language/nothingcheck.py); else None."""
+    found = nothing_of(expr)
+    return f"{found[0]} at {expr.span}" if found else None
 
 
 def explain(err: BaseException, tb, module) -> str:

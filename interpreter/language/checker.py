@@ -10,6 +10,7 @@ from ..errors import NO_SPAN, Diagnostic, RulesError, did_you_mean
 from . import nodes as n
 from .builtins import BUILTIN_NAMES, FUNCTIONS, VALUES
 from .flowcheck import FlowChecks, walk_stmts
+from .nothingcheck import NothingChecks
 from .params import allowed_values
 from .sizecheck import size_leaks
 from .parser import readable_as_name
@@ -20,7 +21,7 @@ def check(model, db, params: dict, card_fields: dict) -> list[Diagnostic]:
     return Checker(model, db, params, card_fields).run() + size_leaks(model)
 
 
-class Checker(FlowChecks, Visitor):
+class Checker(FlowChecks, NothingChecks, Visitor):
     def __init__(self, model, db, params, card_fields):
         self.m = model
         self.db = db
@@ -55,6 +56,7 @@ class Checker(FlowChecks, Visitor):
         self.check_declarations()
         self.check_bodies()
         self.check_cards()
+        self.check_nothing()
         return self.problems
 
     def check_names_unique(self):
