@@ -29,6 +29,8 @@ PYTHON_WORDS = ("NoneType", "list indices", "subscriptable", "'int'", "'str'", "
 CASES = {
     "missing-key": ("gain prices[5] gold", "game.rules:11:5: error: rule failed: map 'prices' has no key 5; "
                     "its keys: 1, 2 (in 'turn')\n        gain prices[5] gold\n        ^^^^^^^^^^^^^^^^^^^"),
+    "missing-key-in-a-loop": ("gain (sum prices[c.cost + 4] for c in box) gold",
+                              "game.rules:11:5: error: rule failed: map 'prices' has no key 5; its keys: 1, 2 (in 'turn')"),
     "top-of-empty": ("let d = top(deck)\nif d.cost > 1:\n    gain 1 gold",
                      "game.rules:12:8: error: rule failed: 'd' is nothing (top of an empty zone deck at {rules}:11:13), "
                      "so it has no field 'cost' (in 'turn')\n        if d.cost > 1:\n           ^^^^^^^^^^"),

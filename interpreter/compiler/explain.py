@@ -115,7 +115,7 @@ def _let(module, function: str, local: str) -> tuple:
 
 def _missing_key(key, frame, line: str) -> str:
     """A map lacks `key`: the map named (a parameter's) and its keys."""
-    st = frame.f_locals.get("st")
+    st = frame.f_locals.get("st") or (frame.f_back.f_locals.get("st") if frame.f_back is not None else None)
     params = getattr(getattr(st, "program", None), "params", {}) or {}
     names = re.findall(r"\bK\d+\b|" + _LOCAL, line)
     for token in dict.fromkeys(names):

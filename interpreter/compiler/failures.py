@@ -35,7 +35,8 @@ def generated_frame(tb):
         module = BUILT.get(code.co_filename)
         if module is not None:
             line = module.text.splitlines()[tb.tb_lineno - 1].strip()
-            found = (module.rule_names.get(code.co_name), module.span_at(tb.tb_lineno),
+            rule = module.rule_names.get(code.co_name) or (found[0] if found else None)  # a comprehension's: its rule's
+            found = (rule, module.span_at(tb.tb_lineno),
                      f"{code.co_name}, line {tb.tb_lineno}: {line}")
         tb = tb.tb_next
     return found

@@ -44,9 +44,10 @@ def render(value, st=None) -> str:
     if isinstance(value, Fraction):
         value = plain_number(value)
         return render(value) if isinstance(value, int) else f"{float(value):.2f}".rstrip("0")
-    if isinstance(value, int) and not -NUMBER < value < NUMBER:
-        too_big("number", value)
-    return str(value)
+    try:
+        return str(value)
+    except ValueError:  # a number of thousands of digits, made by sums (products stop at NUMBER)
+        return too_big("number", value)
 
 
 # Budgets on the size of values a rule computes (see limits.py). Counters
