@@ -39,6 +39,9 @@ CASES = {
     "highest-of-none": ("let h = highest c.cost for c in deck\ngain h gold",
                         "game.rules:12:5: error: rule failed: 'h' is nothing (highest of no values at {rules}:11:13), "
                         "where a value is needed (in 'turn')"),
+    "owner-of-none": ("let c = top(box)\nlet p = owner(c)\ngain 1 gold of p",
+                      "game.rules:13:5: error: rule failed: 'p' is nothing (the owner of a card no player holds at "
+                      "{rules}:12:13), where a value is needed (in 'turn')"),
     "past-the-end": ("gain [1, 2][size(deck) + 5] gold",
                      "game.rules:11:5: error: rule failed: a position past the end of a list (in 'turn')"),
 }

@@ -17,8 +17,8 @@ from . import nodes as n
 
 # Built-ins that give none when there is nothing to give: how it reads.
 MAY_BE_NOTHING = {"top": "top of an empty {what}", "bottom": "bottom of an empty {what}",
-                  "host": "a card no card holds", "owner": "a card no player holds",
-                  "distance": "no way between the two spaces"}
+                  "host": "the host of a card no card holds", "owner": "the owner of a card no player holds",
+                  "distance": "the distance between two spaces no way joins"}
 AGGREGATES = {"highest": "highest of no values", "lowest": "lowest of no values"}
 
 
