@@ -177,3 +177,12 @@ def test_values_within_the_budgets_are_computed_as_before(tmp_path):
                    extra="define grow(x, k) = if k == 0 then x else grow(x * x, k - 1)\n")
     final = play_game(game, 2, 1, make_agents("random", 2, 1))
     assert final.counter("gold", 0) == 3 * (2 ** 32 + 6)  # three turns each
+
+
+@pytest.mark.timeout(60)
+def test_simulate_stops_a_growing_value_at_its_budget(tmp_path):
+    define, body, message = GROWING["squared"]
+    game_of(tmp_path, body, extra=define + "\n")
+    result = CliRunner().invoke(cli, ["simulate", str(tmp_path / "game.rules"), "-n", "3", "--jobs", "1"])
+    assert result.exit_code == 1
+    assert f"game.rules:8:1: error: {message}" in result.output, result.output
