@@ -35,6 +35,9 @@ TURNS = 10_000  # turns of one game
 DECISIONS = 100_000  # decisions of one game
 NESTED_TRIGGERS = 64  # triggers firing inside triggers
 COUNTER_VALUE = 10 ** 18  # the largest number a counter may hold, either way (as large as a number written)
+NUMBER_DIGITS = 100  # digits of a number a rule computes (a product, a text of a number)
+VALUE_ITEMS = 1_000_000  # items of a list a rule builds (`a + b`, `L * n`), the card lists of every zone included
+VALUE_TEXT = 1_000_000  # characters of a text a rule builds (`{...}` in a text, `a + b`)
 INLINE_CODE = 400  # characters of generated code up to which a definition is copied where it is used
 
 # Saves.

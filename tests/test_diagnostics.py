@@ -180,3 +180,28 @@ def test_unknown_parameter_override_suggests(tmp_path):
         load_game(path, {"bonsu": "3"})
     assert "--set bonsu: no parameter named 'bonsu'" in info.value.render()
     assert "did you mean 'bonus'?" in info.value.render()
+
+
+@pytest.mark.parametrize("loop", [
+    'repeat while true:\n        may "again":\n            gain 1 gold\n        else:\n            stop',
+    "repeat while size(hand) < 2:\n        deal 1 from box to hand",
+    "repeat while gold < 3:\n        gain 1 gold",
+    'repeat while true:\n        may "stop it all":\n            end game now',
+], ids=["stop", "zone", "counter", "end-game"])
+def test_a_loop_that_may_end_is_not_warned_about(tmp_path, loop):
+    path = write(tmp_path, BASE.replace("setup:\n    pass\n", f"setup:\n    {loop}\n"))
+    result = CliRunner().invoke(cli, ["check", "--strict", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "never ends" not in result.output
+
+
+@pytest.mark.parametrize("body", [
+    "let d = top(box)\n    if d != none:\n        gain d.cost gold",
+    "let d = top(box)\n    if d == none:\n        end game now\n    gain d.cost gold",
+    "if size(box) > 0:\n        let d = top(box)\n        gain d.cost gold",
+    "let d = top(box)\n    gain (if d != none then d.cost else 0) gold",
+], ids=["tested", "tested-before", "zone-tested", "tested-in-place"])
+def test_a_card_value_tested_for_nothing_is_not_warned_about(tmp_path, body):
+    path = write(tmp_path, BASE.replace("setup:\n    pass\n", f"setup:\n    {body}\n"))
+    result = CliRunner().invoke(cli, ["check", "--strict", str(path)])
+    assert result.exit_code == 0, result.output

@@ -139,3 +139,50 @@ def test_the_command_line_reports_a_budget_with_its_rule(tmp_path):
     assert "game.rules:11:5: error: cannot gain -3 gold: the amount must be 0 or more" in result.output
     assert "hint: write `lose 3 gold` for the other way" in result.output
     assert "Traceback" not in result.output
+
+
+# ------------------------------------------------------------------ sizes of values
+GROWING = {
+    "squared": ("define grow(x, k) = if k == 0 then x else grow(x * x, k - 1)", "gain grow(2, 40) gold",
+                "a number grew past 100 digits, the most a rule may compute (in 'define grow')"),
+    "list-doubled": ("define grow(l, k) = if k == 0 then size(l) else grow(l + l, k - 1)", "gain grow([1], 60) gold",
+                     "a list grew past 1000000 items, the most a rule may build (in 'define grow')"),
+    "cards-doubled": ("define grow(l, k) = if k == 0 then size(l) else grow(l + l, k - 1)", "gain grow(box, 60) gold",
+                      "a list grew past 1000000 items, the most a rule may build (in 'define grow')"),
+    "text-doubled": ('define grow(t, k) = if k == 0 then size(t) else grow("{t}{t}", k - 1)', 'gain grow("ab", 60) gold',
+                     "a text grew past 1000000 characters, the most a rule may build (in 'define grow')"),
+}
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("case", sorted(GROWING))
+def test_a_value_that_keeps_growing_is_stopped_at_its_budget(tmp_path, case):
+    """A definition that squares a number (or doubles a list or a text) at
+    each call passes `check`; `run` stops it at the budget on the size of
+    values, at the definition's line, instead of computing for ever."""
+    define, body, message = GROWING[case]
+    game_of(tmp_path, body, extra=define + "\n")
+    path = str(tmp_path / "game.rules")
+    assert CliRunner().invoke(cli, ["check", path]).exit_code == 0
+    result = CliRunner().invoke(cli, ["run", path, "--bots", "random"])
+    assert result.exit_code == 1
+    assert f"game.rules:8:1: error: {message}" in result.output, result.output
+    assert f"    {define}\n    ^\n" in result.output
+    assert "hint: a value that grows at each call or pass never stops growing" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_values_within_the_budgets_are_computed_as_before(tmp_path):
+    game = game_of(tmp_path, "gain grow(2, 5) gold\ngain size(box + box + box) gold",
+                   extra="define grow(x, k) = if k == 0 then x else grow(x * x, k - 1)\n")
+    final = play_game(game, 2, 1, make_agents("random", 2, 1))
+    assert final.counter("gold", 0) == 3 * (2 ** 32 + 6)  # three turns each
+
+
+@pytest.mark.timeout(60)
+def test_simulate_stops_a_growing_value_at_its_budget(tmp_path):
+    define, body, message = GROWING["squared"]
+    game_of(tmp_path, body, extra=define + "\n")
+    result = CliRunner().invoke(cli, ["simulate", str(tmp_path / "game.rules"), "-n", "3", "--jobs", "1"])
+    assert result.exit_code == 1
+    assert f"game.rules:8:1: error: {message}" in result.output, result.output

@@ -64,6 +64,9 @@ class Module:
         self.functions: list = []  # (name, lines): each line (indent, text, span)
         self.rule_names: dict = {}  # function name -> the rule it belongs to ("procedure draw")
         self.rule_spans: dict = {}  # function name -> the span of the rule's declaration
+        # What run-time errors name (explain.py): (function name, local) -> (the rules'
+        # name for it, how a `let` may have made it none); a card field's list -> the field.
+        self.lets: dict = {}
         self.names: set = set()  # every global name made or registered here
         self._values: dict = {}
         self._count: dict = {}

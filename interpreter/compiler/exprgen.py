@@ -59,7 +59,7 @@ class ExprGen(Visitor):
         self._slots: dict = {}
         self._inlining: set = set()
         self._uses: dict = {}
-        for name in ("add", "highest", "lowest", "shows", "rank", "render", "render_player", "steps"):
+        for name in ("add", "times", "sized", "highest", "lowest", "shows", "rank", "render", "render_player", "steps"):
             module.helper(f"R_{name}", getattr(rt, name))
         module.helper("R_fail", blame)  # the error to report, for an error computing an expression
         for name, b in [*FUNCTIONS.items(), *VALUES.items()]:
@@ -286,6 +286,7 @@ class ExprGen(Visitor):
         card without the field holds a value whose every use is an error."""
         if name not in self._fields:
             self._fields[name] = self.m.named_value(f"field {name}", self._filled(name))
+            self.m.lets[self._fields[name]] = name
         return self._fields[name]
 
     def _filled(self, name: str) -> list:
@@ -412,7 +413,23 @@ class ExprGen(Visitor):
             lt, rt_ = self.type_of(expr.left, names), self.type_of(expr.right, names)
             if not (lt == rt_ == NUMBER or (lt in (CARDS, PLAYERS) and rt_ in (CARDS, PLAYERS))):
                 return f"R_add({left}, {right})"
+            if lt != NUMBER and not self.distinct(expr, names):  # a list that may repeat cards may keep growing
+                return f"R_sized({left} + {right})"
+        elif expr.op == "*" and not (self._constant(expr.left, names) or self._constant(expr.right, names)):
+            # the one operation whose result may have many more digits than its operands (a product
+            # by a number written in the rules grows by at most 18 digits a call)
+            return f"R_times({left}, {right})"
         return f"({left} {expr.op} {right})"
+
+    def _constant(self, expr, names: Names) -> bool:
+        """Whether `expr` is a number written in the rules: a literal, a
+        parameter, an item of a parameter's list."""
+        if isinstance(expr, n.Index):
+            expr = expr.obj
+        if isinstance(expr, n.Neg):
+            expr = expr.operand
+        return isinstance(expr, n.Literal) or (isinstance(expr, n.Name) and expr.name not in names.access
+                                                and expr.name in self.p.params)
 
     def visit_Neg(self, expr, names):
         return f"(-{self.visit(expr.operand, names)})"

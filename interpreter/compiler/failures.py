@@ -15,13 +15,14 @@ from ..errors import Diagnostic, InternalError, RulesError, RulesRuntimeError
 from ..language.builtins import FUNCTIONS, VALUES
 from . import runtime
 from .codegen import BUILT
+from .explain import explain, in_rules_words
 
 # Exceptions a value of the rules can cause in code that computes with it.
 VALUE_ERRORS = (ArithmeticError, TypeError, IndexError, KeyError, ValueError)
 # Functions that compute with values of the rules: what they raise is about those values.
 _VALUE_CODE = frozenset(
     [b.fn.__code__ for b in (*FUNCTIONS.values(), *VALUES.values())]
-    + [f.__code__ for f in (runtime.add, runtime.highest, runtime.lowest, runtime.shows, runtime.rank, runtime.render_player,
+    + [f.__code__ for f in (runtime.add, runtime.times, runtime.sized, runtime.highest, runtime.lowest, runtime.shows, runtime.rank, runtime.render_player,
                             runtime.render)])
 
 
@@ -34,7 +35,8 @@ def generated_frame(tb):
         module = BUILT.get(code.co_filename)
         if module is not None:
             line = module.text.splitlines()[tb.tb_lineno - 1].strip()
-            found = (module.rule_names.get(code.co_name), module.span_at(tb.tb_lineno),
+            rule = module.rule_names.get(code.co_name) or (found[0] if found else None)  # a comprehension's: its rule's
+            found = (rule, module.span_at(tb.tb_lineno),
                      f"{code.co_name}, line {tb.tb_lineno}: {line}")
         tb = tb.tb_next
     return found
@@ -62,8 +64,22 @@ def blame(err: BaseException, span=None) -> RulesError:
     if isinstance(err, RulesError):
         return _located(err, rule, where)
     if isinstance(err, VALUE_ERRORS) and _raised_computing_values(err.__traceback__):
-        return _located(RulesRuntimeError(f"rule failed: {err}"), rule, where)
+        return _located(RulesRuntimeError(f"rule failed: {_in_rules_words(err)}"), rule, where)
     return InternalError(err, rule, where, generated)
+
+
+def _in_rules_words(err: BaseException) -> str:
+    """What went wrong, said with the rules' words (explain.py), read from
+    the innermost generated line, or from the exception's text alone."""
+    tb, found = err.__traceback__, None
+    while tb is not None:
+        module = BUILT.get(tb.tb_frame.f_code.co_filename)
+        if module is not None:
+            found = (tb, module)
+        tb = tb.tb_next
+    if found is None:
+        return in_rules_words(str(err))
+    return explain(err, *found)
 
 
 def _raised_computing_values(tb) -> bool:

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from .. import limits
 from .. import rng as _rng
-from ..errors import InvalidActionError, RulesRuntimeError
+from ..errors import NO_SPAN, InvalidActionError, RulesRuntimeError
 from . import ops
 from .calls import GameOver, runaway
 
@@ -26,19 +26,68 @@ def plain_number(value):
 
 
 def render(value, st=None) -> str:
-    """Text of a value inside a label."""
+    """Text of a value inside a label. Every part of a text the rules build
+    passes here: a text longer than the budget stops the rule, so a text
+    that doubles at each call cannot fill the memory."""
     if value is None:
         return "none"
+    if isinstance(value, str):
+        return value if len(value) <= TEXT else too_big("text", len(value))
     if isinstance(value, tuple) and value and all(isinstance(v, tuple) for v in value):
         return " ".join("/".join(alts) for alts in value)  # an effect list
     if isinstance(value, (list, tuple)):
+        if 2 * len(value) > TEXT:  # each item takes a character and a separator at least
+            too_big("text", 2 * len(value))
         return ", ".join(render(v, st) for v in value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, Fraction):
         value = plain_number(value)
-        return str(value) if isinstance(value, int) else f"{float(value):.2f}".rstrip("0")
-    return str(value)
+        return render(value) if isinstance(value, int) else f"{float(value):.2f}".rstrip("0")
+    try:
+        return str(value)
+    except ValueError:  # a number of thousands of digits, made by sums (products stop at NUMBER)
+        return too_big("number", value)
+
+
+# Budgets on the size of values a rule computes (see limits.py). Counters
+# hold their own bound; these stop a value kept in a rule's locals or passed
+# from call to call that grows at each call (a number squared, a list or a
+# text doubled) before it fills the memory or takes hours to compute. Only
+# the operations whose result may be much larger than their operands check.
+NUMBER = 10 ** limits.NUMBER_DIGITS
+ITEMS = limits.VALUE_ITEMS
+TEXT = limits.VALUE_TEXT
+_TOO_BIG = {"number": f"a number grew past {limits.NUMBER_DIGITS} digits, the most a rule may compute",
+            "list": f"a list grew past {ITEMS} items, the most a rule may build",
+            "text": f"a text grew past {TEXT} characters, the most a rule may build"}
+
+
+def too_big(what, size):
+    """Stop the rule computing a value beyond its budget (located at the
+    rules line, naming the rule, by failures.blame)."""
+    raise RulesRuntimeError(_TOO_BIG[what], NO_SPAN,
+                            "a value that grows at each call or pass never stops growing: "
+                            "give the growth a condition that ends it")
+
+
+def times(a, b):
+    """`a * b`: a product of numbers within the digits budget, a list or
+    text repeated within its length budget (checked before it is made)."""
+    if isinstance(a, (list, tuple, str)) or isinstance(b, (list, tuple, str)):
+        items, count = (a, b) if isinstance(a, (list, tuple, str)) else (b, a)
+        if isinstance(count, int) and len(items) * count > (TEXT if isinstance(items, str) else ITEMS):
+            too_big("text" if isinstance(items, str) else "list", len(items) * count)
+        return a * b
+    value = a * b
+    if -NUMBER < value < NUMBER:
+        return value
+    return too_big("number", value)
+
+
+def sized(value):
+    """A list made by `+` of lists that may repeat, within the items budget."""
+    return value if len(value) <= ITEMS else too_big("list", len(value))
 
 
 def render_player(seat) -> str:
@@ -49,7 +98,11 @@ def render_player(seat) -> str:
 def add(a, b):
     """`a + b` where either side may be a list (or a card field's tuple)."""
     if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+        if len(a) + len(b) > ITEMS:
+            too_big("list", len(a) + len(b))
         return list(a) + list(b)
+    if isinstance(a, str) and isinstance(b, str) and len(a) + len(b) > TEXT:
+        too_big("text", len(a) + len(b))
     return a + b
 
 

@@ -19,6 +19,7 @@ from .codegen import Label
 from ..language.value_types import CARD
 from ..language.visitor import Visitor
 from .exprgen import Names
+from .explain import nothing_from
 from .flowgen import FlowGen
 from .knowgen import KnowledgeGen
 from .program import Code
@@ -282,6 +283,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         value = self.x.gen(s.value, names)
         v = self.var(True)
         self.emit(f"{v} = {value}", s.span)
+        self.m.lets[(self.ctx.function_names[self.index], v)] = (s.name, nothing_from(s.value))
         return names.bind(s.name, v, self.x.type_of(s.value, names))
 
     def visit_If(self, s, names):

@@ -10,6 +10,7 @@ from ..errors import NO_SPAN, Diagnostic, RulesError, did_you_mean
 from . import nodes as n
 from .builtins import BUILTIN_NAMES, FUNCTIONS, VALUES
 from .flowcheck import FlowChecks, walk_stmts
+from .nothingcheck import NothingChecks
 from .params import allowed_values
 from .sizecheck import size_leaks
 from .parser import readable_as_name
@@ -20,7 +21,7 @@ def check(model, db, params: dict, card_fields: dict) -> list[Diagnostic]:
     return Checker(model, db, params, card_fields).run() + size_leaks(model)
 
 
-class Checker(FlowChecks, Visitor):
+class Checker(FlowChecks, NothingChecks, Visitor):
     def __init__(self, model, db, params, card_fields):
         self.m = model
         self.db = db
@@ -55,6 +56,7 @@ class Checker(FlowChecks, Visitor):
         self.check_declarations()
         self.check_bodies()
         self.check_cards()
+        self.check_nothing()
         return self.problems
 
     def check_names_unique(self):
@@ -118,6 +120,10 @@ class Checker(FlowChecks, Visitor):
             elif decl.slots is not None and decl.slots > limits.SLOTS:
                 self.error(f"zone '{name}' has {decl.slots:,} slots; a zone may have at most {limits.SLOTS:,} (the limit)", decl.span)
         self.check_slot_cells()
+        for name, decl in m.counters.items():
+            if decl.minimum is not None and decl.maximum is not None and decl.minimum > decl.maximum:
+                self.error(f"counter '{name}' has `min {decl.minimum}` above `max {decl.maximum}`: no value lies "
+                           "between them", decl.span, f"write `min {decl.maximum}, max {decl.minimum}`")
         for what, decls in (("zone", m.zones), ("counter", m.counters)):
             for name, decl in decls.items():
                 if decl.scope == "shared" and decl.visibility == "owner":
@@ -366,6 +372,7 @@ class Checker(FlowChecks, Visitor):
 
     def visit_RepeatWhile(self, s, scope):
         self.expr(s.cond, scope)
+        self.endless_loop(s, scope)
         self.loop(s.body, scope)
 
     def visit_RepeatTimes(self, s, scope):

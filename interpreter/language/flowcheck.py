@@ -120,6 +120,84 @@ class FlowChecks:
                        "each player makes in turn")
 
 
+    def endless_loop(self, s, scope):
+        """Warn of a `repeat while` that cannot end once it starts: nothing
+        in it leaves the loop (`stop`, `end game now`, even through the rules
+        it runs) and its condition reads nothing the loop can change (`true`,
+        numbers, parameters, locals set before the loop). Such a loop is
+        stopped at run time only by the step budget, or by the decision
+        budget seconds later if every pass asks a decision."""
+        if _may_change(s.cond, scope, self.m) or _may_leave(self.m, s.body):
+            return
+        asks = _asks(self.m, s.body)
+        hint = "write `stop` where the loop should end (e.g. in the `else` of a decision), or test in the condition " \
+               "something the loop changes (a counter, a zone)"
+        if isinstance(s.cond, n.Literal) and s.cond.value is True:
+            what = "`repeat while true` never ends: nothing in it leaves the loop"
+        else:
+            what = "`repeat while` never ends once it starts: its condition reads nothing the loop changes, and " \
+                   "nothing in it leaves the loop"
+        if asks:
+            what += ", and each pass asks a decision: the game asks again until the decision budget stops it"
+        self.warning(what, s.span, hint)
+
+
+
+# Built-in functions whose value depends on their arguments alone (the others
+# read where cards lie, who passed...).
+_PURE_FUNCTIONS = frozenset({"max", "min", "abs", "size", "top", "bottom", "top_cards", "has"})
+_CONSTANT_VALUES = frozenset({"players", "seats"})
+
+
+def _may_change(expr, scope, model, bound=frozenset()) -> bool:
+    """Whether the value of `expr` may change while a loop runs: it reads a
+    counter, a zone, a definition, the state of the game."""
+    if isinstance(expr, n.Name):
+        name = expr.name
+        return not (name in scope or name in bound or name in model.params or name in _CONSTANT_VALUES)
+    if isinstance(expr, (n.NameOf, n.Rank)):
+        return True
+    if isinstance(expr, n.Call) and (expr.name not in _PURE_FUNCTIONS or expr.name in model.defines):
+        return True
+    if isinstance(expr, n.Field) and any(name == expr.name and str(kind).startswith("expression")
+                                         for decl in model.kinds.values() for name, kind in decl.fields):
+        return True
+    if isinstance(expr, n.Aggregate):
+        inner = bound | {expr.var}
+        return _may_change(expr.iterable, scope, model, bound) or any(
+            _may_change(e, scope, model, inner) for e in (expr.expr, expr.cond) if e is not None)
+    if isinstance(expr, n.Comprehension):
+        for var, iterable in expr.loops:
+            if _may_change(iterable, scope, model, bound):
+                return True
+            bound = bound | {var}
+        return any(_may_change(e, scope, model, bound) for e in (expr.expr, expr.cond) if e is not None)
+    return any(_may_change(child, scope, model, bound) for child in n.children(expr) if isinstance(child, n.Expr))
+
+
+def _reached(model, stmts):
+    """Every statement running `stmts` may run: theirs, those of the rules
+    they call (see `_run_by`) and of every trigger (any change may fire one)."""
+    todo, seen = deque([stmts, *(decl.body for decl in model.empty_hooks.values())]), set()
+    while todo:
+        for s in walk_stmts(todo.popleft()):
+            yield s
+            for what, decl in _run_by(model, s):
+                if (what, decl.name) not in seen:
+                    seen.add((what, decl.name))
+                    todo.append(decl.body)
+
+
+def _may_leave(model, body) -> bool:
+    """Whether a loop's body may end the loop: a `stop` in it, or an `end
+    game` that ends it now in it or in what it runs."""
+    return any(isinstance(s, n.Stop) for s in walk_stmts(body)) or any(
+        isinstance(s, n.EndGame) and s.after_rounds is None for s in _reached(model, body))
+
+
+def _asks(model, body) -> bool:
+    return any(isinstance(s, (n.Choose, n.May, n.ChooseAction)) for s in _reached(model, body))
+
 
 def all_stmts(model):
     """Every statement of every rule of `model`."""
