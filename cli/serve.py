@@ -37,6 +37,8 @@ def serve_command(rules, players, seed, bots, humans, hotseat, host, port, state
     from interpreter.serve import HOTSEAT, Hub, Store, bind, default_folder, run
 
     store = Store(state_dir or default_folder("catalyst-rules"))
+    for warning in store.warnings:
+        click.echo(f"warning: {warning}", err=True)
     hub = Hub(store, bot_delay=bot_delay)
     resumed = hub.resume()
     for problem in hub.problems:

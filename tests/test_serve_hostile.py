@@ -38,3 +38,36 @@ def test_a_link_no_table_has_is_404_in_any_characters(tmp_path, capfd):
             for path in (f"/ws/play/{token}", f"/ws/designer/{token}"):
                 assert close_code(ws(base, path)) == 4404, path
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_state_folder_that_exists_keeps_its_mode(tmp_path):
+    import os
+    import socket
+    import stat
+
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    from .serving import HANDS
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o755)
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    try:  # the port is taken, so the command stops once the game is kept
+        result = CliRunner().invoke(cli, ["serve", str(HANDS), "--state-dir", str(shared),
+                                          "--port", str(taken.getsockname()[1])])
+    finally:
+        taken.close()
+    assert result.exit_code != 0 and "cannot listen" in result.output
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o755
+    assert f"warning: the folder {shared} may be opened by other users (mode 755); " \
+           f"each saved game in it is readable by you alone" in result.output
+    saves = list(shared.glob("*.json"))
+    assert len(saves) == 1 and stat.S_IMODE(saves[0].stat().st_mode) == 0o600
+    fresh = tmp_path / "new" / "games"
+    made = CliRunner().invoke(cli, ["serve", "--state-dir", str(fresh)])
+    assert made.exit_code != 0 and stat.S_IMODE(fresh.stat().st_mode) == 0o700 and "warning" not in made.output

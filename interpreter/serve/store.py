@@ -3,8 +3,10 @@
 Each table is saved after every change, as the terminal saves a game
 (`rules-game-save/2`, resumable with the command line's `run --load`), with the
 table's links and branches added; a server started on the same folder
-serves the same games at the same links. The folder is the user's own
-(mode 700, files 600): the links in it open every seat.
+serves the same games at the same links. The saves are the user's own
+(files 600): the links in them open every seat. A folder the server makes
+is the user's own too (700); one that exists keeps its mode, with a warning
+when others may open it.
 """
 from __future__ import annotations
 
@@ -41,9 +43,22 @@ class Store:
 
     def __init__(self, folder):
         self.folder = Path(folder)
+        self.warnings: list[str] = []  # said by the command before it serves
+        made = _make_private(self.folder)
         files.prepare_folder(self.folder, "the served games")
-        if os.name == "posix":
-            os.chmod(self.folder, stat.S_IRWXU)  # private: the saves hold every seat's link
+        if not made:
+            self._check_private()
+
+    def _check_private(self) -> None:
+        """A folder the server did not make keeps its mode (it may be shared
+        on purpose); the saves in it are still private (600), but other users
+        who may open the folder see which games are kept."""
+        if os.name != "posix":
+            return
+        mode = stat.S_IMODE(os.stat(self.folder).st_mode)
+        if mode & (stat.S_IRWXG | stat.S_IRWXO):
+            self.warnings.append(f"the folder {self.folder} may be opened by other users (mode {mode:o}); "
+                                 f"each saved game in it is readable by you alone")
 
     def path(self, table: Table) -> Path:
         return self.folder / f"{table.id}{SUFFIX}"
@@ -82,6 +97,19 @@ class Store:
         table = Table(path.stem, game, setup, _links(serve["links"], setup, path), state.actions() or [])
         table.branches = _branches(table, serve.get("branches"))
         return table
+
+
+def _make_private(folder: Path) -> bool:
+    """Make `folder` (its parents as usual) readable by the user alone, if
+    it is missing: whether it was made here."""
+    try:
+        if os.path.lexists(folder):
+            return False
+        os.makedirs(folder.parent, exist_ok=True)
+        os.mkdir(folder, stat.S_IRWXU)
+    except (OSError, ValueError):  # files.prepare_folder says what is wrong
+        return False
+    return True
 
 
 def _links(plain: dict, setup: Setup, path) -> Links:
