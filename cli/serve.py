@@ -63,7 +63,7 @@ def serve_command(rules, players, seed, bots, humans, hotseat, host, port, state
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(f"warning: listening on {host}: anyone who can reach this machine and has a link can play",
                    err=True)
-    run(hub, sock)
+    run(hub, sock, names=[_shown_host(host).strip("[]"), host])
 
 
 def _shown_host(host: str) -> str:

@@ -21,12 +21,13 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def run(hub, sock: socket.socket, quiet: bool = True) -> None:
-    """Serve `hub` on `sock` until interrupted (Ctrl+C, SIGTERM)."""
+def run(hub, sock: socket.socket, quiet: bool = True, names=()) -> None:
+    """Serve `hub` on `sock` until interrupted (Ctrl+C, SIGTERM); `names`
+    are the host names its links were printed with."""
     import uvicorn
 
     from .app import make_app
 
-    config = uvicorn.Config(make_app(hub), log_level="warning" if quiet else "info", ws_max_size=64 * 1024,
+    config = uvicorn.Config(make_app(hub, names), log_level="warning" if quiet else "info", ws_max_size=64 * 1024,
                             lifespan="on", access_log=not quiet)
     uvicorn.Server(config).run(sockets=[sock])
