@@ -37,6 +37,10 @@ NESTED_TRIGGERS = 64  # triggers firing inside triggers
 COUNTER_VALUE = 10 ** 18  # the largest number a counter may hold, either way (as large as a number written)
 INLINE_CODE = 400  # characters of generated code up to which a definition is copied where it is used
 
+# Serving (`serve`, `lsp`).
+STEP_SECONDS = 10  # seconds a served table may compute one step (`serve --step-time`)
+LSP_MESSAGE_BYTES = 64 * MB  # bytes of one message an editor sends the language server
+
 # Saves.
 SAVED_LOCAL_VALUES = 100_000  # values in one running rule's locals, all nesting included
 SAVED_TEXT = 10_000  # characters of one text in a running rule's locals

@@ -110,3 +110,118 @@ def test_requests_naming_another_server_or_sent_by_pages_of_other_sites_are_refu
         with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
             assert close_code(ws(rebound, "/ws" + seat), origin=rebound, sock=sock) == 4403
         assert close_code(ws(base, "/ws/play/not-a-secret"), origin="http://rebound.example") == 4403
+
+
+def answers_quickly(client, paths, seconds: float) -> float:
+    """The slowest of the answers to `paths`, asked again and again for `seconds`."""
+    import time
+
+    slowest, end = 0.0, time.monotonic() + seconds
+    while time.monotonic() < end:
+        for path in paths:
+            start = time.monotonic()
+            assert client.get(path).status_code == 200, path
+            slowest = max(slowest, time.monotonic() - start)
+    return slowest
+
+
+def test_a_runaway_rule_stops_its_table_only(tmp_path):
+    import threading
+
+    from .serving import FIXTURES
+
+    hub, calm = new_hub(tmp_path, players=2, humans=(0,), bot_delay=60)
+    hub.step_seconds = 2
+    wild = hub.new_table(str(FIXTURES / "runaway.rules"), {}, 3, 2, [0, 1], None)
+    seats, designer = hub.links(wild), "/api" + hub.links(wild)["designer"]
+    with running(hub) as base, httpx.Client(base_url=base, timeout=30) as client:
+        before = client.get(designer).json()
+        decider = before["decision"]["player"]
+        act = "/api" + seats[decider] + "/act"
+        answer: list = []
+        option = before["decision"]["options"][0]["id"]
+        acting = threading.Thread(target=lambda: answer.append(client.post(act, json={"option": option})))
+        acting.start()
+        assert answers_quickly(client, ["/api" + hub.links(calm)[0], "/static/style.css", designer], 1.5) < 1
+        acting.join(30)
+        view = answer[0].json()
+        assert answer[0].status_code == 200 and view["decision"] is None
+        assert view["error"] == ("a step of the rules took longer than 2 s and was stopped; the game is as it was "
+                                 "before it (the designer may go back or restart)")
+        after = client.get(designer).json()
+        assert after["decisions"] == before["decisions"] and after["table"] == before["table"]
+        again = client.post(act, json={"option": option})
+        assert again.status_code == 409 and again.json()["error"].startswith("the game is stopped: a step of the")
+        back = client.post(designer + "/travel", json={"before": 0}).json()
+        assert back["error"] is None and back["decision"] == before["decision"]
+
+
+def serve(*args, cwd):
+    """`catalyst serve ARGS` in a subprocess: (process, lines it prints, read in a thread)."""
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    process = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, cwd=cwd)
+    printed: list = []
+    threading.Thread(target=lambda: [printed.append(line) for line in process.stdout], daemon=True).start()
+    deadline = time.monotonic() + 60
+    while not any("designer:" in line for line in printed):
+        if time.monotonic() > deadline or process.poll() is not None:
+            process.kill()
+            raise AssertionError("the server printed no designer's link:\n" + "".join(printed))
+        time.sleep(0.05)
+    return process, printed
+
+
+@pytest.mark.parametrize("stop", ["SIGTERM", "SIGINT"])
+def test_the_server_stops_promptly_while_a_rule_runs_away(tmp_path, stop):
+    import os
+    import signal
+    import threading
+    import time
+    from pathlib import Path
+
+    from .serving import FIXTURES
+
+    folder = tmp_path / "games"
+    hub, calm = new_hub(folder, players=2, humans=(0,), bot_delay=60)  # kept, so served again beside the new one
+    process, printed = serve(str(FIXTURES / "runaway.rules"), "--human", "1", "--human", "2", "--port", "0",
+                             "--bot-delay", "0", "--step-time", "120", "--state-dir", str(folder), cwd=tmp_path)
+    try:
+        links = {line.split(": ", 1)[0].strip(): line.split(": ", 1)[1].strip() for line in printed if ": http" in line}
+        base = links["designer"].split("/designer/")[0]
+        with httpx.Client(base_url=base, timeout=30) as client:
+            designer = "/api/designer/" + links["designer"].split("/designer/")[1]
+            decision = client.get(designer).json()["decision"]
+            act = links[f"player {decision['player'] + 1}"].replace(base, "").replace("/play/", "/api/play/") + "/act"
+
+            def waits():  # for an answer that never comes: the server stops first
+                try:
+                    httpx.post(base + act, json={"option": decision["options"][0]["id"]}, timeout=60)
+                except httpx.HTTPError:
+                    pass
+            threading.Thread(target=waits, daemon=True).start()
+            time.sleep(0.5)
+            assert answers_quickly(client, ["/api" + hub.links(calm)[0], "/static/style.css"], 1) < 1
+        start = time.monotonic()
+        process.send_signal(getattr(signal, stop))  # SIGINT: Ctrl+C
+        process.wait(10)
+        took = time.monotonic() - start
+        assert took < 5, took
+    finally:
+        process.kill()
+        process.wait(5)
+    time.sleep(0.2)
+    output = "".join(printed)
+    assert "Traceback" not in output and "Error" not in output, output
+    strays = []  # a step's process is a copy of the server: its command line names the state folder
+    for entry in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if str(folder).encode() in entry.read_bytes():
+                strays.append(entry.parent.name)
+        except OSError:
+            pass
+    assert strays == [], (strays, os.getpid())

@@ -276,7 +276,7 @@ async def designer_load(request):
         raise HTTPException(400, err.diagnostics[0].message) from None
     game = load_game(table.setup.rules, data["sets"])
     hub = _hub(request)
-    await hub.change(table, lambda: table.load(data, game))
+    await hub.change(table, lambda: table.load(data, game), shared=[game])
     return JSONResponse(hub.view(table, None))
 
 

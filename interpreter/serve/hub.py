@@ -4,9 +4,12 @@ background.
 
 Pages hold a WebSocket open; after each change every page of the table gets
 its own view again (views.py), so a page that reconnects simply gets the
-current view of its seat. A bot thinks on a copy of the position, in a
-worker thread, so the server keeps answering meanwhile; its choice is
-played only if nothing changed the table while it thought.
+current view of its seat. Every step that runs rules (a change, a bot
+thinking and playing) is computed in a process of its own within a time
+budget (steps.py), so the server keeps answering meanwhile; a step past
+its budget stops the table, as it was before the step, with a message its
+pages show. A bot's move is kept only if nothing changed the table while
+it thought.
 """
 from __future__ import annotations
 
@@ -15,8 +18,10 @@ import contextlib
 import os
 import secrets
 
+from .. import limits
 from ..errors import RulesError
 from ..loader import load_game
+from . import steps
 from .store import Store
 from .tables import HOTSEAT, Links, Setup, Table, TableError, fresh_seed
 from .views import designer_view, seat_view
@@ -32,8 +37,8 @@ class Watcher:
 
 
 class Hub:
-    def __init__(self, store: Store | None = None, bot_delay: float = 0.5):
-        self.store, self.bot_delay = store, bot_delay
+    def __init__(self, store: Store | None = None, bot_delay: float = 0.5, step_seconds: float = limits.STEP_SECONDS):
+        self.store, self.bot_delay, self.step_seconds = store, bot_delay, step_seconds
         self.tables: dict[str, Table] = {}
         self.watchers: dict[str, set] = {}
         self.locks: dict[str, asyncio.Lock] = {}
@@ -95,13 +100,24 @@ class Hub:
     def lock(self, table: Table) -> asyncio.Lock:
         return self.locks.setdefault(table.id, asyncio.Lock())
 
-    async def change(self, table: Table, change) -> None:
-        """Run `change()` on the table, alone; then save, tell every page, and let the bots play."""
+    async def change(self, table: Table, change, shared=()) -> None:
+        """Run `change()` on the table, alone, within the step budget (in a
+        process of its own, steps.py: `shared` names objects of this process
+        its result may hold); then save, tell every page, and let the bots play."""
         async with self.lock(table):
-            change()
+            try:
+                _, fields = await steps.compute(table, change, self.step_seconds, shared)
+                table.__dict__.update(fields)
+            except steps.Stopped as stopped:
+                self._stop(table, str(stopped))
             self._save(table)
         await self.broadcast(table)
         self.kick(table)
+
+    @staticmethod
+    def _stop(table: Table, why: str) -> None:
+        table.error = f"{why}; the game is as it was before it (the designer may go back or restart)"
+        table.version += 1
 
     def _save(self, table: Table) -> None:
         if self.store is not None:
@@ -142,18 +158,23 @@ class Hub:
             await asyncio.sleep(self.bot_delay)
             version = table.version
             try:
-                choice = await asyncio.to_thread(table.bot_choice, table.state.clone())
-            except RulesError as err:
-                choice, error = None, err.diagnostics[0].message
+                _, fields = await steps.compute(table, lambda: _bot_move(table), self._thinking_seconds(table))
+            except (steps.Stopped, TableError) as err:
+                fields, stopped = None, str(err)
             async with self.lock(table):
                 if table.version != version:
                     continue  # the table changed while the bot thought: think again
-                if choice is None:
-                    table.error, table.version = error, table.version + 1
+                if fields is None:
+                    self._stop(table, stopped)
                 else:
-                    table.play(choice)
+                    table.__dict__.update(fields)
                 self._save(table)
             await self.broadcast(table)
+
+    def _thinking_seconds(self, table: Table) -> float:
+        """The step budget, plus the time a bot is told to think (`mcts:2s`)."""
+        ms = getattr(table.agents[table.state.current_player()], "ms", None)
+        return self.step_seconds + (ms / 1000 if isinstance(ms, (int, float)) else 0)
 
     async def stop(self) -> None:
         for task in self.bots.values():
@@ -161,6 +182,18 @@ class Hub:
         for task in self.bots.values():
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        steps.end_all()
+
+
+def _bot_move(table: Table) -> None:
+    """The deciding bot chooses and plays (in a step's process); a rules
+    error while it thinks stops the game with its message."""
+    try:
+        choice = table.bot_choice(table.state.clone())
+    except RulesError as err:
+        table.error, table.version = err.diagnostics[0].message, table.version + 1
+        return
+    table.play(choice)
 
 
 __all__ = ["Hub", "TableError", "HOTSEAT"]

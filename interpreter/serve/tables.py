@@ -154,6 +154,8 @@ class Table:
             raise TableError(409, "the game has moved on since this page was drawn; look again")
         if st.is_terminal():
             raise TableError(409, "the game is over")
+        if self.error is not None:
+            raise TableError(409, f"the game is stopped: {self.error}")
         decider = st.current_player()
         mine = self.is_person(decider) if seat == HOTSEAT else decider == seat
         if not mine:

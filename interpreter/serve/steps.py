@@ -1,0 +1,191 @@
+"""Game steps computed away from the server's event loop, in a process of
+their own, with a time budget.
+
+A step (a person's action and the rules run to the next decision, a bot
+thinking and playing, a trip back in time, a restart, a load) runs rules
+that may not end in reasonable time: a `repeat` the step budget stops
+late, arithmetic on numbers growing beyond measure. Such work holds
+Python's interpreter lock inside one multiplication for seconds at a time,
+so a thread would freeze every table, and cannot be interrupted. So each
+step runs in a child process forked from the server: the child has the
+table as it is, does the work, and sends the table's new fields back
+(pickled; the compiled rules, which do not pickle, are named by their
+place in `shared`, objects both processes hold). The server waits on the
+child's pipe without blocking its loop, and kills the child when the
+budget is spent, when the server stops, or when the request waiting for it
+is cancelled; the table then keeps the fields it had. The child also
+limits its own processor time, so it ends even if the server dies first.
+
+Where processes cannot be forked (Windows), the step runs in a thread,
+without a time budget.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import math
+import os
+import pickle
+import signal
+
+from .. import limits
+from ..errors import RulesError
+from .tables import TableError
+
+RUNNING: set = set()  # process ids of the steps being computed, killed when the server stops
+ENDED: set = set()  # process ids of the steps killed because the server stops
+
+
+class Stopped(Exception):
+    """A step that did not finish: its budget was spent or its process died."""
+
+
+async def compute(table, work, seconds: float, shared=()):
+    """(what `work()` returned, the table's fields after it), computed in a
+    child process on a copy of `table` within `seconds`; TableError when
+    the work refused (a rules error counts as a 400), Stopped when it did
+    not finish. `shared`: more objects of the server that the work's
+    result may hold (a game loaded for it)."""
+    if not hasattr(os, "fork"):
+        value = await asyncio.to_thread(work)
+        return value, dict(table.__dict__)
+    known = [table.game, table.game.program]
+    known += [part for item in shared for part in (item, getattr(item, "program", None)) if part is not None]
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        _child(table, work, seconds, known, write)
+    os.close(write)
+    RUNNING.add(pid)
+    try:
+        data = await _collect(read, seconds)
+    finally:
+        RUNNING.discard(pid)
+        end(pid)
+    if pid in ENDED:
+        ENDED.discard(pid)
+        raise Stopped("the server stopped while a step of the rules was computed")
+    return _outcome(data, known, seconds)
+
+
+def _child(table, work, seconds: float, known: list, write: int) -> None:
+    code = 1
+    try:
+        for name in ("SIGINT", "SIGTERM"):  # the server's handlers would keep a stray child alive
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+        with contextlib.suppress(ValueError):
+            signal.set_wakeup_fd(-1)
+        os.closerange(3, write)  # the server's sockets: a child must not keep a connection open
+        os.closerange(write + 1, 1 << 16)
+        _limit_cpu(seconds)
+        try:
+            outcome = ("done", work(), table.__dict__)
+        except TableError as err:
+            outcome = ("refused", err.status, err.message)
+        except RulesError as err:
+            outcome = ("refused", 400, err.diagnostics[0].message)
+        except Exception as err:  # said to the table's pages, as a rule that failed
+            outcome = ("failed", f"{type(err).__name__}: {err}"[:300])
+        try:
+            data = _dumps(outcome, known)
+        except Exception as err:
+            data = _dumps(("failed", f"its result could not be sent back ({type(err).__name__}: {err})"[:300]), known)
+        with os.fdopen(write, "wb") as out:
+            out.write(data)
+        code = 0
+    finally:
+        os._exit(code)
+
+
+def _limit_cpu(seconds: float) -> None:
+    try:
+        import resource
+    except ImportError:
+        return
+    limit = math.ceil(seconds) + 1
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 1))
+
+
+async def _collect(fd: int, seconds: float) -> bytes:
+    """Everything the child writes on `fd` until it closes it, within `seconds`."""
+    loop = asyncio.get_running_loop()
+    chunks: list = []
+    closed = loop.create_future()
+
+    def readable():
+        try:
+            chunk = os.read(fd, 1 << 20)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if chunk:
+            chunks.append(chunk)
+        elif not closed.done():
+            closed.set_result(None)
+
+    os.set_blocking(fd, False)
+    loop.add_reader(fd, readable)
+    try:
+        await asyncio.wait_for(closed, seconds)
+    except asyncio.TimeoutError:
+        raise Stopped(f"a step of the rules took longer than {seconds:g} s and was stopped") from None
+    finally:
+        loop.remove_reader(fd)
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def _outcome(data: bytes, known: list, seconds: float):
+    if not data:
+        raise Stopped("a step of the rules was stopped before it ended (out of memory, or over "
+                      f"{math.ceil(seconds) + 1} s of processor time)")
+    outcome = _Unpickler(io.BytesIO(data), known).load()
+    if outcome[0] == "refused":
+        raise TableError(outcome[1], outcome[2])
+    if outcome[0] == "failed":
+        raise Stopped(f"a step of the rules failed: {outcome[1]}")
+    return outcome[1], outcome[2]
+
+
+def end(pid: int) -> None:
+    """Kill a step's process if it still runs, and reap it (killed before it
+    is reaped, its id cannot belong to another process yet)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
+
+
+def end_all() -> None:
+    """End every step in progress (the server stops): the requests waiting
+    for them are answered at once, so the server stops in time."""
+    for pid in list(RUNNING):
+        ENDED.add(pid)
+        end(pid)
+
+
+def _dumps(outcome, known: list) -> bytes:
+    buffer = io.BytesIO()
+    _Pickler(buffer, known).dump(outcome)
+    return buffer.getvalue()
+
+
+class _Pickler(pickle.Pickler):
+    def __init__(self, file, known):
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.known = known
+
+    def persistent_id(self, obj):
+        return next((i for i, item in enumerate(self.known) if obj is item), None)
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, file, known):
+        super().__init__(file)
+        self.known = known
+
+    def persistent_load(self, pid):
+        return self.known[pid]
