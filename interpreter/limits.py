@@ -39,6 +39,7 @@ INLINE_CODE = 400  # characters of generated code up to which a definition is co
 
 # Serving (`serve`, `lsp`).
 STEP_SECONDS = 10  # seconds a served table may compute one step (`serve --step-time`)
+STEP_MEMORY = 2 << 30  # bytes of memory one step of a served table may add to the server's size
 LSP_MESSAGE_BYTES = 64 * MB  # bytes of one message an editor sends the language server
 
 # Saves.

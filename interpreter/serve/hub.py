@@ -106,13 +106,20 @@ class Hub:
         its result may hold); then save, tell every page, and let the bots play."""
         async with self.lock(table):
             try:
-                _, fields = await steps.compute(table, change, self.step_seconds, shared)
-                table.__dict__.update(fields)
+                _, fields = await steps.compute(table, change, self.step_seconds, shared, _sent(table))
+                self._take(table, fields)
             except steps.Stopped as stopped:
                 self._stop(table, str(stopped))
             self._save(table)
         await self.broadcast(table)
         self.kick(table)
+
+    def _take(self, table: Table, fields: dict) -> None:
+        """The table as a step left it (see _sent)."""
+        if "state" not in fields:
+            self._stop(table, fields["error"])
+        else:
+            table.__dict__.update(fields)
 
     @staticmethod
     def _stop(table: Table, why: str) -> None:
@@ -158,7 +165,8 @@ class Hub:
             await asyncio.sleep(self.bot_delay)
             version = table.version
             try:
-                _, fields = await steps.compute(table, lambda: _bot_move(table), self._thinking_seconds(table))
+                _, fields = await steps.compute(table, lambda: _bot_move(table), self._thinking_seconds(table),
+                                                sent=_sent(table))
             except (steps.Stopped, TableError) as err:
                 fields, stopped = None, str(err)
             async with self.lock(table):
@@ -167,7 +175,7 @@ class Hub:
                 if fields is None:
                     self._stop(table, stopped)
                 else:
-                    table.__dict__.update(fields)
+                    self._take(table, fields)
                 self._save(table)
             await self.broadcast(table)
 
@@ -183,6 +191,14 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         steps.end_all()
+
+
+def _sent(table: Table):
+    """What a step's process sends back: the table's fields, or only the
+    rules error that stopped the game during the step (its step budget
+    spent): the game then stays as it was before it."""
+    before = table.error
+    return lambda t: {"error": t.error} if before is None and t.error is not None else vars(t)
 
 
 def _bot_move(table: Table) -> None:

@@ -41,21 +41,21 @@ class Stopped(Exception):
     """A step that did not finish: its budget was spent or its process died."""
 
 
-async def compute(table, work, seconds: float, shared=()):
-    """(what `work()` returned, the table's fields after it), computed in a
-    child process on a copy of `table` within `seconds`; TableError when
-    the work refused (a rules error counts as a 400), Stopped when it did
-    not finish. `shared`: more objects of the server that the work's
-    result may hold (a game loaded for it)."""
+async def compute(table, work, seconds: float, shared=(), sent=vars):
+    """(what `work()` returned, `sent(table)` after it: the table's fields),
+    computed in a child process on a copy of `table` within `seconds`;
+    TableError when the work refused (a rules error counts as a 400),
+    Stopped when it did not finish. `shared`: more objects of the server
+    that the result may hold (a game loaded for it)."""
     if not hasattr(os, "fork"):
         value = await asyncio.to_thread(work)
-        return value, dict(table.__dict__)
+        return value, dict(sent(table))
     known = [table.game, table.game.program]
     known += [part for item in shared for part in (item, getattr(item, "program", None)) if part is not None]
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
-        _child(table, work, seconds, known, write)
+        _child(table, lambda: (work(), sent(table)), seconds, known, write)
     os.close(write)
     RUNNING.add(pid)
     try:
@@ -70,6 +70,7 @@ async def compute(table, work, seconds: float, shared=()):
 
 
 def _child(table, work, seconds: float, known: list, write: int) -> None:
+    """Run `work()` -> (value, fields), send the outcome on `write`, and exit."""
     code = 1
     try:
         for name in ("SIGINT", "SIGTERM"):  # the server's handlers would keep a stray child alive
@@ -78,13 +79,15 @@ def _child(table, work, seconds: float, known: list, write: int) -> None:
             signal.set_wakeup_fd(-1)
         os.closerange(3, write)  # the server's sockets: a child must not keep a connection open
         os.closerange(write + 1, 1 << 16)
-        _limit_cpu(seconds)
+        _limit(seconds)
         try:
-            outcome = ("done", work(), table.__dict__)
+            outcome = ("done", *work())
         except TableError as err:
             outcome = ("refused", err.status, err.message)
         except RulesError as err:
             outcome = ("refused", 400, err.diagnostics[0].message)
+        except MemoryError:
+            outcome = ("failed", f"it needed more than {limits.STEP_MEMORY >> 30} GB of memory")
         except Exception as err:  # said to the table's pages, as a rule that failed
             outcome = ("failed", f"{type(err).__name__}: {err}"[:300])
         try:
@@ -98,7 +101,11 @@ def _child(table, work, seconds: float, known: list, write: int) -> None:
         os._exit(code)
 
 
-def _limit_cpu(seconds: float) -> None:
+def _limit(seconds: float) -> None:
+    """Bound the child's processor time, and (where the size of a process
+    can be read) the memory it may add to what it has: a number squared
+    beyond measure fails there, as MemoryError, rather than take the
+    machine's memory."""
     try:
         import resource
     except ImportError:
@@ -106,6 +113,10 @@ def _limit_cpu(seconds: float) -> None:
     limit = math.ceil(seconds) + 1
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 1))
+    with contextlib.suppress(ValueError, OSError, IndexError):
+        with open("/proc/self/statm") as statm:
+            size = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        resource.setrlimit(resource.RLIMIT_AS, (size + limits.STEP_MEMORY, resource.getrlimit(resource.RLIMIT_AS)[1]))
 
 
 async def _collect(fd: int, seconds: float) -> bytes:
