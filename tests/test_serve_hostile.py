@@ -131,6 +131,7 @@ STOPPED = "; the game is as it was before it (the designer may go back or restar
 @pytest.mark.parametrize("loop, error", [
     (0, "a step of the rules took longer than 2 s and was stopped" + STOPPED),  # the time budget stops it
     (1, "rule 'turn' ran 1000000 steps without a decision: it never ends (active rules: game -> turn)" + STOPPED),
+    (2, "a step of the rules took longer than 2 s and was stopped" + STOPPED),  # drawing the card played runs away
 ])
 def test_a_runaway_rule_stops_its_table_only(tmp_path, loop, error):
     import threading

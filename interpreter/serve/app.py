@@ -209,7 +209,7 @@ async def designer_page(request):
 # ---------------------------------------------------------------- a seat
 async def seat_state(request):
     table, seat = _seat(request)
-    return JSONResponse(_hub(request).view(table, seat))
+    return JSONResponse(await _hub(request).view(table, seat))
 
 
 async def seat_act(request):
@@ -222,7 +222,7 @@ async def seat_act(request):
         raise HTTPException(400, "the version must be a whole number")
     hub = _hub(request)
     await hub.change(table, lambda: table.act(seat, option, version))
-    return JSONResponse(hub.view(table, seat))
+    return JSONResponse(await hub.view(table, seat))
 
 
 async def seat_cards(request):
@@ -239,7 +239,7 @@ async def seat_cards(request):
 # ---------------------------------------------------------------- the designer
 async def designer_state(request):
     table = _designer(request)
-    return JSONResponse(_hub(request).view(table, None))
+    return JSONResponse(await _hub(request).view(table, None))
 
 
 async def designer_travel(request):
@@ -247,7 +247,7 @@ async def designer_travel(request):
     data = await read_json(request)
     hub = _hub(request)
     await hub.change(table, lambda: table.travel(data.get("branch"), data.get("before")))
-    return JSONResponse(hub.view(table, None))
+    return JSONResponse(await hub.view(table, None))
 
 
 async def designer_restart(request):
@@ -255,7 +255,7 @@ async def designer_restart(request):
     data = await read_json(request)
     hub = _hub(request)
     await hub.change(table, lambda: table.restart(data.get("seed")))
-    return JSONResponse(hub.view(table, None))
+    return JSONResponse(await hub.view(table, None))
 
 
 async def designer_save(request):
@@ -277,7 +277,7 @@ async def designer_load(request):
     game = load_game(table.setup.rules, data["sets"])
     hub = _hub(request)
     await hub.change(table, lambda: table.load(data, game), shared=[game])
-    return JSONResponse(hub.view(table, None))
+    return JSONResponse(await hub.view(table, None))
 
 
 # ---------------------------------------------------------------- live pages

@@ -44,6 +44,8 @@ class Hub:
         self.locks: dict[str, asyncio.Lock] = {}
         self.bots: dict[str, asyncio.Task] = {}
         self.problems: list[str] = []  # saves that could not be resumed
+        self.drawn: dict[str, tuple] = {}  # table id -> (its version, {seat or HOTSEAT or None: its view})
+        self.drawing: dict[str, asyncio.Lock] = {}
 
     # ---------------------------------------------------------------- tables
     def resume(self) -> list[Table]:
@@ -93,8 +95,28 @@ class Hub:
         out["designer"] = f"/designer/{table.links.designer}"
         return out
 
-    def view(self, table: Table, seat) -> dict:
-        return designer_view(table, self.links(table)) if seat is None else seat_view(table, seat)
+    async def view(self, table: Table, seat) -> dict:
+        """What the page of `seat` (None: the designer's) shows. Views are
+        drawn where steps are computed (a `show` template is rules too), each
+        step drawing the views of the table it leaves; they are kept until
+        the table changes. A table that cannot be drawn is a 503."""
+        drawn = self.drawn.get(table.id)
+        if drawn is None or drawn[0] != table.version:
+            async with self.drawing.setdefault(table.id, asyncio.Lock()):
+                drawn = self.drawn.get(table.id)
+                if drawn is None or drawn[0] != table.version:
+                    drawn = await self._redraw(table)
+        return drawn[1][seat]
+
+    async def _redraw(self, table: Table) -> tuple:
+        version = table.version
+        try:
+            views, _ = await steps.compute(table, lambda: _draw(table), self.step_seconds, sent=lambda t: {})
+        except (steps.Stopped, TableError) as err:
+            raise TableError(503, f"the table cannot be drawn: {err}") from None
+        if table.version == version:
+            self.drawn[table.id] = (version, views)
+        return version, views
 
     # ---------------------------------------------------------------- changes
     def lock(self, table: Table) -> asyncio.Lock:
@@ -106,25 +128,33 @@ class Hub:
         its result may hold); then save, tell every page, and let the bots play."""
         async with self.lock(table):
             try:
-                _, fields = await steps.compute(table, change, self.step_seconds, shared, _sent(table))
-                self._take(table, fields)
+                views, fields = await steps.compute(table, _step(table, change), self.step_seconds, shared,
+                                                    _sent(table))
+                self._take(table, fields, views)
             except steps.Stopped as stopped:
                 self._stop(table, str(stopped))
             self._save(table)
         await self.broadcast(table)
         self.kick(table)
 
-    def _take(self, table: Table, fields: dict) -> None:
-        """The table as a step left it (see _sent)."""
+    def _take(self, table: Table, fields: dict, views) -> None:
+        """The table as a step left it, and its views (see _sent)."""
         if "state" not in fields:
             self._stop(table, fields["error"])
         else:
             table.__dict__.update(fields)
+            self.drawn[table.id] = (table.version, views)
 
-    @staticmethod
-    def _stop(table: Table, why: str) -> None:
+    def _stop(self, table: Table, why: str) -> None:
+        """Stop the game as it is, saying `why` on its pages (their views
+        as drawn, with the reason and no decision to take: drawing them
+        again might be what ran away)."""
         table.error = f"{why}; the game is as it was before it (the designer may go back or restart)"
         table.version += 1
+        drawn = self.drawn.get(table.id)
+        if drawn is not None:
+            said = {"error": table.error, "version": table.version, "decision": None}
+            self.drawn[table.id] = (table.version, {seat: {**view, **said} for seat, view in drawn[1].items()})
 
     def _save(self, table: Table) -> None:
         if self.store is not None:
@@ -137,7 +167,7 @@ class Hub:
     async def send(self, table: Table, watcher: Watcher) -> None:
         try:
             async with watcher.sending:
-                await watcher.socket.send_json(self.view(table, watcher.seat))
+                await watcher.socket.send_json(await self.view(table, watcher.seat))
         except Exception:  # a page that left: forget it (its socket says no more)
             self.unwatch(table, watcher)
 
@@ -165,8 +195,8 @@ class Hub:
             await asyncio.sleep(self.bot_delay)
             version = table.version
             try:
-                _, fields = await steps.compute(table, lambda: _bot_move(table), self._thinking_seconds(table),
-                                                sent=_sent(table))
+                views, fields = await steps.compute(table, _step(table, lambda: _bot_move(table)),
+                                                    self._thinking_seconds(table), sent=_sent(table))
             except (steps.Stopped, TableError) as err:
                 fields, stopped = None, str(err)
             async with self.lock(table):
@@ -175,7 +205,7 @@ class Hub:
                 if fields is None:
                     self._stop(table, stopped)
                 else:
-                    self._take(table, fields)
+                    self._take(table, fields, views)
                 self._save(table)
             await self.broadcast(table)
 
@@ -191,6 +221,24 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         steps.end_all()
+
+
+def _draw(table: Table) -> dict:
+    """Every view of the table: each person's seat (or the hot seat), and the designer's."""
+    seats = [*table.links.seats, *([HOTSEAT] if table.links.hotseat else []), None]
+    links = Hub.links(table)
+    return {seat: designer_view(table, links) if seat is None else seat_view(table, seat) for seat in seats}
+
+
+def _step(table: Table, work):
+    """`work`, then the views of the table it leaves (none when it stopped
+    the game: see _sent), as a step's process computes them."""
+    before = table.error
+
+    def step():
+        work()
+        return None if before is None and table.error is not None else _draw(table)
+    return step
 
 
 def _sent(table: Table):
