@@ -232,3 +232,16 @@ def test_the_server_stops_promptly_while_a_rule_runs_away(tmp_path, stop):
         except OSError:
             pass
     assert strays == [], (strays, os.getpid())
+
+
+def test_where_processes_cannot_fork_steps_run_in_a_thread(tmp_path, monkeypatch):
+    import os
+
+    monkeypatch.delattr(os, "fork")
+    hub, table = new_hub(tmp_path, players=2, humans=(0, 1), bot_delay=60)
+    seat = "/api" + hub.links(table)[table.state.current_player()]
+    with running(hub) as base, httpx.Client(base_url=base, timeout=20) as client:
+        view = client.get(seat).json()
+        after = client.post(seat + "/act", json={"option": view["decision"]["options"][0]["id"]})
+        assert after.status_code == 200 and after.json()["version"] > view["version"]
+        assert len(client.get("/api" + hub.links(table)["designer"]).json()["decisions"]) == 1

@@ -28,6 +28,7 @@ import math
 import os
 import pickle
 import signal
+import warnings
 
 from .. import limits
 from ..errors import RulesError
@@ -53,7 +54,9 @@ async def compute(table, work, seconds: float, shared=(), sent=vars):
     known = [table.game, table.game.program]
     known += [part for item in shared for part in (item, getattr(item, "program", None)) if part is not None]
     read, write = os.pipe()
-    pid = os.fork()
+    with warnings.catch_warnings():  # Python 3.12 warns of forking a process with threads: the child
+        warnings.simplefilter("ignore", DeprecationWarning)  # runs the step alone and takes no lock they hold
+        pid = os.fork()
     if pid == 0:  # the child: never returns
         _child(table, lambda: (work(), sent(table)), seconds, known, write)
     os.close(write)
