@@ -245,3 +245,18 @@ def test_where_processes_cannot_fork_steps_run_in_a_thread(tmp_path, monkeypatch
         after = client.post(seat + "/act", json={"option": view["decision"]["options"][0]["id"]})
         assert after.status_code == 200 and after.json()["version"] > view["version"]
         assert len(client.get("/api" + hub.links(table)["designer"]).json()["decisions"]) == 1
+
+
+def test_the_addresses_a_server_answers_to_off_loopback():
+    from interpreter.serve.origins import from_here, served
+
+    lan = ("192.168.1.5", 8765)  # a server listening on 0.0.0.0, reached from another machine
+    names = ("studio", "0.0.0.0")  # the name its links were printed with, and --host
+    assert served("192.168.1.5:8765", lan, names) and served("STUDIO:8765", lan, names)
+    for host in ("rebound.example:8765", "127.0.0.1:8765", "localhost:8765", "studio:8766", "192.168.1.6:8765",
+                 "0.0.0.0:8765", "studio", "[::1]:8765", ":8765", "studio:+8765", "studio:８７６５"):
+        assert not served(host, lan, names), host
+    assert served("[::ffff:127.0.0.1]:80", ("::ffff:127.0.0.1", 80)) and served("localhost", ("127.0.0.1", 80))
+    assert from_here({"origin": "http://studio:8765"}, lan, names)
+    assert not from_here({"origin": "http://studio:8765", "sec-fetch-site": "cross-site"}, lan, names)
+    assert not from_here({"origin": "http://studio:8765/x"}, lan, names) and from_here({}, lan, names)
