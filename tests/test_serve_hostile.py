@@ -260,3 +260,23 @@ def test_the_addresses_a_server_answers_to_off_loopback():
     assert from_here({"origin": "http://studio:8765"}, lan, names)
     assert not from_here({"origin": "http://studio:8765", "sec-fetch-site": "cross-site"}, lan, names)
     assert not from_here({"origin": "http://studio:8765/x"}, lan, names) and from_here({}, lan, names)
+
+
+def test_setting_up_a_table_that_runs_away_is_stopped_too(tmp_path):
+    from click.testing import CliRunner
+
+    from cli.main import cli
+    from interpreter.serve import Hub, Store
+
+    from .serving import FIXTURES
+
+    result = CliRunner().invoke(cli, ["serve", str(FIXTURES / "runaway.rules"), "--set", "loop=3", "--step-time", "1",
+                                      "--state-dir", str(tmp_path / "a")])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output == (f"Error: {FIXTURES / 'runaway.rules'}: setting up the game: a step of the rules took "
+                             f"longer than 1 s and was stopped (--step-time)\n")
+    new_hub(tmp_path / "b", players=2, humans=(0,))
+    slow = Hub(Store(tmp_path / "b"), step_seconds=1e-6)  # too short to replay even this game
+    assert slow.resume() == [] and len(slow.problems) == 1
+    assert "not resumed: " in slow.problems[0] and "replaying the game: a step of the rules took longer than 1e-06 s" \
+        in slow.problems[0]

@@ -52,7 +52,7 @@ class Hub:
         """The tables saved in the store, served again at their links."""
         if self.store is None:
             return []
-        tables, self.problems = self.store.load_all()
+        tables, self.problems = self.store.load_all(self.step_seconds)
         for table in tables:
             self.tables[table.id] = table
         return tables
@@ -70,7 +70,11 @@ class Hub:
                 raise RulesError(f"player {seat + 1} does not exist with {players} players (players 1 to {players})")
         setup = Setup(os.path.abspath(rules), dict(sets), fresh_seed() if seed is None else seed, players,
                       humans, bots, hotseat)
-        table = Table(secrets.token_hex(6), game, setup, Links.new(setup))
+        table_id, links = secrets.token_hex(6), Links.new(setup)
+        try:  # the rules run to the first decision within the step budget, as every step
+            table = steps.build(lambda: Table(table_id, game, setup, links), self.step_seconds, [game])
+        except steps.Stopped as stopped:
+            raise RulesError(f"{rules}: setting up the game: {stopped} (--step-time)") from None
         self.tables[table.id] = table
         self._save(table)
         return table
@@ -112,8 +116,8 @@ class Hub:
         version = table.version
         try:
             views, _ = await steps.compute(table, lambda: _draw(table), self.step_seconds, sent=lambda t: {})
-        except (steps.Stopped, TableError) as err:
-            raise TableError(503, f"the table cannot be drawn: {err}") from None
+        except (steps.Stopped, TableError, RulesError) as err:
+            raise TableError(503, f"the table cannot be drawn: {_words(err)}") from None
         if table.version == version:
             self.drawn[table.id] = (version, views)
         return version, views
@@ -197,8 +201,8 @@ class Hub:
             try:
                 views, fields = await steps.compute(table, _step(table, lambda: _bot_move(table)),
                                                     self._thinking_seconds(table), sent=_sent(table))
-            except (steps.Stopped, TableError) as err:
-                fields, stopped = None, str(err)
+            except (steps.Stopped, TableError, RulesError) as err:
+                fields, stopped = None, _words(err)
             async with self.lock(table):
                 if table.version != version:
                     continue  # the table changed while the bot thought: think again
@@ -221,6 +225,10 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         steps.end_all()
+
+
+def _words(err: Exception) -> str:
+    return err.diagnostics[0].message if isinstance(err, RulesError) else str(err)
 
 
 def _draw(table: Table) -> dict:

@@ -27,7 +27,9 @@ import io
 import math
 import os
 import pickle
+import select
 import signal
+import time
 import warnings
 
 from .. import limits
@@ -45,21 +47,14 @@ class Stopped(Exception):
 async def compute(table, work, seconds: float, shared=(), sent=vars):
     """(what `work()` returned, `sent(table)` after it: the table's fields),
     computed in a child process on a copy of `table` within `seconds`;
-    TableError when the work refused (a rules error counts as a 400),
-    Stopped when it did not finish. `shared`: more objects of the server
+    TableError or RulesError when the work raised it, Stopped when it did
+    not finish. `shared`: more objects of the server
     that the result may hold (a game loaded for it)."""
     if not hasattr(os, "fork"):
         value = await asyncio.to_thread(work)
         return value, dict(sent(table))
-    known = [table.game, table.game.program]
-    known += [part for item in shared for part in (item, getattr(item, "program", None)) if part is not None]
-    read, write = os.pipe()
-    with warnings.catch_warnings():  # Python 3.12 warns of forking a process with threads: the child
-        warnings.simplefilter("ignore", DeprecationWarning)  # runs the step alone and takes no lock they hold
-        pid = os.fork()
-    if pid == 0:  # the child: never returns
-        _child(table, lambda: (work(), sent(table)), seconds, known, write)
-    os.close(write)
+    known = _known([table.game, *shared])
+    pid, read = _fork(lambda: (work(), sent(table)), seconds, known)
     RUNNING.add(pid)
     try:
         data = await _collect(read, seconds)
@@ -72,7 +67,40 @@ async def compute(table, work, seconds: float, shared=(), sent=vars):
     return _outcome(data, known, seconds)
 
 
-def _child(table, work, seconds: float, known: list, write: int) -> None:
+def build(make, seconds: float, shared=()):
+    """What `make()` returns (a table set up: its rules run to the first
+    decision, or its saved actions replayed), made in a child process
+    within `seconds` as `compute` makes a step, by the command before it
+    serves (no event loop runs yet). `shared`: the games it may hold."""
+    if not hasattr(os, "fork"):
+        return make()
+    known = _known(shared)
+    pid, read = _fork(lambda: (make(), None), seconds, known)
+    try:
+        data = _collect_now(read, seconds)
+    finally:
+        end(pid)
+    return _outcome(data, known, seconds)[0]
+
+
+def _known(games) -> list:
+    """The objects both processes hold that a result names by place: each game and its compiled rules."""
+    return [part for game in games for part in (game, getattr(game, "program", None)) if part is not None]
+
+
+def _fork(work, seconds: float, known: list):
+    """(the child's process id, the end of its pipe to read) of a child that runs `work`."""
+    read, write = os.pipe()
+    with warnings.catch_warnings():  # Python 3.12 warns of forking a process with threads: the child
+        warnings.simplefilter("ignore", DeprecationWarning)  # runs the step alone and takes no lock they hold
+        pid = os.fork()
+    if pid == 0:  # the child: never returns
+        _child(work, seconds, known, write)
+    os.close(write)
+    return pid, read
+
+
+def _child(work, seconds: float, known: list, write: int) -> None:
     """Run `work()` -> (value, fields), send the outcome on `write`, and exit."""
     code = 1
     try:
@@ -87,8 +115,8 @@ def _child(table, work, seconds: float, known: list, write: int) -> None:
             outcome = ("done", *work())
         except TableError as err:
             outcome = ("refused", err.status, err.message)
-        except RulesError as err:
-            outcome = ("refused", 400, err.diagnostics[0].message)
+        except RulesError as err:  # raised again by the server, where and as it was
+            outcome = ("rules", type(err), err.diagnostics)
         except MemoryError:
             outcome = ("failed", f"it needed more than {limits.STEP_MEMORY >> 30} GB of memory")
         except Exception as err:  # said to the table's pages, as a rule that failed
@@ -145,11 +173,29 @@ async def _collect(fd: int, seconds: float) -> bytes:
     try:
         await asyncio.wait_for(closed, seconds)
     except asyncio.TimeoutError:
-        raise Stopped(f"a step of the rules took longer than {seconds:g} s and was stopped") from None
+        raise Stopped(_too_long(seconds)) from None
     finally:
         loop.remove_reader(fd)
         os.close(fd)
     return b"".join(chunks)
+
+
+def _collect_now(fd: int, seconds: float) -> bytes:
+    """_collect, waiting in this thread (Ctrl+C interrupts the wait)."""
+    deadline, chunks = time.monotonic() + seconds, []
+    with os.fdopen(fd, "rb", buffering=0) as pipe:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([pipe], [], [], left)[0]:
+                raise Stopped(_too_long(seconds))
+            chunk = pipe.read(1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+
+
+def _too_long(seconds: float) -> str:
+    return f"a step of the rules took longer than {seconds:g} s and was stopped"
 
 
 def _outcome(data: bytes, known: list, seconds: float):
@@ -159,6 +205,8 @@ def _outcome(data: bytes, known: list, seconds: float):
     outcome = _Unpickler(io.BytesIO(data), known).load()
     if outcome[0] == "refused":
         raise TableError(outcome[1], outcome[2])
+    if outcome[0] == "rules":
+        raise outcome[1](outcome[2])
     if outcome[0] == "failed":
         raise Stopped(f"a step of the rules failed: {outcome[1]}")
     return outcome[1], outcome[2]

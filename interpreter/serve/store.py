@@ -21,6 +21,7 @@ from ..errors import RulesError, SaveFileError
 from ..loader import load_game
 from ..replay import path_in
 from ..saves import session_data
+from . import steps
 from .tables import Links, Setup, Table, TableError
 
 SUFFIX = ".json"
@@ -69,18 +70,21 @@ class Store:
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         files.write_text(path, table.save_text(str(path), with_links=True), "a served game")
 
-    def load_all(self) -> tuple[list[Table], list[str]]:
+    def load_all(self, seconds: float = limits.STEP_SECONDS) -> tuple[list[Table], list[str]]:
         """Every table saved in the folder, and a message for each save that
-        could not be resumed (its rules moved or changed, or it is damaged)."""
+        could not be resumed (its rules moved or changed, it is damaged, or
+        replaying it takes longer than `seconds`)."""
         tables, problems = [], []
         for path in sorted(self.folder.glob(f"*{SUFFIX}")):
             try:
-                tables.append(self.load(path))
+                tables.append(self.load(path, seconds))
             except RulesError as err:
                 problems.append(f"{path}: not resumed: {err.diagnostics[0].message}")
+            except TableError as err:  # a saved action that is not legal there
+                problems.append(f"{path}: not resumed: {err.message}")
         return tables, problems
 
-    def load(self, path: Path) -> Table:
+    def load(self, path: Path, seconds: float = limits.STEP_SECONDS) -> Table:
         raw = files.read_bytes(path, "a served game", limits.SAVE_FILE_BYTES)
         data = session_data(raw, str(path))
         serve = data.get("serve")
@@ -94,9 +98,16 @@ class Store:
         hotseat = serve.get("hotseat") is True
         setup = Setup(os.path.abspath(rules), data["sets"], data["seed"], data["players"],
                       sorted(set(data["human"])), data.get("bots"), hotseat)
-        table = Table(path.stem, game, setup, _links(serve["links"], setup, path), state.actions() or [])
-        table.branches = _branches(table, serve.get("branches"))
-        return table
+        links = _links(serve["links"], setup, path)
+
+        def replayed():
+            table = Table(path.stem, game, setup, links, state.actions() or [])
+            table.branches = _branches(table, serve.get("branches"))
+            return table
+        try:  # the saved actions replayed within the step budget, as every step
+            return steps.build(replayed, seconds, [game])
+        except steps.Stopped as stopped:
+            raise SaveFileError(f"{path}: replaying the game: {stopped} (--step-time)") from None
 
 
 def _make_private(folder: Path) -> bool:
