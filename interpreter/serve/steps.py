@@ -2,19 +2,20 @@
 their own, with a time budget.
 
 A step (a person's action and the rules run to the next decision, a bot
-thinking and playing, a trip back in time, a restart, a load) runs rules
-that may not end in reasonable time: a `repeat` the step budget stops
-late, arithmetic on numbers growing beyond measure. Such work holds
-Python's interpreter lock inside one multiplication for seconds at a time,
-so a thread would freeze every table, and cannot be interrupted. So each
-step runs in a child process forked from the server: the child has the
-table as it is, does the work, and sends the table's new fields back
-(pickled; the compiled rules, which do not pickle, are named by their
-place in `shared`, objects both processes hold). The server waits on the
-child's pipe without blocking its loop, and kills the child when the
-budget is spent, when the server stops, or when the request waiting for it
-is cancelled; the table then keeps the fields it had. The child also
-limits its own processor time, so it ends even if the server dies first.
+thinking and playing, a trip back in time, a restart, a load, the views
+drawn after it, a table set up) runs rules that may not end in reasonable
+time: a `repeat` the step budget stops late, arithmetic on numbers growing
+beyond measure. Such work holds Python's interpreter lock inside one
+multiplication for seconds at a time, so a thread would freeze every
+table, and cannot be interrupted. So each step runs in a child process
+forked from the server: the child has the table as it is, does the work,
+and sends the table's new fields back (pickled; the games, whose compiled
+rules do not pickle, are named by their place in a list of objects both
+processes hold). The server waits on the child's pipe without blocking its
+loop, and kills the child when the budget is spent, when the server stops,
+or when the request waiting for it is cancelled; the table then keeps the
+fields it had. The child also limits its own processor time and memory, so
+it ends even if the server dies first.
 
 Where processes cannot be forked (Windows), the step runs in a thread,
 without a time budget.
@@ -48,8 +49,7 @@ async def compute(table, work, seconds: float, shared=(), sent=vars):
     """(what `work()` returned, `sent(table)` after it: the table's fields),
     computed in a child process on a copy of `table` within `seconds`;
     TableError or RulesError when the work raised it, Stopped when it did
-    not finish. `shared`: more objects of the server
-    that the result may hold (a game loaded for it)."""
+    not finish. `shared`: more games the result may hold (one loaded for it)."""
     if not hasattr(os, "fork"):
         value = await asyncio.to_thread(work)
         return value, dict(sent(table))
