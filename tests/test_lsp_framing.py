@@ -11,7 +11,7 @@ import pytest
 
 from interpreter import limits
 
-from .lsp_client import LspClient
+from .lsp_client import ROOT, LspClient
 
 
 def framed(message: dict, short: int = 0) -> bytes:
@@ -58,4 +58,6 @@ def test_headers_in_any_case_and_spacing_are_read():
                            "params": {"settings": {}}}).encode()
         client.process.stdin.write(b"content-length:%d\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8"
                                    b"\r\n\r\n" % len(body) + body)
-        assert client.request("shutdown", {}) is None  # the stream is still read message by message
+        nowhere = {"textDocument": {"uri": (ROOT / "none.rules").as_uri()}}
+        symbols = client.request("textDocument/documentSymbol", nowhere)
+        assert not symbols  # answered: the stream is still read message by message
