@@ -31,7 +31,8 @@ STOPS = "Error: the editor's messages cannot be read: "
      + framed(SHUTDOWN),
      "a message's 89 bytes are not JSON (is its Content-Length right?): "
      "b'{\"jsonrpc\": \"2.0\", \"method\": \"workspace/didChangeConfigurati'..."),
-    (b"Content-Lenght: 12\r\n\r\n", "expected a Content-Length or Content-Type header, got b'Content-Lenght: 12\\r\\n'"),
+    (b"Content-Lenght: 12\r\n\r\n",
+     "expected a Content-Length or Content-Type header, got b'Content-Lenght: 12\\r\\n'"),
     (b"Content-Length: 2\r\n" + b"X" * 2000, "expected a header line of at most 1024 bytes ending in CRLF, got b'"
      + "X" * 60 + "'..."),
     (b"Content-Length: -5\r\n\r\n", "expected a Content-Length of 1 byte or more, got b'Content-Length: -5\\r\\n'"),

@@ -95,7 +95,8 @@ def test_requests_naming_another_server_or_sent_by_pages_of_other_sites_are_refu
             assert client.post(act, json={}, headers={"origin": origin}).status_code == 400  # let in: no option said
         assert client.post(act, json={}, headers={"sec-fetch-site": "same-origin"}).status_code == 400
         refused = [{"origin": "http://rebound.example"}, {"origin": f"http://rebound.example:{port}"},
-                   {"origin": "null"}, {"origin": f"https://127.0.0.1:{port}"}, {"origin": f"http://127.0.0.1:{port + 1}"},
+                   {"origin": "null"}, {"origin": f"https://127.0.0.1:{port}"},
+                   {"origin": f"http://127.0.0.1:{port + 1}"},
                    {"sec-fetch-site": "cross-site"}, {"sec-fetch-site": "same-site"}]
         for headers in refused:
             response = client.post(act, json={}, headers=headers)
