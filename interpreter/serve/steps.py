@@ -14,8 +14,8 @@ rules do not pickle, are named by their place in a list of objects both
 processes hold). The server waits on the child's pipe without blocking its
 loop, and kills the child when the budget is spent, when the server stops,
 or when the request waiting for it is cancelled; the table then keeps the
-fields it had. The child also limits its own processor time and memory, so
-it ends even if the server dies first.
+fields it had. The child also limits its own time and memory, so it ends
+even if the server dies first.
 
 Where processes cannot be forked (Windows), the step runs in a thread,
 without a time budget.
@@ -104,8 +104,9 @@ def _child(work, seconds: float, known: list, write: int) -> None:
     """Run `work()` -> (value, fields), send the outcome on `write`, and exit."""
     code = 1
     try:
-        for name in ("SIGINT", "SIGTERM"):  # the server's handlers would keep a stray child alive
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
+        for name in ("SIGINT", "SIGTERM", "SIGALRM"):  # the server's handlers would keep a stray child alive
+            if hasattr(signal, name):
+                signal.signal(getattr(signal, name), signal.SIG_DFL)
         with contextlib.suppress(ValueError):
             signal.set_wakeup_fd(-1)
         os.closerange(3, write)  # the server's sockets: a child must not keep a connection open
@@ -133,7 +134,7 @@ def _child(work, seconds: float, known: list, write: int) -> None:
 
 
 def _limit(seconds: float) -> None:
-    """Bound the child's processor time, and (where the size of a process
+    """Bound the child's time (by the clock and by the processor), and (where the size of a process
     can be read) the memory it may add to what it has: a number squared
     beyond measure fails there, as MemoryError, rather than take the
     machine's memory."""
@@ -142,6 +143,7 @@ def _limit(seconds: float) -> None:
     except ImportError:
         return
     limit = math.ceil(seconds) + 1
+    signal.alarm(limit + 1)  # ends the child a second after the server would have, even one stuck waiting
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 1))
     with contextlib.suppress(ValueError, OSError, IndexError):
