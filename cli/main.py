@@ -130,7 +130,9 @@ def lsp(stdio):
     """Run the language server for editors (Language Server Protocol over stdio)."""
     from interpreter.lsp.server import serve_stdio
 
-    serve_stdio()
+    broken = serve_stdio()
+    if broken is not None:
+        raise click.ClickException(f"the editor's messages cannot be read: {broken}; the language server stops")
 
 
 cli.add_command(run)

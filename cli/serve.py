@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import click
 
+from interpreter import limits
+
 from .options import BotsOption, PathArg, parse_sets, reports_errors, set_option
 
 
@@ -28,16 +30,22 @@ from .options import BotsOption, PathArg, parse_sets, reports_errors, set_option
                    "[default: the user's data folder, e.g. ~/.local/share/catalyst-rules/served-games]")
 @click.option("--bot-delay", type=click.FloatRange(0, 60), default=0.5, show_default=True,
               help="Seconds a bot waits before each decision, so people can follow.")
+@click.option("--step-time", type=click.FloatRange(0.1, 3600), default=limits.STEP_SECONDS, show_default=True,
+              help="Seconds one step of a game may compute (an action and the rules up to the next decision, "
+                   "a bot's move, a trip back) before its table is stopped; a bot told to think for a time "
+                   "(mcts:2s) gets that time more.")
 @set_option
 @reports_errors
-def serve_command(rules, players, seed, bots, humans, hotseat, host, port, state_dir, bot_delay, sets):
+def serve_command(rules, players, seed, bots, humans, hotseat, host, port, state_dir, bot_delay, step_time, sets):
     """Play RULES in the browser: print a link for each person's seat and one
     for the designer, and serve them until stopped (Ctrl+C). Without RULES,
     serve the games kept in the state folder again."""
     from interpreter.serve import HOTSEAT, Hub, Store, bind, default_folder, run
 
     store = Store(state_dir or default_folder("catalyst-rules"))
-    hub = Hub(store, bot_delay=bot_delay)
+    for warning in store.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    hub = Hub(store, bot_delay=bot_delay, step_seconds=step_time)
     resumed = hub.resume()
     for problem in hub.problems:
         click.echo(f"warning: {problem}", err=True)
@@ -61,7 +69,7 @@ def serve_command(rules, players, seed, bots, humans, hotseat, host, port, state
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(f"warning: listening on {host}: anyone who can reach this machine and has a link can play",
                    err=True)
-    run(hub, sock)
+    run(hub, sock, names=[_shown_host(host).strip("[]"), host])
 
 
 def _shown_host(host: str) -> str:

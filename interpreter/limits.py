@@ -40,6 +40,11 @@ VALUE_ITEMS = 1_000_000  # items of a list a rule builds (`a + b`, `L * n`), the
 VALUE_TEXT = 1_000_000  # characters of a text a rule builds (`{...}` in a text, `a + b`)
 INLINE_CODE = 400  # characters of generated code up to which a definition is copied where it is used
 
+# Serving (`serve`, `lsp`).
+STEP_SECONDS = 10  # seconds a served table may compute one step (`serve --step-time`)
+STEP_MEMORY = 2 << 30  # bytes of memory one step of a served table may add to the server's size
+LSP_MESSAGE_BYTES = 64 * MB  # bytes of one message an editor sends the language server
+
 # Saves.
 SAVED_LOCAL_VALUES = 100_000  # values in one running rule's locals, all nesting included
 SAVED_TEXT = 10_000  # characters of one text in a running rule's locals

@@ -123,7 +123,7 @@ def served_at_once(words: list[str]):
     with tempfile.TemporaryDirectory() as scratch, pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_DATA_HOME", scratch)
         patch.setattr(serve, "bind", lambda host, port: bind(host, 0))
-        patch.setattr(serve, "run", lambda hub, sock: sock.close())
+        patch.setattr(serve, "run", lambda hub, sock, **options: sock.close())
         yield
 
 

@@ -17,6 +17,7 @@ from pygls.lsp.server import LanguageServer
 
 from . import features
 from .convert import path_of
+from .framing import BrokenStream, CheckedInput
 from .workspace import Workspace
 
 logger = logging.getLogger(__name__)
@@ -166,11 +167,17 @@ def create_server() -> RulesLanguageServer:
     return server
 
 
-def serve_stdio():
-    """Serve one editor over standard input and output until it says exit."""
+def serve_stdio() -> str | None:
+    """Serve one editor over standard input and output until it says exit;
+    what broke the stream of its messages (framing.py), if something did."""
+    import sys
+
     server = create_server()
     try:
-        server.start_io()
+        server.start_io(CheckedInput(sys.stdin.buffer))
+    except BrokenStream as broken:
+        return str(broken)
     finally:
         server.worker.shutdown(wait=False, cancel_futures=True)
+    return None
 

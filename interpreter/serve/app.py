@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 from starlette.applications import Starlette
-from starlette.datastructures import MutableHeaders
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -29,6 +29,7 @@ from ..errors import RulesError
 from ..loader import load_game
 from ..saves import session_data
 from .hub import Hub
+from .origins import ELSEWHERE, WRONG_HOST, from_here, served
 from .tables import TableError
 from .views import cards_named
 
@@ -48,8 +49,9 @@ FRONT = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pla
 the designer opens the designer's link.</p></main></body></html>"""
 
 
-def make_app(hub: Hub) -> Starlette:
-    """The application serving `hub`'s tables."""
+def make_app(hub: Hub, names=()) -> Starlette:
+    """The application serving `hub`'s tables; `names` are the host names
+    its links were printed with (origins.py: the addresses it answers to)."""
     routes = [
         Route("/", front),
         Route("/play/{token}", play_page),
@@ -76,7 +78,29 @@ def make_app(hub: Hub) -> Starlette:
 
     app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
     app.state.hub = hub
-    return SecurityHeaders(app)
+    app.state.names = tuple(names)
+    return SecurityHeaders(Guard(app, app.state.names))
+
+
+class Guard:
+    """Refuses, before any route sees it, a request naming another server
+    (Host: a page of a site whose name now leads here, DNS rebinding) and a
+    change sent by a page of another site (Origin, Sec-Fetch-Site) (ASGI
+    middleware). Sockets are checked by _live, so their page learns why."""
+
+    def __init__(self, app, names):
+        self.app, self.names = app, names
+        self.state = app.state
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            headers, server = Headers(scope=scope), scope.get("server")
+            host = headers.get("host")
+            if not served(host, server, self.names):
+                return await refusal(421, WRONG_HOST.format(host[:100]))(scope, receive, send)
+            if scope["method"] not in ("GET", "HEAD") and not from_here(headers, server, self.names):
+                return await refusal(403, ELSEWHERE)(scope, receive, send)
+        return await self.app(scope, receive, send)
 
 
 class SecurityHeaders:
@@ -185,7 +209,7 @@ async def designer_page(request):
 # ---------------------------------------------------------------- a seat
 async def seat_state(request):
     table, seat = _seat(request)
-    return JSONResponse(_hub(request).view(table, seat))
+    return JSONResponse(await _hub(request).view(table, seat))
 
 
 async def seat_act(request):
@@ -198,7 +222,7 @@ async def seat_act(request):
         raise HTTPException(400, "the version must be a whole number")
     hub = _hub(request)
     await hub.change(table, lambda: table.act(seat, option, version))
-    return JSONResponse(hub.view(table, seat))
+    return JSONResponse(await hub.view(table, seat))
 
 
 async def seat_cards(request):
@@ -215,7 +239,7 @@ async def seat_cards(request):
 # ---------------------------------------------------------------- the designer
 async def designer_state(request):
     table = _designer(request)
-    return JSONResponse(_hub(request).view(table, None))
+    return JSONResponse(await _hub(request).view(table, None))
 
 
 async def designer_travel(request):
@@ -223,7 +247,7 @@ async def designer_travel(request):
     data = await read_json(request)
     hub = _hub(request)
     await hub.change(table, lambda: table.travel(data.get("branch"), data.get("before")))
-    return JSONResponse(hub.view(table, None))
+    return JSONResponse(await hub.view(table, None))
 
 
 async def designer_restart(request):
@@ -231,7 +255,7 @@ async def designer_restart(request):
     data = await read_json(request)
     hub = _hub(request)
     await hub.change(table, lambda: table.restart(data.get("seed")))
-    return JSONResponse(hub.view(table, None))
+    return JSONResponse(await hub.view(table, None))
 
 
 async def designer_save(request):
@@ -252,19 +276,17 @@ async def designer_load(request):
         raise HTTPException(400, err.diagnostics[0].message) from None
     game = load_game(table.setup.rules, data["sets"])
     hub = _hub(request)
-    await hub.change(table, lambda: table.load(data, game))
-    return JSONResponse(hub.view(table, None))
+    await hub.change(table, lambda: table.load(data, game), shared=[game])
+    return JSONResponse(await hub.view(table, None))
 
 
 # ---------------------------------------------------------------- live pages
 def _same_origin(socket: WebSocket) -> bool:
-    """Whether the page opening the socket came from this server (a browser
-    always says where a page came from; other clients may say nothing)."""
-    origin = socket.headers.get("origin")
-    if origin is None:
-        return True
-    host = socket.headers.get("host", "")
-    return origin.split("://", 1)[-1] == host
+    """Whether the page opening the socket came from this server, reached by
+    one of its addresses (origins.py; a browser always says where a page
+    came from, other clients may say nothing)."""
+    server, names = socket.scope.get("server"), socket.app.state.names
+    return served(socket.headers.get("host"), server, names) and from_here(socket.headers, server, names)
 
 
 async def seat_socket(socket: WebSocket):
@@ -282,11 +304,11 @@ async def _live(socket: WebSocket, found) -> None:
     A refused socket is accepted, then closed with a code and a reason: a
     browser never learns why a handshake was refused, a page must."""
     await socket.accept()
+    if not _same_origin(socket):  # before the link: a page of another site learns nothing about links
+        await socket.close(code=4403, reason=ELSEWHERE)
+        return
     if found is None:
         await socket.close(code=4404, reason=NO_LINK)
-        return
-    if not _same_origin(socket):
-        await socket.close(code=4403, reason="this page was not served here")
         return
     table, seat = found
     hub: Hub = socket.app.state.hub

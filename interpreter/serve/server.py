@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import socket
 
+STOP_SECONDS = 2  # how long a stopping server lets requests in progress finish (a step waited for is then killed)
+
 
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket on (host, port); an address already in use is an
@@ -21,12 +23,19 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def run(hub, sock: socket.socket, quiet: bool = True) -> None:
-    """Serve `hub` on `sock` until interrupted (Ctrl+C, SIGTERM)."""
+def run(hub, sock: socket.socket, quiet: bool = True, names=()) -> None:
+    """Serve `hub` on `sock` until interrupted (Ctrl+C, SIGTERM); `names`
+    are the host names its links were printed with."""
     import uvicorn
 
     from .app import make_app
+    from .steps import end_all
 
-    config = uvicorn.Config(make_app(hub), log_level="warning" if quiet else "info", ws_max_size=64 * 1024,
-                            lifespan="on", access_log=not quiet)
-    uvicorn.Server(config).run(sockets=[sock])
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets=None):
+            end_all()  # first: the requests waiting for a step are answered now, not cancelled later
+            await super().shutdown(sockets)
+
+    config = uvicorn.Config(make_app(hub, names), log_level="warning" if quiet else "info", ws_max_size=64 * 1024,
+                            lifespan="on", access_log=not quiet, timeout_graceful_shutdown=STOP_SECONDS)
+    Server(config).run(sockets=[sock])

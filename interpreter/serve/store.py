@@ -3,8 +3,10 @@
 Each table is saved after every change, as the terminal saves a game
 (`rules-game-save/2`, resumable with the command line's `run --load`), with the
 table's links and branches added; a server started on the same folder
-serves the same games at the same links. The folder is the user's own
-(mode 700, files 600): the links in it open every seat.
+serves the same games at the same links. The saves are the user's own
+(files 600): the links in them open every seat. A folder the server makes
+is the user's own too (700); one that exists keeps its mode, with a warning
+when others may open it.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from ..errors import RulesError, SaveFileError
 from ..loader import load_game
 from ..replay import path_in
 from ..saves import session_data
+from . import steps
 from .tables import Links, Setup, Table, TableError
 
 SUFFIX = ".json"
@@ -41,9 +44,22 @@ class Store:
 
     def __init__(self, folder):
         self.folder = Path(folder)
+        self.warnings: list[str] = []  # said by the command before it serves
+        made = _make_private(self.folder)
         files.prepare_folder(self.folder, "the served games")
-        if os.name == "posix":
-            os.chmod(self.folder, stat.S_IRWXU)  # private: the saves hold every seat's link
+        if not made:
+            self._check_private()
+
+    def _check_private(self) -> None:
+        """A folder the server did not make keeps its mode (it may be shared
+        on purpose); the saves in it are still private (600), but other users
+        who may open the folder see which games are kept."""
+        if os.name != "posix":
+            return
+        mode = stat.S_IMODE(os.stat(self.folder).st_mode)
+        if mode & (stat.S_IRWXG | stat.S_IRWXO):
+            self.warnings.append(f"the folder {self.folder} may be opened by other users (mode {mode:o}); "
+                                 f"each saved game in it is readable by you alone")
 
     def path(self, table: Table) -> Path:
         return self.folder / f"{table.id}{SUFFIX}"
@@ -54,18 +70,21 @@ class Store:
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         files.write_text(path, table.save_text(str(path), with_links=True), "a served game")
 
-    def load_all(self) -> tuple[list[Table], list[str]]:
+    def load_all(self, seconds: float = limits.STEP_SECONDS) -> tuple[list[Table], list[str]]:
         """Every table saved in the folder, and a message for each save that
-        could not be resumed (its rules moved or changed, or it is damaged)."""
+        could not be resumed (its rules moved or changed, it is damaged, or
+        replaying it takes longer than `seconds`)."""
         tables, problems = [], []
         for path in sorted(self.folder.glob(f"*{SUFFIX}")):
             try:
-                tables.append(self.load(path))
+                tables.append(self.load(path, seconds))
             except RulesError as err:
                 problems.append(f"{path}: not resumed: {err.diagnostics[0].message}")
+            except TableError as err:  # a saved action that is not legal there
+                problems.append(f"{path}: not resumed: {err.message}")
         return tables, problems
 
-    def load(self, path: Path) -> Table:
+    def load(self, path: Path, seconds: float = limits.STEP_SECONDS) -> Table:
         raw = files.read_bytes(path, "a served game", limits.SAVE_FILE_BYTES)
         data = session_data(raw, str(path))
         serve = data.get("serve")
@@ -79,9 +98,29 @@ class Store:
         hotseat = serve.get("hotseat") is True
         setup = Setup(os.path.abspath(rules), data["sets"], data["seed"], data["players"],
                       sorted(set(data["human"])), data.get("bots"), hotseat)
-        table = Table(path.stem, game, setup, _links(serve["links"], setup, path), state.actions() or [])
-        table.branches = _branches(table, serve.get("branches"))
-        return table
+        links = _links(serve["links"], setup, path)
+
+        def replayed():
+            table = Table(path.stem, game, setup, links, state.actions() or [])
+            table.branches = _branches(table, serve.get("branches"))
+            return table
+        try:  # the saved actions replayed within the step budget, as every step
+            return steps.build(replayed, seconds, [game])
+        except steps.Stopped as stopped:
+            raise SaveFileError(f"{path}: replaying the game: {stopped} (--step-time)") from None
+
+
+def _make_private(folder: Path) -> bool:
+    """Make `folder` (its parents as usual) readable by the user alone, if
+    it is missing: whether it was made here."""
+    try:
+        if os.path.lexists(folder):
+            return False
+        os.makedirs(folder.parent, exist_ok=True)
+        os.mkdir(folder, stat.S_IRWXU)
+    except (OSError, ValueError):  # files.prepare_folder says what is wrong
+        return False
+    return True
 
 
 def _links(plain: dict, setup: Setup, path) -> Links:

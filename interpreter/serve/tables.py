@@ -95,7 +95,10 @@ class Table:
         return seat in self.setup.humans
 
     def seat_of(self, token: str):
-        """The seat a token opens (a number, or HOTSEAT), or None."""
+        """The seat a token opens (a number, or HOTSEAT), or None (a token
+        that is not ASCII opens nothing: links are written in ASCII)."""
+        if not token.isascii():
+            return None
         if self.links.hotseat is not None and secrets.compare_digest(token, self.links.hotseat):
             return HOTSEAT
         for seat, secret in self.links.seats.items():
@@ -104,7 +107,7 @@ class Table:
         return None
 
     def opens_designer(self, token: str) -> bool:
-        return secrets.compare_digest(token, self.links.designer)
+        return token.isascii() and secrets.compare_digest(token, self.links.designer)
 
     def who(self, seat: int) -> str:
         """Who plays a seat, in words: "person" or the bot's name."""
@@ -151,6 +154,8 @@ class Table:
             raise TableError(409, "the game has moved on since this page was drawn; look again")
         if st.is_terminal():
             raise TableError(409, "the game is over")
+        if self.error is not None:
+            raise TableError(409, f"the game is stopped: {self.error}")
         decider = st.current_player()
         mine = self.is_person(decider) if seat == HOTSEAT else decider == seat
         if not mine:
