@@ -10,6 +10,7 @@ from ..errors import NO_SPAN, Diagnostic, RulesError, did_you_mean
 from . import nodes as n
 from .builtins import BUILTIN_NAMES, FUNCTIONS, VALUES
 from .flowcheck import FlowChecks, walk_stmts
+from .names import names_in_scope, resolve_name, resolve_owned
 from .params import allowed_values
 from .sizecheck import size_leaks
 from .parser import readable_as_name
@@ -449,29 +450,23 @@ class Checker(FlowChecks, Visitor):
     def visit_Name(self, e, scope):
         name = e.name
         m = self.m
-        if name in scope or name in self.params or name in BUILTIN_NAMES or name in m.effects:
-            return
-        if name in m.counters or name in m.zones:
-            decl = m.counters.get(name) or m.zones.get(name)
-            if decl.scope == "card":
+        namespace = resolve_name(name, m, scope)
+        if namespace in ("counters", "zones"):
+            if getattr(m, namespace)[name].scope == "card":
                 self.error(f"'{name}' belongs to each card; say which: `{name} of CARD`", e.span)
-            return
-        if name in m.defines:
+        elif namespace == "defines":
             params = m.defines[name].params
             if params:
                 self.error(f"'{name}' takes {len(params)} argument{'s' if len(params) != 1 else ''}", e.span, f"write {name}({', '.join(params)})")
-            return
-        if name in m.params:
-            return  # a parameter whose value failed to evaluate: already reported
-        known = set(scope) | set(self.params) | set(m.counters) | set(m.zones) | set(m.defines) | set(m.effects) | BUILTIN_NAMES
-        self.error(f"unknown name '{name}'", e.span, did_you_mean(name, known))
+        elif namespace is None:
+            self.error(f"unknown name '{name}'", e.span, did_you_mean(name, names_in_scope(m, scope)))
 
     def visit_NameOf(self, e, scope):
         self.expr(e.owner, scope)
-        decl = self.m.counters.get(e.name) or self.m.zones.get(e.name)
-        if decl is None:
+        namespace = resolve_owned(e.name, self.m)
+        if namespace is None:
             self.error(f"unknown counter or zone '{e.name}'", e.span, did_you_mean(e.name, set(self.m.counters) | set(self.m.zones)))
-        elif decl.scope == "shared":
+        elif getattr(self.m, namespace)[e.name].scope == "shared":
             self.error(f"'{e.name}' is shared; it has no owner", e.span, f"write just `{e.name}`")
 
     def visit_Call(self, e, scope):
