@@ -186,12 +186,11 @@ score:
 """
 
 
-def test_sampled_worlds_carry_no_counter_the_player_cannot_see(tmp_path):
+def test_sampled_worlds_carry_no_counter_the_player_cannot_see():
     """Other players' owner-only counters and hidden counters are forgotten;
     a counter on a face-down card stays with the place, not the card."""
-    (tmp_path / "cards.yaml").write_text("thing:\n" + "".join(f"  - {{name: T{i}}}\n" for i in range(8)))
-    (tmp_path / "game.rules").write_text(SECRETS)
-    st = load_game(tmp_path / "game.rules").new_initial_state(2, 4)
+    cards = "thing:\n" + "".join(f"  - {{name: T{i}}}\n" for i in range(8))
+    st = load_game(text=SECRETS, cards={"cards.yaml": cards}).new_initial_state(2, 4)
     deck_top = st.zone("deck")[-1]
     assert st.counter("marks", deck_top) == 3 and st.counter("fate") == 7
     for seed in range(5):
@@ -453,17 +452,15 @@ def test_worlds_redistribute_exactly_the_cards_visibility_hides(rules, players):
             st.apply_action(bot.choose_id(st.legal_actions()))
 
 
-def test_cards_held_many_deep_are_gathered_without_running_out_of_stack(tmp_path):
+def test_cards_held_many_deep_are_gathered_without_running_out_of_stack():
     """A card inside a card inside a card..., deeper than Python's call
     stack: the evaluation lists them all (as the rules' `hosted_cards` does)."""
     deep = 1500
-    (tmp_path / "cards.yaml").write_text("thing:\n" + "".join(f"  - {{name: T{i}}}\n" for i in range(deep)))
-    (tmp_path / "game.rules").write_text(
+    game = load_game(cards={"cards.yaml": "thing:\n" + "".join(f"  - {{name: T{i}}}\n" for i in range(deep))}, text=(
         'game "Nest"\nplayers 2\ncards "cards.yaml" into box\nzone box: shared, visible\n'
         "zone hand: per player, visible\nzone inside: per card, visible\n"
         'setup:\n    end game after 1 more round\nturn:\n    may "wait":\n        pass\n'
-        'score:\n    "held": size(hand)\n')
-    game = load_game(tmp_path / "game.rules")
+        'score:\n    "held": size(hand)\n'))
     st = game.new_initial_state(2, 1)
     ids = game.program.card_ids
     st.place(ids[0], "hand", owner=0)
@@ -477,24 +474,20 @@ def test_cards_held_many_deep_are_gathered_without_running_out_of_stack(tmp_path
 AUCTION = ROOT / "tests" / "flow" / "auction.rules"
 
 
-def _auction_scoring(tmp_path, term: str):
+def _auction_scoring(term: str):
     """The auction game of tests/flow, scored by its points plus `term`."""
-    text = AUCTION.read_text().replace('    "Gold": gold\n', f'    "Gold": gold\n    "Read": {term}\n')
-    path = tmp_path / "auction.rules"
-    path.write_text(text)
-    (tmp_path / "cards.yaml").write_text((AUCTION.parent / "cards.yaml").read_text())
-    return load_game(path)
+    return load_game(AUCTION, text=AUCTION.read_text().replace('    "Gold": gold\n', f'    "Gold": gold\n    "Read": {term}\n'))
 
 
 @pytest.mark.parametrize("term, change", [
     ("phase * 100", lambda st: setattr(st, "phase", st.phase + 1)),
     ("if passed(me) then 100 else 0", lambda st: setattr(st, "passed", st.passed + (st.me,))),
 ], ids=["phase", "passed"])
-def test_a_remembered_value_reading_the_round_follows_it(tmp_path, term, change):
+def test_a_remembered_value_reading_the_round_follows_it(term, change):
     """A value whose score reads the phase, or who has passed, is computed
     again when that changes and nothing else does: the round's bookkeeping
     a computation may read is every field the state declares as such."""
-    game = _auction_scoring(tmp_path, term)
+    game = _auction_scoring(term)
     ev = Evaluator(game.program)
     st = game.new_initial_state(2, 1)
     while st.phase != 2:
