@@ -223,25 +223,6 @@ def test_observation_vectors_carry_what_each_player_knows(game):
         assert enc.vector(st, viewer)[block.stop - 1] == 1  # the mark on the buried card's back
 
 
-@pytest.mark.filterwarnings("ignore::UserWarning")
-def test_pettingzoo_api_test_passes(game):
-    pytest.importorskip("pettingzoo")
-    from pettingzoo.test import api_test
-
-    from interpreter.adapters.pettingzoo_env import RulesEnv
-
-    for players in (2, 3):
-        api_test(RulesEnv(game, players=players), num_cycles=300)
-
-
-@pytest.mark.slow
-def test_openspiel_random_sim_test_passes():
-    pyspiel = pytest.importorskip("pyspiel")
-    from interpreter.adapters import openspiel_game as osg
-
-    pyspiel.random_sim_test(osg.load(PEEK), num_sims=5, serialize=True, verbose=False)
-
-
 def test_the_terminal_shows_the_looker_what_it_knows():
     typed = "1\n1\n1\nquit\n"  # sort: Six on top, then Eight; a bot plays; then quit
     out = CliRunner().invoke(cli, ["run", str(PEEK), "--human", "1", "--bots", "random", "--seed", "3"], input=typed)
