@@ -23,7 +23,7 @@ def check(model, db, params: dict, card_fields: dict) -> list[Diagnostic]:
 
 class Checker(FlowChecks, Visitor):
     def __init__(self, model, db, params, card_fields):
-        self.m = model
+        self.model = model
         self.db = db
         self.params = params
         self.card_fields = card_fields
@@ -41,7 +41,7 @@ class Checker(FlowChecks, Visitor):
         self.problems.append(Diagnostic("warning", message, span, hint))
 
     def run(self) -> list[Diagnostic]:
-        m = self.m
+        m = self.model
         for what, decl in (("game", m.game), ("players", m.players), ("setup", m.setup), ("turn", m.turn)):
             if decl is None and not (what == "turn" and m.phases):
                 self.error(f"the rules have no '{what}' declaration", _first_span(m))
@@ -61,15 +61,15 @@ class Checker(FlowChecks, Visitor):
     def check_names_unique(self):
         # Values share one namespace; the rules a statement calls share another
         # (an effect may share its name with a counter: `gold in c.effects`).
-        readable = {"parameter": self.m.params, "counter": self.m.counters, "zone": self.m.zones,
-                    "definition": self.m.defines}
+        readable = {"parameter": self.model.params, "counter": self.model.counters, "zone": self.model.zones,
+                    "definition": self.model.defines}
         self._unique(readable)
         for kind, decls in readable.items():
             for name, decl in decls.items():
                 if not readable_as_name(name):
                     self.error(f"'{name}' is a word of the language, so this {kind} could not be read in an expression", decl.span,
                                f"give it another name, e.g. '{name}_total'")
-        self._unique({"effect": self.m.effects, "procedure": self.m.procedures})
+        self._unique({"effect": self.model.effects, "procedure": self.model.procedures})
 
     def _unique(self, spaces: dict):
         owner: dict = {}
@@ -88,7 +88,7 @@ class Checker(FlowChecks, Visitor):
 
     def check_slot_cells(self):
         """Every state holds every slot of every zone instance: their total is bounded."""
-        m = self.m
+        m = self.model
         players = min(m.players.maximum, limits.PLAYERS) if m.players else 1
         instances = {"shared": 1, "player": players, "card": len(self.db.cards)}
         cells = {name: instances[d.scope] * min(d.slots, limits.SLOTS)
@@ -100,7 +100,7 @@ class Checker(FlowChecks, Visitor):
                        "a zone on every card multiplies its slots by the number of cards")
 
     def check_declarations(self):
-        m = self.m
+        m = self.model
         if m.cards and m.cards.zone not in m.zones:
             self.error(f"the cards start in zone '{m.cards.zone}', which is not declared", m.cards.span, did_you_mean(m.cards.zone, m.zones))
         elif m.cards and m.zones[m.cards.zone].scope != "shared":
@@ -159,7 +159,7 @@ class Checker(FlowChecks, Visitor):
 
     # -- bodies
     def check_bodies(self):
-        m = self.m
+        m = self.model
         for decl in m.defines.values():
             self.expr(decl.expr, set(decl.params))
         for decl in m.effects.values():
@@ -213,11 +213,11 @@ class Checker(FlowChecks, Visitor):
 
     def shown_value(self, name, decl):
         """`show NAME per player`: NAME is a definition without parameters."""
-        target = self.m.defines.get(name)
+        target = self.model.defines.get(name)
         if target is None:
-            kind = "a counter (every counter is shown already)" if name in self.m.counters else None
+            kind = "a counter (every counter is shown already)" if name in self.model.counters else None
             self.error(f"`show {name} per player`: no definition named '{name}'" + (f"; '{name}' is {kind}" if kind else ""),
-                       decl.span, did_you_mean(name, self.m.defines) or "define it: `define NAME = EXPRESSION`")
+                       decl.span, did_you_mean(name, self.model.defines) or "define it: `define NAME = EXPRESSION`")
         elif target.params:
             self.error(f"`show {name} per player`: '{name}' takes arguments; a value shown per player takes none",
                        decl.span, "it is worked out for each player as `me`")
@@ -231,7 +231,7 @@ class Checker(FlowChecks, Visitor):
     def board_is_fixed(self, decl):
         """A board is built once: its adjacency may read the two spaces'
         fields, parameters, literals and fixed functions, nothing that changes."""
-        found = _changing(self.m, self.params, decl.adjacent, {decl.a, decl.b}, set())
+        found = _changing(self.model, self.params, decl.adjacent, {decl.a, decl.b}, set())
         if found is not None:
             node, what = found
             self.error(f"board '{decl.name}': the adjacency of two spaces is fixed for the whole game, "
@@ -248,7 +248,7 @@ class Checker(FlowChecks, Visitor):
                     return s
                 if isinstance(s, n.CallStmt) and s.name not in seen:
                     seen.add(s.name)
-                    target = self.m.callables().get(s.name)
+                    target = self.model.callables().get(s.name)
                     if target is not None and decides(target.body):
                         return s
             return None
@@ -313,12 +313,12 @@ class Checker(FlowChecks, Visitor):
     def visit_CallStmt(self, s, scope):
         for a in s.args:
             self.expr(a, scope)
-        target = self.m.callables().get(s.name)
+        target = self.model.callables().get(s.name)
         if target is None:
-            if s.name in self.m.defines or s.name in FUNCTIONS:
+            if s.name in self.model.defines or s.name in FUNCTIONS:
                 self.error(f"'{s.name}' is a value, not a rule to carry out", s.span, "use it inside a statement or a condition")
             else:
-                self.error(f"unknown procedure or effect '{s.name}'", s.span, did_you_mean(s.name, self.m.callables()))
+                self.error(f"unknown procedure or effect '{s.name}'", s.span, did_you_mean(s.name, self.model.callables()))
             return
         params = getattr(target, "params", ())
         if len(s.args) != len(params):
@@ -344,7 +344,7 @@ class Checker(FlowChecks, Visitor):
                        "declare it in a kind block: `kind NAME:` then `effects: effects`")
 
     def visit_ChooseAction(self, s, scope):
-        if not self.m.actions:
+        if not self.model.actions:
             self.error("`choose action` but the rules declare no action", s.span)
 
     def visit_If(self, s, scope):
@@ -409,19 +409,19 @@ class Checker(FlowChecks, Visitor):
 
     # -- references
     def counter_ref(self, ref: n.Ref, scope):
-        decl = self.m.counters.get(ref.name)
+        decl = self.model.counters.get(ref.name)
         if decl is None:
-            kind = "a zone" if ref.name in self.m.zones else None
-            hint = did_you_mean(ref.name, self.m.counters)
+            kind = "a zone" if ref.name in self.model.zones else None
+            hint = did_you_mean(ref.name, self.model.counters)
             self.error(f"unknown counter '{ref.name}'" + (f" ('{ref.name}' is {kind})" if kind else ""), ref.span, hint)
             return
         self.owner(ref, decl, scope)
 
     def zone_ref(self, ref: n.Ref, scope, slotted=False):
-        decl = self.m.zones.get(ref.name)
+        decl = self.model.zones.get(ref.name)
         if decl is None:
-            kind = "a counter" if ref.name in self.m.counters else None
-            self.error(f"unknown zone '{ref.name}'" + (f" ('{ref.name}' is {kind})" if kind else ""), ref.span, did_you_mean(ref.name, self.m.zones))
+            kind = "a counter" if ref.name in self.model.counters else None
+            self.error(f"unknown zone '{ref.name}'" + (f" ('{ref.name}' is {kind})" if kind else ""), ref.span, did_you_mean(ref.name, self.model.zones))
             return
         if slotted and decl.slots is None:
             self.error(f"zone '{ref.name}' has no slots; this statement needs a slotted zone", ref.span, "declare it with `slots N`")
@@ -449,7 +449,7 @@ class Checker(FlowChecks, Visitor):
 
     def visit_Name(self, e, scope):
         name = e.name
-        m = self.m
+        m = self.model
         namespace = resolve_name(name, m, scope)
         if namespace in ("counters", "zones"):
             if getattr(m, namespace)[name].scope == "card":
@@ -463,17 +463,17 @@ class Checker(FlowChecks, Visitor):
 
     def visit_NameOf(self, e, scope):
         self.expr(e.owner, scope)
-        namespace = resolve_owned(e.name, self.m)
+        namespace = resolve_owned(e.name, self.model)
         if namespace is None:
-            self.error(f"unknown counter or zone '{e.name}'", e.span, did_you_mean(e.name, set(self.m.counters) | set(self.m.zones)))
-        elif getattr(self.m, namespace)[e.name].scope == "shared":
+            self.error(f"unknown counter or zone '{e.name}'", e.span, did_you_mean(e.name, set(self.model.counters) | set(self.model.zones)))
+        elif getattr(self.model, namespace)[e.name].scope == "shared":
             self.error(f"'{e.name}' is shared; it has no owner", e.span, f"write just `{e.name}`")
 
     def visit_Call(self, e, scope):
         for a in e.args:
             self.expr(a, scope)
-        if e.name in self.m.defines:
-            params = self.m.defines[e.name].params
+        if e.name in self.model.defines:
+            params = self.model.defines[e.name].params
             if len(params) != len(e.args):
                 self.error(f"'{e.name}' takes {len(params)} argument{'s' if len(params) != 1 else ''}, got {len(e.args)}", e.span,
                            f"it is defined as {e.name}({', '.join(params)})")
@@ -483,10 +483,10 @@ class Checker(FlowChecks, Visitor):
             self.error(f"no card has a field '{e.args[1].value}'", e.args[1].span,
                        did_you_mean(str(e.args[1].value), self.card_field_names) or "expected the name of a card field")
         if builtin is None:
-            if e.name in self.m.callables():
+            if e.name in self.model.callables():
                 self.error(f"'{e.name}' is a procedure: it is carried out as a statement, not used as a value", e.span)
             else:
-                self.error(f"unknown function '{e.name}'", e.span, did_you_mean(e.name, set(self.m.defines) | set(FUNCTIONS)))
+                self.error(f"unknown function '{e.name}'", e.span, did_you_mean(e.name, set(self.model.defines) | set(FUNCTIONS)))
             return
         lo, hi = builtin.arity
         if not lo <= len(e.args) <= hi:
@@ -505,10 +505,10 @@ class Checker(FlowChecks, Visitor):
         obj, index = e.obj, e.index
         if not (isinstance(obj, n.Name) and isinstance(index, n.Name) and obj.name not in scope
                 and index.name not in scope and isinstance(self.params.get(obj.name), dict)
-                and index.name in self.m.params):
+                and index.name in self.model.params):
             return
         try:
-            allowed = allowed_values(self.m.params[index.name], self.params)
+            allowed = allowed_values(self.model.params[index.name], self.params)
         except RulesError:
             return  # reported where the parameter is evaluated
         values = range(allowed[0], allowed[1] + 1) if isinstance(allowed, tuple) else allowed or ()
@@ -545,7 +545,7 @@ class Checker(FlowChecks, Visitor):
 
     # -- card data
     def check_cards(self):
-        effects = self.m.effects
+        effects = self.model.effects
         for fname, values in self.card_fields.items():
             for card, value in zip(self.db.cards, values):
                 if value is None:
@@ -563,7 +563,7 @@ class Checker(FlowChecks, Visitor):
                     self.expr(value, set())
         used = {name for values in self.card_fields.values() for v in values if isinstance(v, n.EffectList)
                 for item in v.items for name in item.alternatives}
-        called = {node.name for node in self.m.nodes() if isinstance(node, n.CallStmt)}
+        called = {node.name for node in self.model.nodes() if isinstance(node, n.CallStmt)}
         for name, decl in effects.items():
             if name not in used and name not in called:
                 self.warning(f"effect '{name}' is used by no card and no rule", decl.span)

@@ -121,7 +121,7 @@ class _Indexer(Visitor):
     expressions (`visit(node, scope)`), one `visit_<Class>` each."""
 
     def __init__(self, model, texts: dict):
-        self.m = model
+        self.model = model
         self.texts = texts
         self.index = SymbolIndex()
         self.path = ""
@@ -294,7 +294,7 @@ class _Indexer(Visitor):
 
     def visit_SetCounter(self, s, scope):
         self.expr(s.value, scope)
-        builtin = s.target.name in BUILTIN_NAMES and s.target.name not in self.m.counters
+        builtin = s.target.name in BUILTIN_NAMES and s.target.name not in self.model.counters
         self.ref(s.target, VALUE if builtin else COUNTER, scope)
 
     def visit_Move(self, s, scope):
@@ -316,7 +316,7 @@ class _Indexer(Visitor):
         self.ref(s.source, ZONE, scope)
 
     def visit_CallStmt(self, s, scope):
-        namespace = EFFECT if s.name in self.m.effects else PROCEDURE if s.name in self.m.procedures else None
+        namespace = EFFECT if s.name in self.model.effects else PROCEDURE if s.name in self.model.procedures else None
         self.add(self.start(s.span), s.name, namespace)
         for a in s.args:
             self.expr(a, scope)
@@ -381,14 +381,14 @@ class _Indexer(Visitor):
             self.visit(e, scope)
 
     def visit_Name(self, e, scope):
-        self.add(self.start(e.span), e.name, resolve_name(e.name, self.m, scope))
+        self.add(self.start(e.span), e.name, resolve_name(e.name, self.model, scope))
 
     def visit_NameOf(self, e, scope):
-        self.add(self.start(e.span), e.name, resolve_owned(e.name, self.m))
+        self.add(self.start(e.span), e.name, resolve_owned(e.name, self.model))
         self.expr(e.owner, scope)
 
     def visit_Call(self, e, scope):
-        m = self.m
+        m = self.model
         # (a call of an effect or a procedure is an error, but the editor still finds it)
         namespace = resolve_call(e.name, m) or (EFFECT if e.name in m.effects
                                                 else PROCEDURE if e.name in m.procedures else None)
@@ -449,5 +449,5 @@ class _Indexer(Visitor):
         text = self.lines(normal_path(span.filename))[span.line - 1][span.column - 1:span.end_column - 1]
         path = normal_path(span.filename)
         for match in _WORD.finditer(text):
-            if match.group() in self.m.effects:
+            if match.group() in self.model.effects:
                 self.add((path, span.line, span.column + match.start()), match.group(), EFFECT)
