@@ -10,7 +10,7 @@ from ..errors import NO_SPAN, Diagnostic, RulesError, did_you_mean
 from . import nodes as n
 from .builtins import BUILTIN_NAMES, FUNCTIONS, VALUES
 from .flowcheck import FlowChecks, walk_stmts
-from .names import names_in_scope, resolve_name, resolve_owned
+from .names import FUNCTIONS_NS, VALUES_NS, names_in_scope, resolve_call, resolve_name, resolve_owned
 from .params import allowed_values
 from .sizecheck import size_leaks
 from .parser import readable_as_name
@@ -100,11 +100,23 @@ class Checker(FlowChecks, Visitor):
                        "a zone on every card multiplies its slots by the number of cards")
 
     def check_declarations(self):
+        """The declarations themselves, before any rule's body."""
+        self.check_card_zone()
+        self.check_zone_and_counter_declarations()
+        self.check_slot_cells()
+        self.check_shared_owner_only()
+        self.check_kinds_named()
+        self.check_unused()
+
+    def check_card_zone(self):
         m = self.model
         if m.cards and m.cards.zone not in m.zones:
             self.error(f"the cards start in zone '{m.cards.zone}', which is not declared", m.cards.span, did_you_mean(m.cards.zone, m.zones))
         elif m.cards and m.zones[m.cards.zone].scope != "shared":
             self.error(f"the cards must start in a shared zone; '{m.cards.zone}' is not shared", m.cards.span)
+
+    def check_zone_and_counter_declarations(self):
+        m = self.model
         for kind, decls in (("zone", m.zones), ("counter", m.counters)):
             for name, decl in decls.items():
                 if decl.visibility == "others" and decl.scope != "player":
@@ -118,12 +130,18 @@ class Checker(FlowChecks, Visitor):
                 self.error(f"zone '{name}' needs at least 1 slot", decl.span)
             elif decl.slots is not None and decl.slots > limits.SLOTS:
                 self.error(f"zone '{name}' has {decl.slots:,} slots; a zone may have at most {limits.SLOTS:,} (the limit)", decl.span)
-        self.check_slot_cells()
+
+    def check_shared_owner_only(self):
+        m = self.model
         for what, decls in (("zone", m.zones), ("counter", m.counters)):
             for name, decl in decls.items():
                 if decl.scope == "shared" and decl.visibility == "owner":
                     self.warning(f"{what} '{name}' is shared, so `owner only` shows it to no one", decl.span,
                                  "write `hidden` if no one may see it, or make it `per player`")
+
+    def check_kinds_named(self):
+        """Card kinds and zones named by kinds, `when ... becomes empty` and boards exist."""
+        m = self.model
         for name, decl in m.kinds.items():
             if name not in self.db.kinds:
                 self.error(f"kind '{name}' has no cards in the card file", decl.span, did_you_mean(name, self.db.kinds))
@@ -134,6 +152,10 @@ class Checker(FlowChecks, Visitor):
             if kind not in self.db.kinds:
                 self.error(f"board '{kind}': no cards of kind '{kind}' in the card file", decl.span,
                            did_you_mean(kind, self.db.kinds) or f"expected a card kind: {', '.join(self.db.kinds)}")
+
+    def check_unused(self):
+        """Parameters, definitions, procedures and actions nothing reaches (warnings)."""
+        m = self.model
         used = set()
         for decl in m.declarations():
             used |= _names_in(decl)
@@ -159,6 +181,12 @@ class Checker(FlowChecks, Visitor):
 
     # -- bodies
     def check_bodies(self):
+        self.check_rule_bodies()
+        self.check_reactions_bodies()
+        self.check_scoring_and_shows()
+
+    def check_rule_bodies(self):
+        """The blocks of definitions, effects, procedures, actions, hooks, setup, turn and phases."""
         m = self.model
         for decl in m.defines.values():
             self.expr(decl.expr, set(decl.params))
@@ -184,12 +212,18 @@ class Checker(FlowChecks, Visitor):
         for decl in m.phases.values():
             self.body(decl.body, set())
         self.check_phases()
-        for decl in m.reactions.values():
+
+    def check_reactions_bodies(self):
+        for decl in self.model.reactions.values():
             self.expr(decl.label, set(decl.params))
             if decl.when is not None:
                 self.expr(decl.when, set(decl.params))
             self.body(decl.body, set(decl.params))
         self.check_reactions()
+
+    def check_scoring_and_shows(self):
+        """Score terms, the tie-break, the turn order, boards and what is shown."""
+        m = self.model
         for term in m.score_terms.values():
             self.expr(term.expr, set())
         if m.tiebreak:
@@ -545,22 +579,27 @@ class Checker(FlowChecks, Visitor):
 
     # -- card data
     def check_cards(self):
-        effects = self.model.effects
         for fname, values in self.card_fields.items():
             for card, value in zip(self.db.cards, values):
-                if value is None:
-                    continue
                 if isinstance(value, n.EffectList):
-                    for item in value.items:
-                        for name in item.alternatives:
-                            if name not in effects:
-                                self.error(f"card '{card.name}', field '{fname}': unknown effect '{name}'", item.span,
-                                           did_you_mean(name, effects) or f"effects: {', '.join(effects)}")
+                    self.card_effects(card, fname, value)
                 elif isinstance(value, dict):
                     for v in value.values():
                         self.expr(v, set())
-                else:
+                elif value is not None:
                     self.expr(value, set())
+        self.warn_unused_effects()
+
+    def card_effects(self, card, fname: str, value: n.EffectList):
+        effects = self.model.effects
+        for item in value.items:
+            for name in item.alternatives:
+                if name not in effects:
+                    self.error(f"card '{card.name}', field '{fname}': unknown effect '{name}'", item.span,
+                               did_you_mean(name, effects) or f"effects: {', '.join(effects)}")
+
+    def warn_unused_effects(self):
+        effects = self.model.effects
         used = {name for values in self.card_fields.values() for v in values if isinstance(v, n.EffectList)
                 for item in v.items for name in item.alternatives}
         called = {node.name for node in self.model.nodes() if isinstance(node, n.CallStmt)}
@@ -599,27 +638,41 @@ def _changing(model, params, expr, scope: set, seen: set):
         elif isinstance(node, n.Comprehension):
             bound.update(var for var, _ in node.loops)
     for node in n.walk(expr):
-        if isinstance(node, n.Name) and node.name not in bound and node.name not in params:
-            name = node.name
-            if name in model.counters or name in model.zones:
-                return node, f"the {'counter' if name in model.counters else 'zone'} '{name}'"
-            if name in BUILTIN_NAMES:
-                return node, f"'{name}', which changes during the game"
-            if name in model.defines and name not in seen:
-                seen.add(name)
-                if _changing(model, params, model.defines[name].expr, set(model.defines[name].params), seen):
-                    return node, f"the definition '{name}', which reads what changes during the game"
-        elif isinstance(node, n.NameOf):
-            return node, f"'{node.name} of ...', which changes during the game"
-        elif isinstance(node, n.Rank):
-            return node, "a ranking of the players"
-        elif isinstance(node, n.Call):
-            if node.name in model.defines:
-                if node.name not in seen:
-                    seen.add(node.name)
-                    decl = model.defines[node.name]
-                    if _changing(model, params, decl.expr, set(decl.params), seen):
-                        return node, f"the definition '{node.name}', which reads what changes during the game"
-            elif node.name in FUNCTIONS and not FUNCTIONS[node.name].fixed:
-                return node, f"the function '{node.name}', which reads the game state"
+        found = _changes(model, params, node, bound, seen)
+        if found is not None:
+            return found
+    return None
+
+
+def _changes(model, params, node, bound: set, seen: set):
+    """`_changing` of one node, not looking inside it."""
+    if isinstance(node, n.Name):
+        namespace = resolve_name(node.name, model, bound)
+        if namespace in ("counters", "zones"):
+            return node, f"the {'counter' if namespace == 'counters' else 'zone'} '{node.name}'"
+        if namespace == VALUES_NS:
+            return node, f"'{node.name}', which changes during the game"
+        return _changing_define(model, params, node, seen) if namespace == "defines" else None
+    if isinstance(node, n.NameOf):
+        return node, f"'{node.name} of ...', which changes during the game"
+    if isinstance(node, n.Rank):
+        return node, "a ranking of the players"
+    if isinstance(node, n.Call):
+        namespace = resolve_call(node.name, model)
+        if namespace == "defines":
+            return _changing_define(model, params, node, seen)
+        if namespace == FUNCTIONS_NS and not FUNCTIONS[node.name].fixed:
+            return node, f"the function '{node.name}', which reads the game state"
+    return None
+
+
+def _changing_define(model, params, node, seen: set):
+    """A definition read or called at `node` that reads what changes (each
+    definition followed once)."""
+    if node.name in seen:
+        return None
+    seen.add(node.name)
+    decl = model.defines[node.name]
+    if _changing(model, params, decl.expr, set(decl.params), seen):
+        return node, f"the definition '{node.name}', which reads what changes during the game"
     return None
