@@ -130,9 +130,11 @@ def test_syntax_errors_say_what_was_expected(change, expected):
     (('"Gold": gold', '"Gold": count x in hand where x is gadget'), "unknown card kind 'gadget'"),
     (("setup:\n    pass", "setup:\n    pass\nwhen box becomes empty:\n    choose c in hand:\n        pass"), "a trigger must not ask for a decision"),
     (("counter gold: per player, min 0", "counter gold: per player, min 0\ncounter hand: shared"), "'hand' is both a counter and a zone"),
+    # an effect may share its name with a counter, but a plain name reads the counter (as the game does)
+    (('"Gold": gold', '"Gold": gain\ncounter gain: per card, min 0'), "'gain' belongs to each card; say which: `gain of CARD`"),
 ], ids=["unknown-zone", "counter-as-zone", "valid-define", "define-arity", "builtin-arity", "unknown-function",
         "unknown-procedure", "stop-outside-loop", "duplicate", "unknown-local", "unknown-field", "unknown-kind",
-        "trigger-decides", "name-clash"])
+        "trigger-decides", "name-clash", "counter-over-effect"])
 def test_check_errors(change, message):
     rules = BASE.replace(*change)
     if message is None:
