@@ -10,7 +10,8 @@ from ..errors import NO_SPAN, Diagnostic, RulesError, did_you_mean
 from . import nodes as n
 from .builtins import BUILTIN_NAMES, FUNCTIONS, VALUES
 from .flowcheck import FlowChecks, walk_stmts
-from .names import FUNCTIONS_NS, VALUES_NS, names_in_scope, resolve_call, resolve_name, resolve_owned
+from .fixed import changing
+from .names import names_in_scope, resolve_name, resolve_owned
 from .params import allowed_values
 from .sizecheck import size_leaks
 from .parser import readable_as_name
@@ -265,7 +266,7 @@ class Checker(FlowChecks, Visitor):
     def board_is_fixed(self, decl):
         """A board is built once: its adjacency may read the two spaces'
         fields, parameters, literals and fixed functions, nothing that changes."""
-        found = _changing(self.model, self.params, decl.adjacent, {decl.a, decl.b}, set())
+        found = changing(self.model, decl.adjacent, {decl.a, decl.b})
         if found is not None:
             node, what = found
             self.error(f"board '{decl.name}': the adjacency of two spaces is fixed for the whole game, "
@@ -625,54 +626,3 @@ def _names_in(decl) -> set:
         if isinstance(node, (n.Name, n.NameOf, n.Call, n.CallStmt)):
             names.add(node.name)
     return names
-
-
-def _changing(model, params, expr, scope: set, seen: set):
-    """(node, description) of the first thing `expr` reads that can change
-    during a game (a counter, a zone, the acting player, a function of the
-    state), or None. Definitions are followed into their bodies."""
-    bound = set(scope)
-    for node in n.walk(expr):
-        if isinstance(node, n.Aggregate):
-            bound.add(node.var)
-        elif isinstance(node, n.Comprehension):
-            bound.update(var for var, _ in node.loops)
-    for node in n.walk(expr):
-        found = _changes(model, params, node, bound, seen)
-        if found is not None:
-            return found
-    return None
-
-
-def _changes(model, params, node, bound: set, seen: set):
-    """`_changing` of one node, not looking inside it."""
-    if isinstance(node, n.Name):
-        namespace = resolve_name(node.name, model, bound)
-        if namespace in ("counters", "zones"):
-            return node, f"the {'counter' if namespace == 'counters' else 'zone'} '{node.name}'"
-        if namespace == VALUES_NS:
-            return node, f"'{node.name}', which changes during the game"
-        return _changing_define(model, params, node, seen) if namespace == "defines" else None
-    if isinstance(node, n.NameOf):
-        return node, f"'{node.name} of ...', which changes during the game"
-    if isinstance(node, n.Rank):
-        return node, "a ranking of the players"
-    if isinstance(node, n.Call):
-        namespace = resolve_call(node.name, model)
-        if namespace == "defines":
-            return _changing_define(model, params, node, seen)
-        if namespace == FUNCTIONS_NS and not FUNCTIONS[node.name].fixed:
-            return node, f"the function '{node.name}', which reads the game state"
-    return None
-
-
-def _changing_define(model, params, node, seen: set):
-    """A definition read or called at `node` that reads what changes (each
-    definition followed once)."""
-    if node.name in seen:
-        return None
-    seen.add(node.name)
-    decl = model.defines[node.name]
-    if _changing(model, params, decl.expr, set(decl.params), seen):
-        return node, f"the definition '{node.name}', which reads what changes during the game"
-    return None
