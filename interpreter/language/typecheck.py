@@ -11,6 +11,7 @@ from ..errors import Diagnostic
 from . import nodes as n
 from .builtin_events import EVENTS
 from .builtins import FUNCTIONS, VALUES
+from .names import resolve_owned
 from .types import Types
 from .value_types import BOOL, CARD, CARDS, LIST, LISTS, NUMBER, PLAYER, PLAYERS, TEXT, describe
 from .visitor import Visitor
@@ -205,9 +206,10 @@ class TypeCheck(Visitor):
     def owner(self, ref, scope):
         if ref.owner is None:
             return
-        decl = self.model.counters.get(ref.name) or self.model.zones.get(ref.name)
-        if decl is None:
+        namespace = resolve_owned(ref.name, self.model)
+        if namespace is None:
             return
+        decl = getattr(self.model, namespace)[ref.name]
         wanted = {CARD} if decl.scope == "card" else {PLAYER, NUMBER}
         self.expect(ref.owner, scope, wanted, f"the owner of '{ref.name}'")
 
