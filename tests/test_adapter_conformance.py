@@ -49,7 +49,8 @@ def test_every_game_of_the_rules_folder_is_in_the_run():
 @pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("path", _cases())
 def test_pettingzoo_api_and_seed_tests(path):
-    """At the fewest and the most players the game allows."""
+    """The API at the fewest and the most players the game allows; the seeding
+    at the most (the same for any count: the seed deals the engine's game)."""
     for module in ("numpy", "gymnasium", "pettingzoo"):
         pytest.importorskip(module, reason="the `rl` extra is not installed (pip install -e '.[rl]')")
     from pettingzoo.test import api_test, seed_test
@@ -59,14 +60,15 @@ def test_pettingzoo_api_and_seed_tests(path):
     game = game_of(path)
     for players in sorted(set(game.player_range)):
         api_test(RulesEnv(game, players=players), num_cycles=1000)
-        seed_test(lambda: RulesEnv(game, players=players), num_cycles=300)
+    most = game.player_range[1]
+    seed_test(lambda: RulesEnv(game, players=most), num_cycles=300)
 
 
 @pytest.mark.parametrize("path", _cases(LONG))
 def test_openspiel_random_sim_test(path):
-    """Whole random games, each state serialized and restored on the way."""
+    """Two whole random games, each state serialized and restored on the way."""
     pyspiel = pytest.importorskip("pyspiel", reason="the `openspiel` extra is not installed")
     from interpreter.adapters import openspiel_game as osg
 
     game = osg.load(game_of(path), short_name=f"python_rules_conformance_{path.stem}")
-    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
