@@ -511,6 +511,9 @@ def test_every_field_of_the_state_names_a_part_the_recall_treats():
     treated = recall.NOTED_BY_COPIES + recall.NOTED_BY_CLASS + recall.KEYED + recall.NOT_READ
     assert sorted(treated) == sorted(PARTS)
     assert not [f.name for f in FIELDS if f.part in recall.NOTED_BY_CLASS + recall.KEYED and f.copy != "value"]
+    # the noting copies are made of these three fields by name (recall.py: `_noted`): a second field of
+    # one of their parts would be read unnoted
+    assert [fields_of(part) for part in recall.NOTED_BY_COPIES] == [("z",), ("ctr",), ("loc",)]
 
 
 @pytest.mark.parametrize("name", fields_of("bookkeeping"))
