@@ -13,7 +13,7 @@ from interpreter.view import table_view
 
 from . import lookup
 from .narrate import Narrator, after_choice, listen, styled
-from .render import plain, safe
+from .text import plain, safe
 from .table import render_table
 
 HELP = """Type the number of an option to choose it, or @P for the option naming the card at

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from interpreter.events import asked, tell_all
 
-from .render import safe
+from .text import safe
 
 MOST_NAMES = 6  # a printed line names at most this many cards moved together
 

@@ -1,7 +1,7 @@
 """Text output of the CLI: turn log lines, score tables, JSON-lines logs.
 
 Text from rules and card files (titles, labels, card names, field values)
-is never read as Rich markup: it goes into tables as `Text` objects, so a
+is never read as Rich markup (cli/text.py): it goes into tables as `Text` objects, so a
 card named "[link=...]" prints as written. Text printed plainly has its
 control characters replaced, so it cannot drive the terminal either.
 """
@@ -11,25 +11,14 @@ import sys
 
 import click
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
-from rich.text import Text
 
 from interpreter import files
 from interpreter.errors import RulesError
 from interpreter.events import outcome_words
 
 from .options import printable
-
-def plain(text) -> Text:
-    """User text for Rich: shown as written, never read as markup."""
-    return Text(printable(str(text)))
-
-
-def safe(text) -> str:
-    """User text to put inside Rich markup: its own markup escaped, and every
-    character that could steer a terminal replaced."""
-    return escape(printable(str(text)))
+from .text import plain
 
 
 def console() -> Console:

@@ -42,24 +42,12 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
     """Play a game of RULES with bots, or at the terminal, and print the scores."""
     from interpreter.agents import make_agents
     from interpreter.loader import load_game, load_named_game
-    from interpreter.replay import log_text
-    from interpreter.saves import read_session
 
     from . import render
 
-    sets = parse_sets(sets)
-    saved, given, fresh = None, rules, False
-    seats = {h - 1 for h in humans}
-    if load_path:
-        saved = read_session(load_path)
-        rules, sets, seed, players = rules or saved["rules"], saved["sets"], saved["seed"], saved["players"]
-        if not humans and bots is None:
-            seats = set(saved["human"])
-        bots = bots or saved.get("bots")
-    elif rules is None:
-        raise click.UsageError("give a RULES file, or --load a saved game")
-    elif seed is None:
-        seed, fresh = fresh_seed(), True
+    given = rules
+    saved, rules, sets, seed, players, seats, bots, fresh = _session(rules, parse_sets(sets), seed, players, humans,
+                                                                     bots, load_path)
     # a mistake in the rules or a --set value is told before anything else
     game = load_game(rules, sets) if not saved or given else load_named_game(rules, sets, load_path, "saved game")
     if log_path:
@@ -72,10 +60,7 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
         seats = _default_seats()
     game.set_limits(steps=max_steps, check_invariants=check_invariants)
     players = players if players is not None else game.player_range[0]
-    for seat in sorted(seats):
-        if not 0 <= seat < players:
-            raise click.BadParameter(f"player {seat + 1} does not exist with {players} players "
-                                     f"(players 1 to {players})", param_hint="--human")
+    _check_seats(seats, players)
     initial = (game.state_from_json(json.dumps(saved["game"])) if saved
                else game.new_initial_state(players, seed, listen=not quiet and not as_json))
     agents = make_agents(bots or "random", players, seed)
@@ -90,6 +75,41 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
             return
     else:
         final = _with_bots(game, initial, players, seed, agents, quiet or as_json)
+    _report(game, final, rules, seed, sets, agents, log_path, quiet, as_json)
+
+
+def _session(rules, sets, seed, players, humans, bots, load_path):
+    """What the game is: from a save (--load), or from the options (a fresh
+    seed when none is given). (saved, rules, sets, seed, players, seats
+    played at the terminal, bots, whether the seed is fresh)."""
+    from interpreter.saves import read_session
+
+    seats = {h - 1 for h in humans}
+    if load_path:
+        saved = read_session(load_path)
+        if not humans and bots is None:
+            seats = set(saved["human"])
+        return (saved, rules or saved["rules"], saved["sets"], saved["seed"], saved["players"], seats,
+                bots or saved.get("bots"), False)
+    if rules is None:
+        raise click.UsageError("give a RULES file, or --load a saved game")
+    fresh = seed is None
+    return None, rules, sets, fresh_seed() if fresh else seed, players, seats, bots, fresh
+
+
+def _check_seats(seats: set, players: int) -> None:
+    for seat in sorted(seats):
+        if not 0 <= seat < players:
+            raise click.BadParameter(f"player {seat + 1} does not exist with {players} players "
+                                     f"(players 1 to {players})", param_hint="--human")
+
+
+def _report(game, final, rules, seed, sets, agents, log_path, quiet: bool, as_json: bool) -> None:
+    """The end of a game: its log written, its result printed."""
+    from interpreter.replay import log_text
+
+    from . import render
+
     result = {"rules": rules, "seed": seed, "bots": [a.name for a in agents], **final.result()}
     if log_path:
         render.write_log(log_path, log_text(game, final, log_path, rules, [a.name for a in agents], sets, result))

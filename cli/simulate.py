@@ -161,42 +161,54 @@ def summary_text(s: dict, cards_shown: int = 5) -> str:
     for term, d in s["score_by_category"].items():
         out.append(_stats_line(f"points: {term}"[:22], d))
     out.append("share of points: " + ", ".join(f"{t} {_percent(v)}" for t, v in s["category_share"].items()))
+    out += _impact_lines(s["card_impact"], cards_shown)
+    out += _coverage_lines(s)
+    return "\n".join(out)
+
+
+def _impact_lines(card_impact: dict, cards_shown: int) -> list[str]:
+    """Card impact: the cards used often enough, the first and last `cards_shown`."""
     from interpreter.simulation.summary import MIN_USES, reliable_impact
 
-    impact = reliable_impact(s["card_impact"])
-    if s["card_impact"]:
-        out.append("")
-        out.append("card impact: win rate of players who used the card - of those who did not (95% interval)")
-        left = len(s["card_impact"]) - len(impact)
-        if left:
-            out.append(f"  ({left} cards used, or left unused, fewer than {MIN_USES} times are not shown; see --json)")
-        if not impact:
-            out.append("  (play more games to see it)")
-        shown = impact if len(impact) <= 2 * cards_shown else impact[:cards_shown] + [None] + impact[-cards_shown:]
-        for row in shown:
-            if row is None:
-                out.append("  ...")
-                continue
-            mark = " *" if row["significant"] else ""
-            out.append(f"  {row['card']:<24}{row['difference']:+.3f}  ({row['low']:+.3f} to {row['high']:+.3f})  "
-                       f"used {row['used']} times{mark}")
-        if impact:
-            out.append("  (* the interval excludes 0; an association, not a cause)")
+    if not card_impact:
+        return []
+    impact = reliable_impact(card_impact)
+    out = ["", "card impact: win rate of players who used the card - of those who did not (95% interval)"]
+    left = len(card_impact) - len(impact)
+    if left:
+        out.append(f"  ({left} cards used, or left unused, fewer than {MIN_USES} times are not shown; see --json)")
+    if not impact:
+        out.append("  (play more games to see it)")
+    shown = impact if len(impact) <= 2 * cards_shown else impact[:cards_shown] + [None] + impact[-cards_shown:]
+    for row in shown:
+        if row is None:
+            out.append("  ...")
+            continue
+        mark = " *" if row["significant"] else ""
+        out.append(f"  {row['card']:<24}{row['difference']:+.3f}  ({row['low']:+.3f} to {row['high']:+.3f})  "
+                   f"used {row['used']} times{mark}")
+    if impact:
+        out.append("  (* the interval excludes 0; an association, not a cause)")
+    return out
+
+
+def _coverage_lines(s: dict) -> list[str]:
+    """What the rules and cards did over the games, when coverage was counted."""
     cov = s.get("coverage")
-    if cov:
-        out.append("")
-        out.append(f"coverage over {s['games']} games ({cov['meaning']})")
-        for name, e in cov["rules"].items():
-            out.append(f"  {name:<40}{e['runs']:>10} runs in {_percent(e['games'] / max(s['games'], 1)):>6} of games")
-        out.append("  games where a score term gave someone points: " + ", ".join(
-            f"{t} {_percent(k / max(s['games'], 1))}" for t, k in cov["terms"].items()))
-        for key, title in (("rules_never_run", "rules never run"), ("cards_never_used", "cards never used"),
-                           ("cards_only_read", "cards only read by the rules, never chosen nor held"),
-                           ("cards_never_in_play", "cards never in play"),
-                           ("terms_never_scored", "score terms never scored")):
-            items = cov[key]
-            out.append(f"{title} ({len(items)}): " + (", ".join(items) if items else "none"))
-    return "\n".join(out)
+    if not cov:
+        return []
+    out = ["", f"coverage over {s['games']} games ({cov['meaning']})"]
+    for name, e in cov["rules"].items():
+        out.append(f"  {name:<40}{e['runs']:>10} runs in {_percent(e['games'] / max(s['games'], 1)):>6} of games")
+    out.append("  games where a score term gave someone points: " + ", ".join(
+        f"{t} {_percent(k / max(s['games'], 1))}" for t, k in cov["terms"].items()))
+    for key, title in (("rules_never_run", "rules never run"), ("cards_never_used", "cards never used"),
+                       ("cards_only_read", "cards only read by the rules, never chosen nor held"),
+                       ("cards_never_in_play", "cards never in play"),
+                       ("terms_never_scored", "score terms never scored")):
+        items = cov[key]
+        out.append(f"{title} ({len(items)}): " + (", ".join(items) if items else "none"))
+    return out
 
 
 def metric_name(metric: str) -> str:

@@ -7,7 +7,7 @@ from rich.table import Table
 
 from interpreter.view import unseen_words
 
-from .render import plain
+from .text import plain
 
 
 def _zone_text(name: str, zone: dict) -> str:

@@ -4,27 +4,43 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Mapping
 
 from .compiler.build import compile_program
 from .errors import CheckError, RulesError
 from .language.frontend import check_rules
 
 
-def load_game(path: str | Path, overrides: dict | None = None, coverage: bool = False):
+def load_game(path: str | Path | None = None, overrides: dict | None = None, coverage: bool = False, *,
+              text: str | None = None, cards: Mapping[str, str] | None = None):
     """Load, check and compile a rules file into a Game. With `coverage`, the
     code also counts which cards' fields the rules read (a little slower;
-    see `GameState.card_reads`)."""
+    see `GameState.card_reads`).
+
+    Tests and tools make games without writing files: `text` is read as the
+    rules file at `path` (by default `game.rules`, the name its messages
+    give), and `cards` maps names of files beside it (card files, schemas)
+    to their texts, read in place of the disk's. Files not given (a file the
+    rules extend) are read from the rules file's folder."""
     from .game import Game
 
+    if path is None:
+        if text is None:
+            raise TypeError("load_game needs a rules file or the text of one")
+        path = "game.rules"
+    texts = _given_texts(Path(path), text, cards)
     try:
-        checked = check_rules(path, overrides)
+        checked = check_rules(path, overrides, texts)
         if checked.errors:
             raise CheckError(checked.errors)
         program = compile_program(checked.model, checked.db, checked.params, checked.card_fields,
                                   count_reads=coverage)
     except RecursionError:
         raise RulesError(f"{path}: the rules are nested too deeply to read (an expression or block hundreds of levels deep)") from None
-    program.origin = (rebuilt_program, (os.path.abspath(path), dict(overrides or {})))
+    if texts is None:
+        program.origin = (rebuilt_program, (os.path.abspath(path), dict(overrides or {})))
+    else:
+        program.origin = (rebuilt_program_from_texts, (os.path.abspath(path), dict(overrides or {}), text, dict(cards or {})))
     return Game(program, str(path), checked.model, checked.warnings)
 
 
@@ -41,10 +57,32 @@ def load_named_game(path: str, overrides: dict, holder: str, what: str):
                          "(checking that file says why)") from None
 
 
+def _given_texts(path: Path, text: str | None, cards: Mapping[str, str] | None) -> dict | None:
+    """The texts given in place of files, by resolved path (as the front end
+    reads an editor's unsaved texts), or None when all are read from disk."""
+    if text is None and not cards:
+        return None
+    texts = {(path.parent / name).resolve(): content for name, content in (cards or {}).items()}
+    if text is not None:
+        texts[path.resolve()] = text
+    return texts
+
+
+def rebuilt_program_from_texts(path: str, overrides: dict, text: str | None, cards: dict, fingerprint: str,
+                               steps: int, turns: int, check_invariants: bool):
+    """A pickled program loaded from texts made again, as `rebuilt_program`."""
+    program = load_game(path, overrides, text=text, cards=cards).program
+    return _as_pickled(program, path, fingerprint, steps, turns, check_invariants)
+
+
 def rebuilt_program(path: str, overrides: dict, fingerprint: str, steps: int, turns: int, check_invariants: bool):
     """A pickled program made again (Program.__reduce__): the same rules,
     which must not have changed since, with the same limits."""
-    program = load_game(path, overrides).program
+    return _as_pickled(load_game(path, overrides).program, path, fingerprint, steps, turns, check_invariants)
+
+
+def _as_pickled(program, path: str, fingerprint: str, steps: int, turns: int, check_invariants: bool):
+    """`program` with the limits it was pickled with, if it is the program pickled."""
     if program.fingerprint != fingerprint:
         raise RulesError(f"{path}: the rules, cards or parameters changed since this game was pickled "
                          f"(fingerprint {fingerprint}, now {program.fingerprint})")

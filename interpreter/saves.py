@@ -77,6 +77,15 @@ def _replayed(game, fields):
         raise SaveFileError("the save is damaged: its history is not a list of action ids")
     if not _is_int(n):
         raise SaveFileError("the save is damaged: the number of players is not a whole number")
+    st = _replay(game, n, seed, history)
+    _check_follows(fields, st.to_data())
+    if fields.get("cov") is not None:
+        st.cov = _coverage(fields["cov"], game.program)
+    return st
+
+
+def _replay(game, n: int, seed: int, history: list):
+    """The game of `seed` played through `history`, each action legal where it is taken."""
     try:
         st = game.new_initial_state(n, seed)
         for number, action in enumerate(history, 1):
@@ -90,7 +99,11 @@ def _replayed(game, fields):
         raise
     except RulesError as err:
         raise SaveFileError(f"the save's history cannot be replayed: {err.diagnostics[0].message}") from None
-    replayed = st.to_data()
+    return st
+
+
+def _check_follows(fields: dict, replayed: dict) -> None:
+    """The saved fields are those the replayed history gives."""
     differ = [name for name in SAVED if name not in DERIVED and name != "cov" and name in fields
               and fields[name] != replayed[name]]
     # A field added since the save was written is missing from it: it must hold its default.
@@ -100,9 +113,6 @@ def _replayed(game, fields):
     if differ or missing:
         raise SaveFileError("the saved position does not follow from its own history (the save was changed "
                             "after it was written): " + ", ".join(differ + missing))
-    if fields.get("cov") is not None:
-        st.cov = _coverage(fields["cov"], game.program)
-    return st
 
 
 # ---------------------------------------------------------------- a position arranged by hand
@@ -149,6 +159,19 @@ def _checked(game, fields, state_class):
 def _check_layout(program, fields, n):
     counters, zones, loc = fields["ctr"], fields["z"], fields["loc"]
     ncards = len(program.card_ids)
+    _check_counters(program, counters, n, ncards)
+    if not isinstance(zones, list) or len(zones) != len(program.zone_of_instance):
+        raise SaveFileError("the zones do not match the rules")
+    if not isinstance(loc, list) or len(loc) != ncards or not all(_is_int(z) for z in loc):
+        raise SaveFileError("the card locations do not match the cards")
+    known = fields["known"]
+    seats = 1 << program.max_players
+    if not isinstance(known, list) or len(known) != ncards or not all(_is_int(k) and 0 <= k < seats for k in known):
+        raise SaveFileError("what the players know of the cards does not match the cards and seats")
+    _check_places(program, zones, loc, n, ncards)
+
+
+def _check_counters(program, counters, n, ncards):
     if not isinstance(counters, list) or len(counters) != len(program.counter_list):
         raise SaveFileError("the counters do not match the rules")
     for info, row in zip(program.counter_list, counters):
@@ -160,14 +183,10 @@ def _check_layout(program, fields, n):
             high = info.maximum if info.maximum is not None else LARGEST_NUMBER
             if not low <= v <= high:
                 raise SaveFileError(f"counter '{info.name}' is {v}, outside {low}..{high}")
-    if not isinstance(zones, list) or len(zones) != len(program.zone_of_instance):
-        raise SaveFileError("the zones do not match the rules")
-    if not isinstance(loc, list) or len(loc) != ncards or not all(_is_int(z) for z in loc):
-        raise SaveFileError("the card locations do not match the cards")
-    known = fields["known"]
-    seats = 1 << program.max_players
-    if not isinstance(known, list) or len(known) != ncards or not all(_is_int(k) and 0 <= k < seats for k in known):
-        raise SaveFileError("what the players know of the cards does not match the cards and seats")
+
+
+def _check_places(program, zones, loc, n, ncards):
+    """Every card in exactly one place, the one its location names."""
     seen = [None] * ncards
     for zi, (info, zone) in enumerate(zip(program.zone_of_instance, zones)):
         if not isinstance(zone, list) or (info.slots and len(zone) != info.slots):
@@ -196,19 +215,7 @@ def _check_frames(program, fields):
     if not isinstance(frames, list) or (not over and not frames) or (over and frames):
         raise SaveFileError("where rule execution stands does not match whether the game is over")
     for depth, frame in enumerate(frames):
-        if not isinstance(frame, list) or len(frame) != 3:
-            raise SaveFileError("a frame of rule execution is not [rule, block, locals]")
-        code, block, local_values = frame[FRAME_CODE], frame[FRAME_BLOCK], frame[FRAME_LOCALS]
-        if not _is_int(code) or not 0 <= code < len(program.codes) or (code == program.main) != (depth == 0):
-            raise SaveFileError("a frame names no rule that can wait for a decision there")
-        rule = program.codes[code]
-        if rule.light or not _is_int(block) or not 0 <= block < rule.nblocks:
-            raise SaveFileError(f"rule '{rule.name}' has no place {_show(block)} to stand at")
-        if not isinstance(local_values, list) or len(local_values) != rule.nlocals:
-            raise SaveFileError(f"rule '{rule.name}' does not have {rule.nlocals} local values")
-        budget = [MOST_ITEMS]
-        for value in local_values:
-            _check_plain(value, budget, 0)
+        _check_frame(program, depth, frame)
     if over:
         if point is not None:
             raise SaveFileError("a game that is over has no pending decision")
@@ -217,6 +224,22 @@ def _check_frames(program, fields):
         raise SaveFileError("the pending decision names no decision of the rules")
     if program.decisions[point].code != frames[-1][FRAME_CODE]:
         raise SaveFileError("the pending decision is not asked by the rule that is waiting")
+
+
+def _check_frame(program, depth: int, frame):
+    if not isinstance(frame, list) or len(frame) != 3:
+        raise SaveFileError("a frame of rule execution is not [rule, block, locals]")
+    code, block, local_values = frame[FRAME_CODE], frame[FRAME_BLOCK], frame[FRAME_LOCALS]
+    if not _is_int(code) or not 0 <= code < len(program.codes) or (code == program.main) != (depth == 0):
+        raise SaveFileError("a frame names no rule that can wait for a decision there")
+    rule = program.codes[code]
+    if rule.light or not _is_int(block) or not 0 <= block < rule.nblocks:
+        raise SaveFileError(f"rule '{rule.name}' has no place {_show(block)} to stand at")
+    if not isinstance(local_values, list) or len(local_values) != rule.nlocals:
+        raise SaveFileError(f"rule '{rule.name}' does not have {rule.nlocals} local values")
+    budget = [MOST_ITEMS]
+    for value in local_values:
+        _check_plain(value, budget, 0)
 
 
 def _check_turn(program, fields, n):
@@ -228,6 +251,11 @@ def _check_turn(program, fields, n):
         raise SaveFileError("the turn order is not a list of seats")
     if not _is_int(fields["pos"]) or not 0 <= fields["pos"] < len(order):
         raise SaveFileError("the place in the turn order is outside it")
+    _check_round(program, fields, n)
+
+
+def _check_round(program, fields, n):
+    """The counts, the phase, the passes, the end and the random generator."""
     for name in ("round", "turns", "decisions"):
         if not _is_int(fields[name]) or not 0 <= fields[name] <= LARGEST_NUMBER:
             raise SaveFileError(f"'{name}' is not a count")

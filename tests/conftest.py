@@ -14,6 +14,15 @@ RULES = ROOT / "rules"
 CATALYST = RULES / "catalyst.rules"
 
 
+def game_files(folder: Path, rules: str, cards: str, cards_name: str = "cards.yaml") -> Path:
+    """A rules text and its card file written into `folder`, for what reads
+    files (the command line, simulations in worker processes); the rules
+    file's path. Elsewhere a test passes the texts to `load_game`."""
+    (folder / cards_name).write_text(cards, encoding="utf-8")
+    (folder / "game.rules").write_text(rules, encoding="utf-8")
+    return folder / "game.rules"
+
+
 def checked_game(path):
     """The game of a rules file, checking the state's invariants after every action."""
     game = load_game(path)

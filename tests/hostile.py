@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from cli.main import cli
 
-from .conftest import ROOT
+from .conftest import ROOT, game_files
 
 LIMIT = 30.0  # seconds a case may take before it counts as a hang
 
@@ -111,6 +111,4 @@ def expect(result, code: int, *messages: str):
 
 def tiny_game(folder, rules: str = TINY_RULES, cards: str = TINY_CARDS):
     """A small rules file and its cards in `folder`; the rules file's path."""
-    (folder / "cards.yaml").write_text(cards, encoding="utf-8")
-    (folder / "game.rules").write_text(rules, encoding="utf-8")
-    return folder / "game.rules"
+    return game_files(folder, rules, cards)

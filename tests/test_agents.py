@@ -9,6 +9,7 @@ import pytest
 
 from interpreter.agents import AGENTS, GreedyAgent, MCTSAgent, make_agent, make_agents
 from interpreter.compiler.ops import zone_to_change
+from interpreter.engine.state import fields_of
 from interpreter.visibility import unseen_places
 from interpreter.worlds import determinize
 from interpreter.agents.evaluate import Evaluator
@@ -185,12 +186,11 @@ score:
 """
 
 
-def test_sampled_worlds_carry_no_counter_the_player_cannot_see(tmp_path):
+def test_sampled_worlds_carry_no_counter_the_player_cannot_see():
     """Other players' owner-only counters and hidden counters are forgotten;
     a counter on a face-down card stays with the place, not the card."""
-    (tmp_path / "cards.yaml").write_text("thing:\n" + "".join(f"  - {{name: T{i}}}\n" for i in range(8)))
-    (tmp_path / "game.rules").write_text(SECRETS)
-    st = load_game(tmp_path / "game.rules").new_initial_state(2, 4)
+    cards = "thing:\n" + "".join(f"  - {{name: T{i}}}\n" for i in range(8))
+    st = load_game(text=SECRETS, cards={"cards.yaml": cards}).new_initial_state(2, 4)
     deck_top = st.zone("deck")[-1]
     assert st.counter("marks", deck_top) == 3 and st.counter("fate") == 7
     for seed in range(5):
@@ -452,17 +452,15 @@ def test_worlds_redistribute_exactly_the_cards_visibility_hides(rules, players):
             st.apply_action(bot.choose_id(st.legal_actions()))
 
 
-def test_cards_held_many_deep_are_gathered_without_running_out_of_stack(tmp_path):
+def test_cards_held_many_deep_are_gathered_without_running_out_of_stack():
     """A card inside a card inside a card..., deeper than Python's call
     stack: the evaluation lists them all (as the rules' `hosted_cards` does)."""
     deep = 1500
-    (tmp_path / "cards.yaml").write_text("thing:\n" + "".join(f"  - {{name: T{i}}}\n" for i in range(deep)))
-    (tmp_path / "game.rules").write_text(
+    game = load_game(cards={"cards.yaml": "thing:\n" + "".join(f"  - {{name: T{i}}}\n" for i in range(deep))}, text=(
         'game "Nest"\nplayers 2\ncards "cards.yaml" into box\nzone box: shared, visible\n'
         "zone hand: per player, visible\nzone inside: per card, visible\n"
         'setup:\n    end game after 1 more round\nturn:\n    may "wait":\n        pass\n'
-        'score:\n    "held": size(hand)\n')
-    game = load_game(tmp_path / "game.rules")
+        'score:\n    "held": size(hand)\n'))
     st = game.new_initial_state(2, 1)
     ids = game.program.card_ids
     st.place(ids[0], "hand", owner=0)
@@ -470,3 +468,66 @@ def test_cards_held_many_deep_are_gathered_without_running_out_of_stack(tmp_path
         st.place(ids[i], "inside", owner=ids[i - 1])
     held = Evaluator(game.program).held(st, 0)
     assert [card for card, _ in held] == list(range(deep))
+
+
+# ------------------------------------------------------------------ remembered values and the state's fields
+AUCTION = ROOT / "tests" / "flow" / "auction.rules"
+
+
+def _auction_scoring(term: str):
+    """The auction game of tests/flow, scored by its points plus `term`."""
+    return load_game(AUCTION, text=AUCTION.read_text().replace('    "Gold": gold\n', f'    "Gold": gold\n    "Read": {term}\n'))
+
+
+@pytest.mark.parametrize("term, change", [
+    ("phase * 100", lambda st: setattr(st, "phase", st.phase + 1)),
+    ("if passed(me) then 100 else 0", lambda st: setattr(st, "passed", st.passed + (st.me,))),
+], ids=["phase", "passed"])
+def test_a_remembered_value_reading_the_round_follows_it(term, change):
+    """A value whose score reads the phase, or who has passed, is computed
+    again when that changes and nothing else does: the round's bookkeeping
+    a computation may read is every field the state declares as such."""
+    game = _auction_scoring(term)
+    ev = Evaluator(game.program)
+    st = game.new_initial_state(2, 1)
+    while st.phase != 2:
+        st.apply_action(st.legal_actions()[0])
+    player = st.me = st.decider
+    ev.value(st, player)
+    later = st.clone()
+    change(later)
+    assert ev.value(later, player) == raw_value(ev, later, player) != ev.value(st, player)
+
+
+def test_every_field_of_the_state_names_a_part_the_recall_treats():
+    """A field added to the state names which part of the game it holds, and
+    the value cache says how it treats every part: a new field cannot be
+    left out of what a remembered value is checked against."""
+    from interpreter.agents import recall
+    from interpreter.engine.state import FIELDS, PARTS
+
+    unnamed = [f.name for f in FIELDS if f.part not in PARTS]
+    assert not unnamed, f"state fields naming no part of PARTS: {unnamed}"
+    treated = recall.NOTED_BY_COPIES + recall.NOTED_BY_CLASS + recall.KEYED + recall.NOT_READ
+    assert sorted(treated) == sorted(PARTS)
+    assert not [f.name for f in FIELDS if f.part in recall.NOTED_BY_CLASS + recall.KEYED and f.copy != "value"]
+    # the noting copies are made of these three fields by name (recall.py: `_noted`): a second field of
+    # one of their parts would be read unnoted
+    assert [fields_of(part) for part in recall.NOTED_BY_COPIES] == [("z",), ("ctr",), ("loc",)]
+
+
+@pytest.mark.parametrize("name", fields_of("bookkeeping"))
+def test_a_value_reading_any_bookkeeping_is_computed_again_when_it_changes(game, name):
+    """Each field of the round's bookkeeping, read by a value, is part of what
+    the value is remembered with."""
+    from interpreter.agents.recall import Recall
+
+    st = midgame(game)
+    recall = Recall(lambda s, p: repr(getattr(s, name)))
+    assert recall(st, 0) == repr(getattr(st, name))
+    later = st.clone()
+    value = getattr(st, name)
+    changed = (value + (0,) if isinstance(value, tuple) else not value if isinstance(value, bool)
+               else 1 if value is None else value + 1)
+    setattr(later, name, changed)
+    assert recall(later, 0) == repr(changed) and recall(st, 0) == repr(value)

@@ -43,11 +43,8 @@ score:
 '''
 
 
-def tiny(tmp_path, price="gain 1 gold"):
-    (tmp_path / "cards.yaml").write_text(CARDS)
-    path = tmp_path / "game.rules"
-    path.write_text(RULES.replace("PRICE", price))
-    return load_game(path)
+def tiny(price="gain 1 gold"):
+    return load_game(text=RULES.replace("PRICE", price), cards={"cards.yaml": CARDS})
 
 
 def code_without_comments(text: str) -> str:
@@ -55,8 +52,8 @@ def code_without_comments(text: str) -> str:
     return tokenize.untokenize((t.type, t.string) for t in tokens if t.type != tokenize.COMMENT)
 
 
-def test_user_text_reaches_the_generated_source_only_in_comments(tmp_path):
-    game = tiny(tmp_path)
+def test_user_text_reaches_the_generated_source_only_in_comments():
+    game = tiny()
     text = game.program.module.text
     code = code_without_comments(text)
     for fragment in ("import", "os", "exec", "eval", "system", "motto", "Alpha", "Quote"):
@@ -69,8 +66,8 @@ def test_user_text_reaches_the_generated_source_only_in_comments(tmp_path):
     assert st.is_terminal() and st.turns == 8
 
 
-def test_labels_keep_their_text(tmp_path):
-    st = tiny(tmp_path).new_initial_state(2, 1)
+def test_labels_keep_their_text():
+    st = tiny().new_initial_state(2, 1)
     labels = [o.label for o in st.decision().options]
     assert labels == ["take '; import os; ' (exec('1'))", "price"]
 
@@ -123,8 +120,8 @@ def test_a_comment_never_ends_early(text):
     assert code == ["def procedure_go(st):", "    return 1", "", ""]
 
 
-def test_a_missing_field_is_reported_at_the_rule(tmp_path):
-    game = tiny(tmp_path, price="for each c in box:\n        gain c.cost gold")
+def test_a_missing_field_is_reported_at_the_rule():
+    game = tiny(price="for each c in box:\n        gain c.cost gold")
     st = game.new_initial_state(2, 1)
     with pytest.raises(RulesRuntimeError) as info:
         st.apply_action("price")
@@ -133,8 +130,8 @@ def test_a_missing_field_is_reported_at_the_rule(tmp_path):
     assert "game.rules:18:9" in text and "gain c.cost gold" in text
 
 
-def test_a_runtime_failure_names_the_rule_and_line(tmp_path):
-    game = tiny(tmp_path, price="gain 1 // (gold - gold) gold")
+def test_a_runtime_failure_names_the_rule_and_line():
+    game = tiny(price="gain 1 // (gold - gold) gold")
     st = game.new_initial_state(2, 1)
     with pytest.raises(RulesRuntimeError) as info:
         st.apply_action("price")
@@ -200,7 +197,8 @@ def test_debug_shows_the_rules_line_and_the_generated_line(tmp_path):
     import subprocess
     import sys
 
-    tiny(tmp_path, price="gain 1 // (gold - gold) gold")
+    (tmp_path / "cards.yaml").write_text(CARDS)
+    (tmp_path / "game.rules").write_text(RULES.replace("PRICE", "gain 1 // (gold - gold) gold"))
     log = subprocess.run([sys.executable, "-m", "cli.main", "--debug", "run", str(tmp_path / "game.rules"),
                           "--bots", "random", "--seed", "4"], capture_output=True, text=True, cwd=ROOT)
     assert log.returncode != 0
@@ -210,12 +208,12 @@ def test_debug_shows_the_rules_line_and_the_generated_line(tmp_path):
 
 
 # ------------------------------------------------------------------ whose mistake
-def test_a_fault_of_the_interpreter_is_an_internal_error(tmp_path, monkeypatch):
+def test_a_fault_of_the_interpreter_is_an_internal_error(monkeypatch):
     """A bug inside the engine is not blamed on the rules: it is an internal
     error naming the rule, asking for a report."""
     from interpreter.errors import InternalError
 
-    game = tiny(tmp_path)
+    game = tiny()
     st = game.new_initial_state(2, 1)
     st.apply_action("take")
 
@@ -231,7 +229,7 @@ def test_a_fault_of_the_interpreter_is_an_internal_error(tmp_path, monkeypatch):
     assert not isinstance(info.value, RulesRuntimeError)
 
 
-def test_a_game_loaded_again_reuses_its_code_and_keeps_its_own_lines(tmp_path):
+def test_a_game_loaded_again_reuses_its_code_and_keeps_its_own_lines():
     """The same rules loaded twice in one process share compiled code, but
     each game's functions carry its own module's name: a run-time error in
     the second still shows its rule, its rules line and its generated line,
@@ -240,9 +238,9 @@ def test_a_game_loaded_again_reuses_its_code_and_keeps_its_own_lines(tmp_path):
 
     from interpreter.compiler import codegen
 
-    first = tiny(tmp_path, price="gain 1 // (gold - gold) gold")
+    first = tiny(price="gain 1 // (gold - gold) gold")
     hits = codegen._compiled.cache_info().hits
-    second = load_game(tmp_path / "game.rules")
+    second = tiny(price="gain 1 // (gold - gold) gold")
     assert codegen._compiled.cache_info().hits == hits + 1
     own = {f.__code__.co_filename for f in (first.program.module.ns["action_price"], second.program.module.ns["action_price"])}
     assert len(own) == 2
@@ -309,12 +307,10 @@ score:
 '''
 
 
-def test_a_card_met_walking_a_slotted_zone_has_its_slot_counted_not_searched(tmp_path):
+def test_a_card_met_walking_a_slotted_zone_has_its_slot_counted_not_searched():
     """`slot(c)` for a card of a slotted zone's walk is the walk's count
     (`enumerate`): the same slots, gaps included, as the search it replaces."""
-    (tmp_path / "cards.yaml").write_text("thing:\n  - {name: A}\n  - {name: B}\n  - {name: C}\n  - {name: D}\n")
-    (tmp_path / "game.rules").write_text(SLOTS)
-    game = load_game(tmp_path / "game.rules")
+    game = load_game(text=SLOTS, cards={"cards.yaml": "thing:\n  - {name: A}\n  - {name: B}\n  - {name: C}\n  - {name: D}\n"})
     text = game.program.module.text
     # every walk of the row asks for slots: each numbers them, none searches the row
     assert "enumerate(z[1])" in text and not re.search(r"for v\d+ in z\[1\]", text)

@@ -41,10 +41,8 @@ score:
 
 
 @pytest.fixture
-def game(tmp_path):
-    (tmp_path / "cards.yaml").write_text(CARDS)
-    (tmp_path / "game.rules").write_text(RULES)
-    return load_game(tmp_path / "game.rules")
+def game():
+    return load_game(text=RULES, cards={"cards.yaml": CARDS})
 
 
 def test_each_copy_is_a_card_with_its_own_id(game):
@@ -96,16 +94,23 @@ def test_every_id_a_copy_can_take_is_in_the_action_vocabulary(game):
         st.apply_action(st.legal_actions()[-1])
 
 
-def test_the_table_counts_copies(tmp_path, game):
-    result = CliRunner().invoke(cli, ["run", str(tmp_path / "game.rules"), "--human", "1", "--seed", "1"], input="quit\n")
+def on_disk(folder):
+    """The game's files, for the command line."""
+    (folder / "cards.yaml").write_text(CARDS)
+    (folder / "game.rules").write_text(RULES)
+    return str(folder / "game.rules")
+
+
+def test_the_table_counts_copies(tmp_path):
+    result = CliRunner().invoke(cli, ["run", on_disk(tmp_path), "--human", "1", "--seed", "1"], input="quit\n")
     assert "Token ×40" in result.output
     assert "Pebble ×2" in result.output
     assert "token-40" not in result.output
 
 
-def test_card_impact_counts_an_entry_once(tmp_path, game):
+def test_card_impact_counts_an_entry_once(tmp_path):
     out = tmp_path / "games.jsonl"
-    result = CliRunner().invoke(cli, ["simulate", str(tmp_path / "game.rules"), "--players", "2", "-n", "20",
+    result = CliRunner().invoke(cli, ["simulate", on_disk(tmp_path), "--players", "2", "-n", "20",
                                       "--bots", "random", "--seed", "4", "--out", str(out)])
     assert result.exit_code == 0, result.output
     seen = set()

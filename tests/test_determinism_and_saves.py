@@ -103,16 +103,14 @@ score:
 """
 
 
-def test_a_game_of_thousands_of_decisions_saves_and_pickles(tmp_path):
+def test_a_game_of_thousands_of_decisions_saves_and_pickles():
     """The history is as deep as the game is long: writing it out, hashing it
     and pickling the state must not walk it recursively."""
     import pickle
 
     from interpreter import load_game
 
-    (tmp_path / "cards.yaml").write_text("thing:\n  - {name: Alpha}\n")
-    (tmp_path / "long.rules").write_text(LONG_GAME)
-    game = load_game(tmp_path / "long.rules")
+    game = load_game("long.rules", text=LONG_GAME, cards={"cards.yaml": "thing:\n  - {name: Alpha}\n"})
     st = game.new_initial_state(2, seed=1)
     while not st.is_terminal():
         st.apply_action(st.legal_actions()[0])

@@ -177,29 +177,6 @@ def test_phase_windows_run_before_the_end_of_phase_hook(harbour):
     assert st.counter("mark") == 2 and st.phase == 2
 
 
-# ---------------------------------------------------------------- the agent adapters
-@pytest.mark.filterwarnings("ignore::UserWarning")
-@pytest.mark.parametrize("rules", [WATCH, HARBOUR], ids=["turns", "phases"])
-def test_pettingzoo_api_test_with_windows(rules):
-    for module in ("numpy", "gymnasium", "pettingzoo"):
-        pytest.importorskip(module)
-    from pettingzoo.test import api_test
-
-    from interpreter.adapters.pettingzoo_env import RulesEnv
-
-    api_test(RulesEnv(load_game(rules), players=3), num_cycles=500)
-
-
-@pytest.mark.parametrize("rules", [WATCH, HARBOUR], ids=["turns", "phases"])
-def test_openspiel_random_sim_test_with_windows(rules):
-    pytest.importorskip("pyspiel")
-    from interpreter.adapters import openspiel_game as osg
-
-    game = osg.load(rules, short_name=f"python_rules_test_{rules.stem}")
-    pyspiel = pytest.importorskip("pyspiel")
-    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
-
-
 # ---------------------------------------------------------------- the registry
 @pytest.mark.parametrize("name", sorted(EVENTS))
 def test_every_engine_event_example_checks(name, tmp_path):

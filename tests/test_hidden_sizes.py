@@ -13,7 +13,6 @@ from interpreter import visibility
 from interpreter.agents import make_agent
 from interpreter.compiler.ops import zone_to_change
 from interpreter.events import tell_all
-from interpreter.language.frontend import check_rules
 from interpreter.loader import load_game
 from interpreter.play import world_sampler
 from interpreter.serve.views import seat_view
@@ -75,40 +74,36 @@ def test_the_terminal_and_the_browser_table_tell_the_same_words(game, tmp_path):
     assert "cards (hidden, how many is not told)" in out.output
 
 
-def test_a_card_holding_cards_does_not_count_them_where_their_size_is_hidden(tmp_path):
+def test_a_card_holding_cards_does_not_count_them_where_their_size_is_hidden():
     from interpreter.view import card_text
 
     rules = VAULTS.read_text().replace("zone pile: shared, hidden, size hidden",
                                        "zone pile: shared, hidden, size hidden\nzone under: per card, hidden, size hidden")
     rules = rules.replace("    deal 2 from deck to pile\n", "    deal 2 from deck to pile\n    deal 2 from deck to under of top(pile)\n")
-    (tmp_path / "cards.yaml").write_text((VAULTS.parent / "cards.yaml").read_text())
-    (tmp_path / "game.rules").write_text(rules)
-    st = load_game(tmp_path / "game.rules").new_initial_state(2, 3)
+    st = load_game(VAULTS, text=rules).new_initial_state(2, 3)
     holder = st.card_index(st.zone("pile")[-1])
     assert card_text(st, holder, 0).endswith("[under: hidden]")
 
 
 # ---------------------------------------------------------------- labels and shown values
-def warnings_of(tmp_path, extra: str) -> list[str]:
-    (tmp_path / "cards.yaml").write_text((VAULTS.parent / "cards.yaml").read_text())
-    (tmp_path / "game.rules").write_text(VAULTS.read_text() + extra)
-    return [d.message for d in check_rules(tmp_path / "game.rules").warnings]
+def warnings_of(extra: str) -> list[str]:
+    return [d.message for d in load_game(VAULTS, text=VAULTS.read_text() + extra).diagnostics]
 
 
-def test_a_label_reading_another_players_hidden_size_is_warned_about(tmp_path):
-    found = warnings_of(tmp_path, 'action tally "tally":\n'
+def test_a_label_reading_another_players_hidden_size_is_warned_about():
+    found = warnings_of('action tally "tally":\n'
                                   '    choose p in others as "player {p + 1} keeps {count c in vault of p}":\n'
                                   '        gain 1 gold\n')
     assert found == ["the label of this choice tells how many cards zone 'vault' of another player holds, but "
                      "'vault' is `size hidden`: its player may not see that zone's cards"]
 
 
-def test_a_players_own_hidden_size_may_be_shown_to_that_player_alone(tmp_path):
-    assert warnings_of(tmp_path, 'define kept = size(vault)\nshow kept per player, owner only\n'
+def test_a_players_own_hidden_size_may_be_shown_to_that_player_alone():
+    assert warnings_of('define kept = size(vault)\nshow kept per player, owner only\n'
                                  'action keep "keep":\n'
                                  '    choose c in hand as "keep {c.name} ({size(vault)} kept)":\n'
                                  '        move c to vault\n') == []
-    assert warnings_of(tmp_path, 'define kept = size(vault)\nshow kept per player\n') == [
+    assert warnings_of('define kept = size(vault)\nshow kept per player\n') == [
         "`show kept per player` tells how many cards zone 'vault' holds, but 'vault' is `size hidden`: "
         "every player reads it, and not every player sees that zone's cards"]
 

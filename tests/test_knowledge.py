@@ -115,12 +115,10 @@ def test_a_card_seen_going_face_down_stays_known_to_who_saw_it(game):
     assert "known" not in st.observation(1)["zones"]["pile"]
 
 
-def test_a_shuffle_makes_the_cards_unknown_again(tmp_path):
-    (tmp_path / "cards.yaml").write_text((PEEK.parent / "cards.yaml").read_text())
+def test_a_shuffle_makes_the_cards_unknown_again():
     rules = PEEK.read_text().replace("    reorder top_cards(deck, 3)\n",
                                      "    look at top_cards(deck, 3)\n    shuffle deck\n")
-    (tmp_path / "game.rules").write_text(rules)
-    st = load_game(tmp_path / "game.rules").new_initial_state(2, 3)
+    st = load_game(PEEK, text=rules).new_initial_state(2, 3)
     play(st, "sort")
     assert "known" not in st.observation(0)["zones"]["deck"]
 
@@ -225,25 +223,6 @@ def test_observation_vectors_carry_what_each_player_knows(game):
         assert enc.vector(st, viewer)[block.stop - 1] == 1  # the mark on the buried card's back
 
 
-@pytest.mark.filterwarnings("ignore::UserWarning")
-def test_pettingzoo_api_test_passes(game):
-    pytest.importorskip("pettingzoo")
-    from pettingzoo.test import api_test
-
-    from interpreter.adapters.pettingzoo_env import RulesEnv
-
-    for players in (2, 3):
-        api_test(RulesEnv(game, players=players), num_cycles=300)
-
-
-@pytest.mark.slow
-def test_openspiel_random_sim_test_passes():
-    pyspiel = pytest.importorskip("pyspiel")
-    from interpreter.adapters import openspiel_game as osg
-
-    pyspiel.random_sim_test(osg.load(PEEK), num_sims=5, serialize=True, verbose=False)
-
-
 def test_the_terminal_shows_the_looker_what_it_knows():
     typed = "1\n1\n1\nquit\n"  # sort: Six on top, then Eight; a bot plays; then quit
     out = CliRunner().invoke(cli, ["run", str(PEEK), "--human", "1", "--bots", "random", "--seed", "3"], input=typed)
@@ -277,23 +256,25 @@ def test_the_terminal_does_not_show_another_players_look():
     assert "you know:" not in out.output
 
 
-def variant(tmp_path, old: str, new: str):
-    (tmp_path / "cards.yaml").write_text((PEEK.parent / "cards.yaml").read_text())
+def variant_text(old: str, new: str) -> str:
     rules = PEEK.read_text()
     assert old in rules
-    (tmp_path / "game.rules").write_text(rules.replace(old, new))
-    return load_game(tmp_path / "game.rules")
+    return rules.replace(old, new)
 
 
-def test_reveal_to_every_seat_and_to_no_seat(tmp_path):
-    game = variant(tmp_path, "reveal c to next_player(me)", "reveal c to seats")
+def variant(old: str, new: str):
+    return load_game(PEEK, text=variant_text(old, new))
+
+
+def test_reveal_to_every_seat_and_to_no_seat():
+    game = variant("reveal c to next_player(me)", "reveal c to seats")
     st = game.new_initial_state(3, 4)
     play(st, "tell")
     card = st.legal_actions()[0]
     play(st, card)
     assert all(card in st.observation(p)["zones"]["hand"][0]["known"] for p in (1, 2))
     assert card in st.observation(visibility.PUBLIC)["zones"]["hand"][0]["known"]
-    game = variant(tmp_path, "reveal c to next_player(me)", "reveal c to players + 4")
+    game = variant("reveal c to next_player(me)", "reveal c to players + 4")
     st = game.new_initial_state(2, 4)
     play(st, "tell")
     with pytest.raises(RulesError, match=r"`reveal \.\.\. to` needs a player or players, got 6") as err:
@@ -301,15 +282,15 @@ def test_reveal_to_every_seat_and_to_no_seat(tmp_path):
     assert err.value.diagnostics[0].span.line == 44  # the `reveal` line
 
 
-def test_reorder_needs_cards_lying_in_one_zone(tmp_path):
-    game = variant(tmp_path, "reorder top_cards(deck, 3)", "reorder top_cards(deck, 1) + hand")
+def test_reorder_needs_cards_lying_in_one_zone():
+    game = variant("reorder top_cards(deck, 3)", "reorder top_cards(deck, 1) + hand")
     st = game.new_initial_state(2, 4)
     with pytest.raises(RulesError, match="`reorder` puts back cards lying in one zone, each once; these lie in 2 zones"):
         st.apply_action("sort")
 
 
-def test_reorder_of_a_hand_keeps_its_places(tmp_path):
-    game = variant(tmp_path, "reorder top_cards(deck, 3)", "reorder hand")
+def test_reorder_of_a_hand_keeps_its_places():
+    game = variant("reorder top_cards(deck, 3)", "reorder hand")
     st = game.new_initial_state(2, 4)
     hand = st.zone("hand", 0)
     play(st, "sort", hand[0])
@@ -317,8 +298,8 @@ def test_reorder_of_a_hand_keeps_its_places(tmp_path):
 
 
 def test_a_zone_may_hide_its_size_from_who_does_not_see_it(tmp_path):
-    game = variant(tmp_path, "zone pile: shared, stack, hidden", "zone pile: shared, stack, hidden, size hidden")
-    st = game.new_initial_state(2, 4)
+    text = variant_text("zone pile: shared, stack, hidden", "zone pile: shared, stack, hidden, size hidden")
+    st = load_game(PEEK, text=text).new_initial_state(2, 4)
     play(st, "bury")
     play(st, st.legal_actions()[0])
     for viewer in (0, 1, visibility.PUBLIC):
@@ -326,6 +307,8 @@ def test_a_zone_may_hide_its_size_from_who_does_not_see_it(tmp_path):
         assert pile["count"] is None and pile["marks"] == {"charge": [1]}
     assert st.observation(visibility.EVERYTHING)["zones"]["pile"] == st.zone("pile")
     assert st.observation(0)["zones"]["deck"]["count"] == len(st.zone("deck"))
+    (tmp_path / "cards.yaml").write_text((PEEK.parent / "cards.yaml").read_text())
+    (tmp_path / "game.rules").write_text(text)
     out = CliRunner().invoke(cli, ["run", str(tmp_path / "game.rules"), "--human", "1", "--bots", "random",
                                    "--seed", "4"], input="4\n1\nquit\n")
     assert "pile  cards (hidden, how many is not told)" in out.output

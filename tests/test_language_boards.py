@@ -8,6 +8,8 @@ import pytest
 from interpreter.errors import CheckError, RulesError
 from interpreter.loader import load_game
 
+from .conftest import game_files
+
 # A 3 x 3 grid without its middle square, and a one-way shortcut from A to C.
 SQUARES = """\
 square:
@@ -45,10 +47,8 @@ score:
 """
 
 
-def load(tmp_path, rules, cards=SQUARES):
-    (tmp_path / "cards.yaml").write_text(cards)
-    (tmp_path / "game.rules").write_text(rules)
-    return load_game(tmp_path / "game.rules")
+def load(rules, cards=SQUARES):
+    return load_game(text=rules, cards={"cards.yaml": cards})
 
 
 def ids(game, *names):
@@ -56,8 +56,8 @@ def ids(game, *names):
 
 
 # ---------------------------------------------------------------- boards
-def test_distance_goes_around_missing_squares(tmp_path):
-    game = load(tmp_path, GRID)
+def test_distance_goes_around_missing_squares():
+    game = load(GRID)
     boards, names = game.program.boards, game.program.card_names
     at = {n: i for i, n in enumerate(names)}
     assert boards.distance(at["B"], at["H"]) == 4  # around the missing middle square
@@ -65,23 +65,23 @@ def test_distance_goes_around_missing_squares(tmp_path):
     assert boards.distance(at["A"], at["A"]) == 0
 
 
-def test_adjacency_is_directed(tmp_path):
+def test_adjacency_is_directed():
     """`a next to b` need not mean `b next to a`: a one-way shortcut."""
-    game = load(tmp_path, GRID)
+    game = load(GRID)
     at = {n: i for i, n in enumerate(game.program.card_names)}
     assert game.program.boards.distance(at["A"], at["C"]) == 1
     assert game.program.boards.distance(at["C"], at["A"]) == 2
     assert game.program.boards.distance(at["D"], at["F"]) == 3  # through the shortcut
 
 
-def test_unreachable_space_is_none(tmp_path):
-    game = load(tmp_path, GRID)
+def test_unreachable_space_is_none():
+    game = load(GRID)
     at = {n: i for i, n in enumerate(game.program.card_names)}
     assert game.program.boards.distance(at["A"], at["Island"]) is None
 
 
-def test_choices_by_distance_in_a_game(tmp_path):
-    game = load(tmp_path, GRID)
+def test_choices_by_distance_in_a_game():
+    game = load(GRID)
     st = game.new_initial_state(2, seed=1)  # at 0: square A
     assert sorted(st.legal_actions()) == sorted(ids(game, "B", "C", "D", "F", "G"))
     labels = {o.id: o.label for o in st.legal_options()}
@@ -94,38 +94,38 @@ def test_choices_by_distance_in_a_game(tmp_path):
     assert st.is_terminal() and st.result()["outcome"] == "won"
 
 
-def test_distance_of_a_card_off_the_board_is_an_error(tmp_path):
+def test_distance_of_a_card_off_the_board_is_an_error():
     rules = GRID.replace("    if at == 22:", "    if distance(here, top([t for t in box where t is token])) == 1:")
-    game = load(tmp_path, rules)
+    game = load(rules)
     st = game.new_initial_state(2, seed=1)
     with pytest.raises(RulesError, match="is not a space of any board"):
         st.apply_action(st.legal_actions()[0])
 
 
-def test_adjacency_may_use_fixed_definitions_but_not_the_state(tmp_path):
+def test_adjacency_may_use_fixed_definitions_but_not_the_state():
     fixed = GRID.replace("board square: a next to b when abs(a.x - b.x) + abs(a.y - b.y) == 1",
                          "define gap(a, b) = abs(a.x - b.x) + abs(a.y - b.y)\nboard square: a next to b when gap(a, b) == 1")
-    assert load(tmp_path, fixed).program.boards is not None
+    assert load(fixed).program.boards is not None
     changing = fixed.replace("define gap(a, b) = abs(a.x - b.x) + abs(a.y - b.y)",
                              "define gap(a, b) = abs(a.x - b.x) + abs(a.y - b.y) + size(board)")
     with pytest.raises(CheckError, match="cannot read the definition 'gap', which reads what changes"):
-        load(tmp_path, changing)
+        load(changing)
     for word, what in (("me", "'me', which changes"), ("slot(a)", "the function 'slot'"), ("at of 0", "'at of ...'")):
         rules = GRID.replace("abs(a.x - b.x) + abs(a.y - b.y) == 1", f"abs(a.x - b.x) + abs(a.y - b.y) == 1 + {word}")
         with pytest.raises(CheckError, match=what):
-            load(tmp_path, rules)
+            load(rules)
 
 
-def test_a_field_missing_from_a_space_is_reported_at_load(tmp_path):
+def test_a_field_missing_from_a_space_is_reported_at_load():
     rules = GRID.replace('(has(a, "shortcut") and a.shortcut == b.name)', "a.shortcut == b.name")
     with pytest.raises(RulesError, match="board 'square': card 'B' has no field 'shortcut'"):
-        load(tmp_path, rules)
+        load(rules)
 
 
 # ---------------------------------------------------------------- has
-def test_has_tells_whether_a_card_gives_a_field(tmp_path):
+def test_has_tells_whether_a_card_gives_a_field():
     rules = GRID.replace('    if at == 22:', '    if has(here, "shortcut"):')
-    game = load(tmp_path, rules)
+    game = load(rules)
     st = game.new_initial_state(2, seed=1)
     st.apply_action(ids(game, "B")[0])
     assert not st.is_terminal()
@@ -161,8 +161,8 @@ score:
 """
 
 
-def test_a_game_won_together_is_won_by_everyone(tmp_path):
-    game = load(tmp_path, TEAM)
+def test_a_game_won_together_is_won_by_everyone():
+    game = load(TEAM)
     st = game.new_initial_state(2, seed=1)
     for action in (ids(game, "A")[0], "yes", ids(game, "B")[0], "no", ids(game, "C")[0], "yes"):
         st.apply_action(action)
@@ -173,8 +173,8 @@ def test_a_game_won_together_is_won_by_everyone(tmp_path):
     assert result["scores"] == [2, 1] and result["top_scorers"] == [0]
 
 
-def test_a_game_lost_together_names_its_top_scorers(tmp_path):
-    game = load(tmp_path, TEAM)
+def test_a_game_lost_together_names_its_top_scorers():
+    game = load(TEAM)
     st = game.new_initial_state(2, seed=1)
     for action in (ids(game, "A")[0], "no", ids(game, "B")[0], "no"):
         st.apply_action(action)
@@ -182,8 +182,8 @@ def test_a_game_lost_together_names_its_top_scorers(tmp_path):
     assert st.result()["outcome"] == "lost" and st.result()["top_scorers"] == [0, 1]
 
 
-def test_an_ordinary_end_gives_no_outcome(tmp_path):
-    game = load(tmp_path, TEAM.replace("        end game won", "        end game now"))
+def test_an_ordinary_end_gives_no_outcome():
+    game = load(TEAM.replace("        end game won", "        end game now"))
     st = game.new_initial_state(2, seed=1)
     for action in (ids(game, "A")[0], "yes", ids(game, "B")[0], "yes"):
         st.apply_action(action)
@@ -194,8 +194,7 @@ def test_an_ordinary_end_gives_no_outcome(tmp_path):
 def test_simulation_reports_the_team_win_rate(tmp_path):
     from interpreter.simulation import simulate
 
-    load(tmp_path, TEAM)
-    result = simulate(str(tmp_path / "game.rules"), games=60, players=2, jobs=1, seed=3)
+    result = simulate(str(game_files(tmp_path, TEAM, SQUARES)), games=60, players=2, jobs=1, seed=3)
     s = result.summary
     team = s["team"]
     lost = s["lost_by_all"]["wins"]
@@ -212,8 +211,8 @@ def test_simulation_reports_the_team_win_rate(tmp_path):
 def test_simulation_of_a_competitive_game_has_no_team_block(tmp_path):
     from interpreter.simulation import simulate
 
-    load(tmp_path, TEAM.replace("        end game won", "        end game now").replace("        end game lost", "        end game now"))
-    s = simulate(str(tmp_path / "game.rules"), games=5, players=2, jobs=1).summary
+    rules = TEAM.replace("        end game won", "        end game now").replace("        end game lost", "        end game now")
+    s = simulate(str(game_files(tmp_path, rules, SQUARES)), games=5, players=2, jobs=1).summary
     assert "team" not in s
 
 
@@ -222,20 +221,19 @@ def test_the_run_command_says_who_won_together(tmp_path):
 
     from cli.main import cli
 
-    load(tmp_path, TEAM)
-    out = CliRunner().invoke(cli, ["run", str(tmp_path / "game.rules"), "--bots", "random", "--seed", "1", "--players", "2"])
+    out = CliRunner().invoke(cli, ["run", str(game_files(tmp_path, TEAM, SQUARES)), "--bots", "random", "--seed", "1", "--players", "2"])
     assert out.exit_code == 0, out.output
     assert "the players win together; top score" in out.output or "the players lose together; top score" in out.output
 
 
 # ---------------------------------------------------------------- choices among positions
-def test_choices_among_computed_positions_are_in_the_action_vocabulary(tmp_path):
+def test_choices_among_computed_positions_are_in_the_action_vocabulary():
     from interpreter.adapters.encoding import Encoding
 
     rules = TEAM.replace('    choose c in box as "keep {c.name}":\n        move c to kept',
                          '    choose i in [slot(c) + 1 for c in box] as "keep the card in place {i}":\n'
                          '        move [c for c in box where slot(c) + 1 == i] to kept')
-    game = load(tmp_path, rules)
+    game = load(rules)
     enc = Encoding(game)
     st = game.new_initial_state(2, seed=1)
     assert st.legal_actions() == ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from interpreter.loader import load_game
 
+from .conftest import game_files
+
 CARDS = """\
 thing:
   - {name: Alpha, cost: 1}
@@ -38,14 +40,12 @@ score:
 """
 
 
-def load(tmp_path, rules):
-    (tmp_path / "cards.yaml").write_text(CARDS)
-    (tmp_path / "game.rules").write_text(rules)
-    return load_game(tmp_path / "game.rules")
+def load(rules):
+    return load_game(text=rules, cards={"cards.yaml": CARDS})
 
 
-def test_as_gives_the_decision_to_that_player(tmp_path):
-    st = load(tmp_path, DRAFT).new_initial_state(2, seed=1)
+def test_as_gives_the_decision_to_that_player():
+    st = load(DRAFT).new_initial_state(2, seed=1)
     assert st.current_player() == 0 and len(st.legal_actions()) == 4
     st.apply_action("gamma")
     assert st.current_player() == 1 and "gamma" not in st.legal_actions()
@@ -53,8 +53,8 @@ def test_as_gives_the_decision_to_that_player(tmp_path):
     assert st.zone("hand", 0) == ["gamma"] and st.zone("hand", 1) == ["alpha"]
 
 
-def test_end_game_lost_means_nobody_wins(tmp_path):
-    st = load(tmp_path, DRAFT).new_initial_state(2, seed=1)
+def test_end_game_lost_means_nobody_wins():
+    st = load(DRAFT).new_initial_state(2, seed=1)
     st.apply_action("gamma")
     st.apply_action("alpha")
     assert st.is_terminal()  # turns have no decisions: the game runs to its loss
@@ -64,31 +64,28 @@ def test_end_game_lost_means_nobody_wins(tmp_path):
     assert st.scores() == [3, 1]  # scores still count ("most beloved" among losers)
 
 
-def test_without_the_loss_the_best_score_wins(tmp_path):
+def test_without_the_loss_the_best_score_wins():
     rules = DRAFT.replace("        end game lost", "        end game now")
-    st = load(tmp_path, rules).new_initial_state(2, seed=1)
+    st = load(rules).new_initial_state(2, seed=1)
     st.apply_action("gamma")
     st.apply_action("alpha")
     assert st.winners() == [0] and st.returns() == [1.0, 0.0] and st.result()["lost"] is False
 
 
-def test_stop_may_not_leave_an_as_block(tmp_path):
+def test_stop_may_not_leave_an_as_block():
     import pytest
 
     from interpreter.errors import CheckError
 
     rules = DRAFT.replace("            choose c in box", "            repeat while true:\n                stop\n            choose c in box")
-    load(tmp_path, rules)  # a loop inside the block is fine
+    load(rules)  # a loop inside the block is fine
     rules = DRAFT.replace("    for each p in seats:\n        as p:\n", "    for each p in seats:\n        as p:\n            stop\n")
     with pytest.raises(CheckError, match="'stop' outside a loop"):
-        load(tmp_path, rules)
+        load(rules)
 
 
-def make(tmp_path, text, cards=CARDS):
-    (tmp_path / "cards.yaml").write_text(cards)
-    path = tmp_path / "game.rules"
-    path.write_text(text)
-    return load_game(path)
+def make(text, cards=CARDS):
+    return load_game(text=text, cards={"cards.yaml": cards})
 
 
 VALUES = """\
@@ -115,10 +112,10 @@ score:
 """
 
 
-def test_a_value_shown_per_player_is_in_the_observation_as_each_may_see_it(tmp_path):
+def test_a_value_shown_per_player_is_in_the_observation_as_each_may_see_it():
     """`show NAME per player` works a definition out as each player; `owner
     only` shows each player their own value alone."""
-    game = make(tmp_path, VALUES)
+    game = make(VALUES)
     st = game.new_initial_state(2, 1)
     st.apply_action("yes")
     seen = st.observation(0)["values"]
@@ -132,8 +129,7 @@ def test_a_value_shown_per_player_is_drawn_at_the_table(tmp_path):
 
     from cli.main import cli
 
-    make(tmp_path, VALUES)
-    result = CliRunner().invoke(cli, ["run", str(tmp_path / "game.rules"), "--human", "1", "--seed", "1"], input="quit\n")
+    result = CliRunner().invoke(cli, ["run", str(game_files(tmp_path, VALUES, CARDS)), "--human", "1", "--seed", "1"], input="quit\n")
     assert "energy left" in result.output and "secret plan" in result.output
 
 
@@ -160,12 +156,12 @@ score:
 """
 
 
-def test_a_player_left_out_of_the_turn_order_mid_round_takes_no_further_turn(tmp_path):
+def test_a_player_left_out_of_the_turn_order_mid_round_takes_no_further_turn():
     """`turn order` is read again before every turn."""
     from interpreter.agents import make_agents
     from interpreter.play import play_game
 
-    final = play_game(make(tmp_path, KNOCKOUT), 3, 1, make_agents("random", 3, 1))
+    final = play_game(make(KNOCKOUT), 3, 1, make_agents("random", 3, 1))
     assert [final.counter("turns_taken", p) for p in range(3)] == [2, 1, 0]
 
 
@@ -174,7 +170,7 @@ def test_a_definition_shown_per_player_counts_as_used(tmp_path):
 
     from cli.main import cli
 
-    make(tmp_path, VALUES)  # `secret_plan` is read only by its `show`
-    result = CliRunner().invoke(cli, ["check", "--strict", str(tmp_path / "game.rules")])
+    # `secret_plan` is read only by its `show`
+    result = CliRunner().invoke(cli, ["check", "--strict", str(game_files(tmp_path, VALUES, CARDS))])
     assert result.exit_code == 0, result.output
     assert "never used" not in result.output

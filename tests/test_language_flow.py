@@ -203,24 +203,13 @@ def test_simultaneous_choices_make_the_game_one_of_hidden_information(auction):
 
 
 # ---------------------------------------------------------------- the agent adapters
-@pytest.mark.filterwarnings("ignore::UserWarning")
-def test_pettingzoo_api_test_on_phases_and_simultaneous_choices(auction):
-    for module in ("numpy", "gymnasium", "pettingzoo"):
-        pytest.importorskip(module)
-    from pettingzoo.test import api_test
-
-    from interpreter.adapters.pettingzoo_env import RulesEnv
-
-    api_test(RulesEnv(auction, players=3), num_cycles=500)
-
-
-def test_openspiel_random_sim_test_on_phases_and_simultaneous_choices():
+# (the conformance tests of both adapters run on this game too: test_adapter_conformance.py)
+def test_openspiel_sees_simultaneous_choices_as_imperfect_information():
     pyspiel = pytest.importorskip("pyspiel")
     from interpreter.adapters import openspiel_game as osg
 
     game = osg.load(AUCTION, short_name="python_rules_test_auction_day")
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 
 
 # ---------------------------------------------------------------- reactions and response windows

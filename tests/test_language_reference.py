@@ -26,7 +26,7 @@ from interpreter.language.builtins import FUNCTIONS, VALUES
 from interpreter.language.incremental import declaration_chunks
 from interpreter.language.parser import parse_rules
 from interpreter.language.reference import (
-    builtins_section, committed_builtins_section, grammar_keywords, replace_builtins_section)
+    builtins_section, committed_builtins_section, grammar_keywords, name_order, replace_builtins_section)
 from interpreter.language import nodes
 
 from .conftest import ROOT
@@ -262,6 +262,12 @@ def test_every_keyword_of_the_grammar_is_in_the_reference():
     missing = sorted(grammar_keywords() - code_words(hand_written(TEXT)))
     assert not missing, (f"words of the grammar that {DOC.name} never shows as code: {missing}; "
                          "document them (with an example) in the section of their construct")
+
+
+def test_the_reference_states_the_order_names_are_looked_up_in():
+    """The order the checker, the compiler and the editor read names in
+    (language/names.py) is the order the reference states."""
+    assert f"A name in an expression is the first of: {name_order()}." in " ".join(TEXT.split())
 
 
 def test_every_builtin_is_in_the_reference():

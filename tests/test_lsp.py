@@ -398,3 +398,21 @@ def test_the_quick_fix_replaces_the_misspelt_name_not_another_quoted_one():
 
     assert _misspelt_name("reaction 'whistle' answers 'turn_ends', which no rule announces", "turn_end") == "turn_ends"
     assert _misspelt_name("unknown counter 'cions'", "coins") == "cions"
+
+
+def test_references_to_a_counter_sharing_its_name_with_an_effect_are_the_counters(client):
+    """`counter military` and `effect military`: a plain `military` in an
+    expression reads the counter (as the game compiles it), so the editor
+    finds it among the counter's uses, not the effect's."""
+    path = RULES / "catalyst.rules"
+    uri = client.open(path)
+    client.diagnostics(uri, 1)
+    line, character = position_of(path, r"^counter (military)", len("counter "))
+    found = client.request("textDocument/references", {**client.at(uri, line, character),
+                                                        "context": {"includeDeclaration": True}})
+    text = path.read_text().splitlines()
+    places = sorted((r["range"]["start"]["line"] + 1, text[r["range"]["start"]["line"]][
+        r["range"]["start"]["character"]:r["range"]["end"]["character"]]) for r in found if r["uri"] == uri)
+    uses = [number for number, line in enumerate(text, 1)
+            if re.search(r"(^counter |gain 1 |: |rank )military\b", line.partition("#")[0])]
+    assert len(uses) == 4 and places == [(number, "military") for number in uses]

@@ -15,9 +15,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from interpreter.adapters import openspiel_game as osg  # noqa: E402
 from interpreter.loader import load_game  # noqa: E402
 
-from .conftest import CATALYST, RULES  # noqa: E402
-
-SOLO = RULES / "solo.rules"
+from .conftest import CATALYST  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -51,16 +49,6 @@ def test_game_type_and_info_are_derived_from_the_rules(base):
     assert four.num_players() == 4
     with pytest.raises(Exception, match="played by 2 to 4 players"):
         pyspiel.load_game("python_rules_catalyst(players=5)")
-
-
-@pytest.mark.slow
-def test_random_sim_test_passes_on_the_base_game(base):
-    pyspiel.random_sim_test(base, num_sims=20, serialize=True, verbose=False)
-
-
-@pytest.mark.slow
-def test_random_sim_test_passes_on_the_solo_rules():
-    pyspiel.random_sim_test(osg.load(SOLO), num_sims=5, serialize=True, verbose=False)
 
 
 def test_chance_outcome_k_is_the_engine_game_of_seed_k(base):

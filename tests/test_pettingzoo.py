@@ -148,19 +148,6 @@ def np(RulesEnv):
     return numpy
 
 
-CASES = [(CATALYST, 2), (CATALYST, 4), (SOLO, None)]
-
-
-@pytest.mark.filterwarnings("ignore::UserWarning")
-@pytest.mark.parametrize("path,players", CASES, ids=["base-2p", "base-4p", "solo"])
-def test_pettingzoo_api_and_seed_tests(path, players, games, RulesEnv):
-    from pettingzoo.test import api_test, seed_test
-
-    game = games[path]
-    api_test(RulesEnv(game, players=players), num_cycles=1000)
-    seed_test(lambda: RulesEnv(game, players=players), num_cycles=300)
-
-
 def play_random(env, seed):
     env.reset(seed=seed)
     env.action_space(env.possible_agents[0]).seed(seed)

@@ -34,11 +34,9 @@ score:
 """
 
 
-def tiny(tmp_path, setup="pass", body="", turn="gain 1 gold"):
-    (tmp_path / "cards.yaml").write_text(TINY_CARDS)
-    path = tmp_path / "loop.rules"
-    path.write_text(TINY.replace("SETUP", setup).replace("BODY", body).replace("TURN", turn))
-    game = load_game(path)
+def tiny(setup="pass", body="", turn="gain 1 gold"):
+    game = load_game("loop.rules", text=TINY.replace("SETUP", setup).replace("BODY", body).replace("TURN", turn),
+                     cards={"cards.yaml": TINY_CARDS})
     game.set_limits(steps=20_000, turns=500)
     return game
 
@@ -52,15 +50,15 @@ def tiny(tmp_path, setup="pass", body="", turn="gain 1 gold"):
      "move pile to box", "fired inside itself 64 times: it never settles"),
     ("pass", "", "gain 1 gold", "the game did not end after 500 turns"),
 ], ids=["endless-repeat", "self-calling-procedure", "self-firing-trigger", "endless-game"])
-def test_runaway_rules_are_stopped_with_the_rule_named(tmp_path, setup, body, turn, message):
-    game = tiny(tmp_path, setup, body, turn)
+def test_runaway_rules_are_stopped_with_the_rule_named(setup, body, turn, message):
+    game = tiny(setup, body, turn)
     with pytest.raises(RulesRuntimeError) as info:
         play_game(game, 2, 1, make_agents("random", 2, 1))
     assert message in info.value.render()
 
 
-def test_step_budget_is_configurable(tmp_path):
-    game = tiny(tmp_path, turn="repeat 5000 times:\n        gain 1 gold\n    end game now")
+def test_step_budget_is_configurable():
+    game = tiny(turn="repeat 5000 times:\n        gain 1 gold\n    end game now")
     game.set_limits(steps=1_000)
     with pytest.raises(RulesRuntimeError, match="ran 1000 steps"):
         play_game(game, 2, 1, make_agents("random", 2, 1))

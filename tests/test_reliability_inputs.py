@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from cli.main import cli
 from interpreter.files import FileRefused, write_text
 
-from .conftest import ROOT, RULES
+from .conftest import ROOT, RULES, game_files
 
 CARDS = "thing:\n  - {name: Alpha, cost: 1}\n  - {name: Beta, cost: 2}\n"
 GAME = """\
@@ -38,8 +38,7 @@ score:
 
 @pytest.fixture
 def tiny(tmp_path):
-    (tmp_path / "cards.yaml").write_text(CARDS)
-    (tmp_path / "game.rules").write_text(GAME)
+    game_files(tmp_path, GAME, CARDS)
     return tmp_path
 
 

@@ -96,23 +96,3 @@ def test_simulate_200_games():
     result = CliRunner().invoke(cli, ["simulate", str(CAPSULE), "-n", "200", "--players", "3", "--jobs", "1"])
     assert result.exit_code == 0, result.output
     assert "200 games" in result.output
-
-
-@pytest.mark.filterwarnings("ignore::UserWarning")
-def test_pettingzoo_api_test(capsule):
-    for module in ("numpy", "gymnasium", "pettingzoo"):
-        pytest.importorskip(module)
-    from pettingzoo.test import api_test
-
-    from interpreter.adapters.pettingzoo_env import RulesEnv
-
-    api_test(RulesEnv(capsule, players=3), num_cycles=1000)
-
-
-@pytest.mark.slow
-def test_openspiel_random_sim_test():
-    pyspiel = pytest.importorskip("pyspiel")
-    from interpreter.adapters import openspiel_game as osg
-
-    game = osg.load(CAPSULE, short_name="python_rules_test_capsules")
-    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)

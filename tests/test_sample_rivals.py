@@ -249,24 +249,3 @@ def test_simulate_200_games():
     result = CliRunner().invoke(cli, ["simulate", str(RIVALS), "-n", "200", "--players", "2", "--jobs", "1"])
     assert result.exit_code == 0, result.output
     assert "200 games" in result.output
-
-
-@pytest.mark.filterwarnings("ignore::UserWarning")
-def test_pettingzoo_api_test(rivals):
-    for module in ("numpy", "gymnasium", "pettingzoo"):
-        pytest.importorskip(module)
-    from pettingzoo.test import api_test
-
-    from interpreter.adapters.pettingzoo_env import RulesEnv
-
-    api_test(RulesEnv(rivals, players=2), num_cycles=1000)
-
-
-@pytest.mark.slow
-def test_openspiel_random_sim_test():
-    pyspiel = pytest.importorskip("pyspiel")
-    from interpreter.adapters import openspiel_game as osg
-
-    # Random play runs to some 750 decisions: whole games, serialized.
-    game = osg.load(RIVALS, short_name="python_rules_test_rivals")
-    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)

@@ -24,6 +24,8 @@ import threading
 import types
 from operator import itemgetter
 
+from ..engine.state import fields_of
+
 EVERYTHING = None  # a read of the whole list (iterated, measured, sliced)
 _MISSING = object()
 
@@ -86,9 +88,18 @@ def _sorted_reads(noted: _Noted):
     return EVERYTHING if EVERYTHING in noted.read else tuple(sorted(noted.read))
 
 
+# How a computation's reads of each part of a state (engine/state.py: PARTS)
+# are noted: the zones, counters and locations through noting copies, the
+# round's bookkeeping through the noting class; the acting player is the
+# player a value is for, part of every key. The other parts are never read
+# by a value computation (a test holds this table to PARTS).
+NOTED_BY_COPIES = ("zones", "counters", "locations")
+NOTED_BY_CLASS = ("bookkeeping",)
+KEYED = ("acting",)
+NOT_READ = ("knowledge", "random", "execution", "decision", "record", "working")
 # The round's bookkeeping: the state's attributes a computation may read
 # besides the zones, counters and locations.
-BOOKKEEPING = ("n", "first", "cur", "round", "turns", "order", "pos", "end_round", "over", "won", "lost")
+BOOKKEEPING = fields_of("bookkeeping")
 # Per thread (bots of several tables may think at once: serve runs them in
 # threads), per computation being noted (innermost last), the names it read.
 _noting = threading.local()

@@ -254,6 +254,9 @@ def fingerprint(model, db, params) -> str:
     """A hash of everything that defines the game, to match saves to rules."""
     h = hashlib.sha256()
     for path in model.files:
+        if path in model.texts:  # read from a text given in place of the file
+            h.update(model.texts[path].encode())
+            continue
         try:
             with open(path, "rb") as f:
                 h.update(f.read())

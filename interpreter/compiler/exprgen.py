@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from .. import limits
 from ..language.builtins import FUNCTIONS, VALUES
 from ..language import nodes as n
+from ..language.names import LOCALS, resolve_name
 from ..language.types import Types
 from ..language.value_types import CARD, CARDS, NUMBER, PLAYER, PLAYERS
 from ..language.visitor import Visitor
@@ -169,20 +170,21 @@ class ExprGen(Visitor):
 
     def visit_Name(self, expr, names):
         name = expr.name
-        if name in names.access:
+        namespace = resolve_name(name, self.model, names.access)
+        if namespace == LOCALS:
             return names.access[name]
         p = self.p
-        if name in p.params:
+        if namespace == "params":
             return self.literal(p.params[name])
-        if name in p.counters:
+        if namespace == "counters":
             info = p.counters[name]
             return f"ctr[{info.index}][0]" if info.scope == "shared" else f"ctr[{info.index}][st.me]"
-        if name in p.zones:
+        if namespace == "zones":
             info = p.zones[name]
             return self.zone_cards(info, "" if info.scope == "shared" else " + st.me")
-        if name in self.model.defines:
+        if namespace == "defines":
             return self.call_define(name, (), names)
-        if name in self.model.effects:
+        if namespace == "effects":
             return self.m.const(name)
         value = VALUES[name]
         return value.source or f"B_{name}(st)"

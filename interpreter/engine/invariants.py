@@ -10,6 +10,11 @@ from ..errors import RulesRuntimeError
 
 
 def violations(st) -> list[str]:
+    return _places(st) + _counters(st) + _pending(st)
+
+
+def _places(st) -> list[str]:
+    """Every card in exactly one place, where the card index says."""
     p = st.program
     problems = []
     seen = {}
@@ -28,20 +33,31 @@ def violations(st) -> list[str]:
     if len(seen) != len(p.card_ids):
         missing = [p.card_ids[c] for c in range(len(p.card_ids)) if c not in seen]
         problems.append(f"cards lost: {', '.join(missing[:5])}")
-    for info in p.counter_list:
+    return problems
+
+
+def _counters(st) -> list[str]:
+    problems = []
+    for info in st.program.counter_list:
         for owner, value in enumerate(st.ctr[info.index]):
             if info.minimum is not None and value < info.minimum:
                 problems.append(f"counter '{info.name}' of {owner} is {value}, below its minimum {info.minimum}")
             if info.maximum is not None and value > info.maximum:
                 problems.append(f"counter '{info.name}' of {owner} is {value}, above its maximum {info.maximum}")
-    if not st.over:
-        if st.point is None:
-            problems.append("the game is not over but no decision is pending")
-        else:
-            if not 0 <= st.decider < st.n:
-                problems.append(f"the deciding player {st.decider} is not a seat")
-            if not st.option_ids:
-                problems.append("the game is not over but there is no legal action")
+    return problems
+
+
+def _pending(st) -> list[str]:
+    """A game not over waits for a decision a seat can take."""
+    if st.over:
+        return []
+    if st.point is None:
+        return ["the game is not over but no decision is pending"]
+    problems = []
+    if not 0 <= st.decider < st.n:
+        problems.append(f"the deciding player {st.decider} is not a seat")
+    if not st.option_ids:
+        problems.append("the game is not over but there is no legal action")
     return problems
 
 

@@ -6,7 +6,8 @@ derived from `FIELDS`: `clone()` (generated from the table, so it copies
 each field the cheapest way its kind allows: the zones' rows are shared
 until changed), `to_data()` / `from_data()`
 (exact JSON-able saves, including the frames that say where rule execution
-stands) and `fingerprint()`.
+stands) and `fingerprint()`. Each field also says which part of the game it
+holds (`PARTS`): code that treats fields by what they hold asks `fields_of`.
 
 Rule execution is a stack of frames, each `[code, block, locals]` (a list,
 indexed by FRAME_CODE, FRAME_BLOCK and FRAME_LOCALS, because generated code
@@ -34,58 +35,94 @@ class StateField:
     saved: bool = True  # part of the position (saves, fingerprints); else reset by clone and load
     default: object = None  # the value of a new state (and of a field not saved, in clones and loads)
     derived: bool = False  # saved in snapshots, but recomputed by the engine when a save is loaded
+    part: str = ""  # which part of the game it holds: one of PARTS (a test checks every field names one)
+
+
+# What each part of a state holds: code that must treat the state's fields
+# by what they hold (agents/recall.py notes what a value computation reads)
+# asks for the fields of a part here, never lists them itself.
+PARTS = {
+    "bookkeeping": "the round's plain values (players, turn order, round, turn, phase, passes, the end): "
+                   "rules' expressions may read them",
+    "zones": "the cards of each zone instance",
+    "counters": "the counters' values",
+    "locations": "where each card lies",
+    "acting": "the player the rules act for (`me`)",
+    "knowledge": "what each seat knows of cards it cannot see",
+    "random": "the random generator",
+    "execution": "where rule execution stands",
+    "decision": "the pending decision",
+    "record": "what led to the position and what it cost (seed, history, counts)",
+    "working": "what the engine keeps while it works, never part of the position (not saved)",
+}
 
 
 FIELDS = (
-    StateField("n", "value", "number of players", default=0),
-    StateField("seed", "value", "the seed the game started from (None for a position arranged by hand)"),
+    StateField("n", "value", "number of players", default=0, part="bookkeeping"),
+    StateField("seed", "value", "the seed the game started from (None for a position arranged by hand)",
+               part="record"),
     StateField("history", "value", "the actions taken since the start, as nested pairs (earlier, action id), "
-                                   "newest outermost; None at the start and for a position arranged by hand"),
-    StateField("ctr", "rows", "counter values: one row per counter, one entry per owner"),
+                                   "newest outermost; None at the start and for a position arranged by hand",
+               part="record"),
+    StateField("ctr", "rows", "counter values: one row per counter, one entry per owner", part="counters"),
     StateField("z", "shared rows", "zone instances: the cards in each, bottom first (None: an empty slot); "
                                    "a clone shares them until one of the two states changes one "
-                                   "(compiler/ops.py: `zone_to_change`)"),
-    StateField("loc", "list", "the zone instance holding each card"),
+                                   "(compiler/ops.py: `zone_to_change`)", part="zones"),
+    StateField("loc", "list", "the zone instance holding each card", part="locations"),
     StateField("known", "list", "per card, the seats that know it where it lies unseen, as a bit mask "
-                                "(bit p: seat p): see interpreter/visibility.py"),
-    StateField("rng", "value", "the random generator's state (SplitMix64, one integer)"),
-    StateField("frames", "frames", "where rule execution stands: [code, block, locals] per running rule"),
-    StateField("me", "value", "the acting player", default=0),
-    StateField("cur", "value", "the player whose turn it is", default=0),
-    StateField("first", "value", "the first player", default=0),
-    StateField("order", "value", "the turn order of this round (a tuple of seats)", default=()),
-    StateField("pos", "value", "the place in the turn order whose turn it is", default=0),
-    StateField("round", "value", "the round, from 1", default=1),
-    StateField("turns", "value", "turns begun so far", default=0),
+                                "(bit p: seat p): see interpreter/visibility.py", part="knowledge"),
+    StateField("rng", "value", "the random generator's state (SplitMix64, one integer)", part="random"),
+    StateField("frames", "frames", "where rule execution stands: [code, block, locals] per running rule",
+               part="execution"),
+    StateField("me", "value", "the acting player", default=0, part="acting"),
+    StateField("cur", "value", "the player whose turn it is", default=0, part="bookkeeping"),
+    StateField("first", "value", "the first player", default=0, part="bookkeeping"),
+    StateField("order", "value", "the turn order of this round (a tuple of seats)", default=(), part="bookkeeping"),
+    StateField("pos", "value", "the place in the turn order whose turn it is", default=0, part="bookkeeping"),
+    StateField("round", "value", "the round, from 1", default=1, part="bookkeeping"),
+    StateField("turns", "value", "turns begun so far", default=0, part="bookkeeping"),
     StateField("phase", "value", "the phase of the round being played, from 1 (0 in a game without phases)",
-               default=0),
-    StateField("passed", "value", "the players who have passed in this phase (a tuple of seats)", default=()),
-    StateField("end_round", "value", "the last round, once a rule has said when the game ends"),
-    StateField("over", "value", "whether the game has ended", default=False),
-    StateField("decider", "value", "the player who must decide (None when no decision is pending)", derived=True),
-    StateField("point", "value", "the decision point of the rules that is pending"),
-    StateField("option_ids", "value", "the ids of the legal options (never changed in place)", derived=True),
+               default=0, part="bookkeeping"),
+    StateField("passed", "value", "the players who have passed in this phase (a tuple of seats)", default=(),
+               part="bookkeeping"),
+    StateField("end_round", "value", "the last round, once a rule has said when the game ends", part="bookkeeping"),
+    StateField("over", "value", "whether the game has ended", default=False, part="bookkeeping"),
+    StateField("decider", "value", "the player who must decide (None when no decision is pending)", derived=True,
+               part="decision"),
+    StateField("point", "value", "the decision point of the rules that is pending", part="decision"),
+    StateField("option_ids", "value", "the ids of the legal options (never changed in place)", derived=True,
+               part="decision"),
     StateField("option_values", "value", "the values of the legal options, in the order of their ids",
-               derived=True),
-    StateField("decisions", "value", "decisions taken so far", default=0),
-    StateField("cov", "list", "how often each rule ran, when coverage is counted (else None)"),
-    StateField("lost", "value", "whether the rules ended the game lost for everyone", default=False),
-    StateField("won", "value", "whether the rules ended the game won by everyone together", default=False),
+               derived=True, part="decision"),
+    StateField("decisions", "value", "decisions taken so far", default=0, part="record"),
+    StateField("cov", "list", "how often each rule ran, when coverage is counted (else None)", part="record"),
+    StateField("lost", "value", "whether the rules ended the game lost for everyone", default=False,
+               part="bookkeeping"),
+    StateField("won", "value", "whether the rules ended the game won by everyone together", default=False,
+               part="bookkeeping"),
     StateField("owned", "value", "the zone instances this state has copied for itself since it was made or "
                                  "last cloned (None: none); the others may be shared with clones",
-               saved=False, default=None),
+               saved=False, default=None, part="working"),
     StateField("observed", "value", "the observations made of this position, by viewer, until it changes "
-                                    "(see GameState.observation)", saved=False, default=None),
+                                    "(see GameState.observation)", saved=False, default=None, part="working"),
     StateField("events", "value", "what happened, as the engine tells it, when someone listens (else None): "
-                                  "see interpreter/events.py", saved=False, default=None),
-    StateField("steps", "value", "loop steps since the last decision (the runaway budget)", saved=False, default=0),
-    StateField("nesting", "value", "triggers running inside triggers", saved=False, default=0),
+                                  "see interpreter/events.py", saved=False, default=None, part="working"),
+    StateField("steps", "value", "loop steps since the last decision (the runaway budget)", saved=False, default=0,
+               part="working"),
+    StateField("nesting", "value", "triggers running inside triggers", saved=False, default=0, part="working"),
     StateField("auto", "value", "while the state plays on by itself (GameState.play_out): per seat, the function "
                                 "answering its decisions where they are asked (None: that seat's are not)",
-               saved=False, default=None),
+               saved=False, default=None, part="working"),
 )
 SAVED = tuple(f.name for f in FIELDS if f.saved)
 DERIVED = tuple(f.name for f in FIELDS if f.derived)
+
+
+def fields_of(part: str) -> tuple:
+    """The names of the fields holding `part` of a state (one of PARTS), in FIELDS' order."""
+    if part not in PARTS:
+        raise KeyError(f"no part of a state is called {part!r}")
+    return tuple(f.name for f in FIELDS if f.part == part)
 
 
 class Pending(NamedTuple):

@@ -10,6 +10,8 @@ from ..errors import NO_SPAN, Diagnostic, RulesError, did_you_mean
 from . import nodes as n
 from .builtins import BUILTIN_NAMES, FUNCTIONS, VALUES
 from .flowcheck import FlowChecks, walk_stmts
+from .fixed import changing
+from .names import names_in_scope, resolve_name, resolve_owned
 from .nothingcheck import NothingChecks
 from .params import allowed_values
 from .sizecheck import size_leaks
@@ -23,7 +25,7 @@ def check(model, db, params: dict, card_fields: dict) -> list[Diagnostic]:
 
 class Checker(FlowChecks, NothingChecks, Visitor):
     def __init__(self, model, db, params, card_fields):
-        self.m = model
+        self.model = model
         self.db = db
         self.params = params
         self.card_fields = card_fields
@@ -41,7 +43,7 @@ class Checker(FlowChecks, NothingChecks, Visitor):
         self.problems.append(Diagnostic("warning", message, span, hint))
 
     def run(self) -> list[Diagnostic]:
-        m = self.m
+        m = self.model
         for what, decl in (("game", m.game), ("players", m.players), ("setup", m.setup), ("turn", m.turn)):
             if decl is None and not (what == "turn" and m.phases):
                 self.error(f"the rules have no '{what}' declaration", _first_span(m))
@@ -62,15 +64,15 @@ class Checker(FlowChecks, NothingChecks, Visitor):
     def check_names_unique(self):
         # Values share one namespace; the rules a statement calls share another
         # (an effect may share its name with a counter: `gold in c.effects`).
-        readable = {"parameter": self.m.params, "counter": self.m.counters, "zone": self.m.zones,
-                    "definition": self.m.defines}
+        readable = {"parameter": self.model.params, "counter": self.model.counters, "zone": self.model.zones,
+                    "definition": self.model.defines}
         self._unique(readable)
         for kind, decls in readable.items():
             for name, decl in decls.items():
                 if not readable_as_name(name):
                     self.error(f"'{name}' is a word of the language, so this {kind} could not be read in an expression", decl.span,
                                f"give it another name, e.g. '{name}_total'")
-        self._unique({"effect": self.m.effects, "procedure": self.m.procedures})
+        self._unique({"effect": self.model.effects, "procedure": self.model.procedures})
 
     def _unique(self, spaces: dict):
         owner: dict = {}
@@ -89,7 +91,7 @@ class Checker(FlowChecks, NothingChecks, Visitor):
 
     def check_slot_cells(self):
         """Every state holds every slot of every zone instance: their total is bounded."""
-        m = self.m
+        m = self.model
         players = min(m.players.maximum, limits.PLAYERS) if m.players else 1
         instances = {"shared": 1, "player": players, "card": len(self.db.cards)}
         cells = {name: instances[d.scope] * min(d.slots, limits.SLOTS)
@@ -101,11 +103,23 @@ class Checker(FlowChecks, NothingChecks, Visitor):
                        "a zone on every card multiplies its slots by the number of cards")
 
     def check_declarations(self):
-        m = self.m
+        """The declarations themselves, before any rule's body."""
+        self.check_card_zone()
+        self.check_zone_and_counter_declarations()
+        self.check_slot_cells()
+        self.check_shared_owner_only()
+        self.check_kinds_named()
+        self.check_unused()
+
+    def check_card_zone(self):
+        m = self.model
         if m.cards and m.cards.zone not in m.zones:
             self.error(f"the cards start in zone '{m.cards.zone}', which is not declared", m.cards.span, did_you_mean(m.cards.zone, m.zones))
         elif m.cards and m.zones[m.cards.zone].scope != "shared":
             self.error(f"the cards must start in a shared zone; '{m.cards.zone}' is not shared", m.cards.span)
+
+    def check_zone_and_counter_declarations(self):
+        m = self.model
         for kind, decls in (("zone", m.zones), ("counter", m.counters)):
             for name, decl in decls.items():
                 if decl.visibility == "others" and decl.scope != "player":
@@ -119,16 +133,22 @@ class Checker(FlowChecks, NothingChecks, Visitor):
                 self.error(f"zone '{name}' needs at least 1 slot", decl.span)
             elif decl.slots is not None and decl.slots > limits.SLOTS:
                 self.error(f"zone '{name}' has {decl.slots:,} slots; a zone may have at most {limits.SLOTS:,} (the limit)", decl.span)
-        self.check_slot_cells()
         for name, decl in m.counters.items():
             if decl.minimum is not None and decl.maximum is not None and decl.minimum > decl.maximum:
                 self.error(f"counter '{name}' has `min {decl.minimum}` above `max {decl.maximum}`: no value lies "
                            "between them", decl.span, f"write `min {decl.maximum}, max {decl.minimum}`")
+
+    def check_shared_owner_only(self):
+        m = self.model
         for what, decls in (("zone", m.zones), ("counter", m.counters)):
             for name, decl in decls.items():
                 if decl.scope == "shared" and decl.visibility == "owner":
                     self.warning(f"{what} '{name}' is shared, so `owner only` shows it to no one", decl.span,
                                  "write `hidden` if no one may see it, or make it `per player`")
+
+    def check_kinds_named(self):
+        """Card kinds and zones named by kinds, `when ... becomes empty` and boards exist."""
+        m = self.model
         for name, decl in m.kinds.items():
             if name not in self.db.kinds:
                 self.error(f"kind '{name}' has no cards in the card file", decl.span, did_you_mean(name, self.db.kinds))
@@ -139,6 +159,10 @@ class Checker(FlowChecks, NothingChecks, Visitor):
             if kind not in self.db.kinds:
                 self.error(f"board '{kind}': no cards of kind '{kind}' in the card file", decl.span,
                            did_you_mean(kind, self.db.kinds) or f"expected a card kind: {', '.join(self.db.kinds)}")
+
+    def check_unused(self):
+        """Parameters, definitions, procedures and actions nothing reaches (warnings)."""
+        m = self.model
         used = set()
         for decl in m.declarations():
             used |= _names_in(decl)
@@ -164,7 +188,13 @@ class Checker(FlowChecks, NothingChecks, Visitor):
 
     # -- bodies
     def check_bodies(self):
-        m = self.m
+        self.check_rule_bodies()
+        self.check_reactions_bodies()
+        self.check_scoring_and_shows()
+
+    def check_rule_bodies(self):
+        """The blocks of definitions, effects, procedures, actions, hooks, setup, turn and phases."""
+        m = self.model
         for decl in m.defines.values():
             self.expr(decl.expr, set(decl.params))
         for decl in m.effects.values():
@@ -189,12 +219,18 @@ class Checker(FlowChecks, NothingChecks, Visitor):
         for decl in m.phases.values():
             self.body(decl.body, set())
         self.check_phases()
-        for decl in m.reactions.values():
+
+    def check_reactions_bodies(self):
+        for decl in self.model.reactions.values():
             self.expr(decl.label, set(decl.params))
             if decl.when is not None:
                 self.expr(decl.when, set(decl.params))
             self.body(decl.body, set(decl.params))
         self.check_reactions()
+
+    def check_scoring_and_shows(self):
+        """Score terms, the tie-break, the turn order, boards and what is shown."""
+        m = self.model
         for term in m.score_terms.values():
             self.expr(term.expr, set())
         if m.tiebreak:
@@ -218,11 +254,11 @@ class Checker(FlowChecks, NothingChecks, Visitor):
 
     def shown_value(self, name, decl):
         """`show NAME per player`: NAME is a definition without parameters."""
-        target = self.m.defines.get(name)
+        target = self.model.defines.get(name)
         if target is None:
-            kind = "a counter (every counter is shown already)" if name in self.m.counters else None
+            kind = "a counter (every counter is shown already)" if name in self.model.counters else None
             self.error(f"`show {name} per player`: no definition named '{name}'" + (f"; '{name}' is {kind}" if kind else ""),
-                       decl.span, did_you_mean(name, self.m.defines) or "define it: `define NAME = EXPRESSION`")
+                       decl.span, did_you_mean(name, self.model.defines) or "define it: `define NAME = EXPRESSION`")
         elif target.params:
             self.error(f"`show {name} per player`: '{name}' takes arguments; a value shown per player takes none",
                        decl.span, "it is worked out for each player as `me`")
@@ -236,7 +272,7 @@ class Checker(FlowChecks, NothingChecks, Visitor):
     def board_is_fixed(self, decl):
         """A board is built once: its adjacency may read the two spaces'
         fields, parameters, literals and fixed functions, nothing that changes."""
-        found = _changing(self.m, self.params, decl.adjacent, {decl.a, decl.b}, set())
+        found = changing(self.model, decl.adjacent, {decl.a, decl.b})
         if found is not None:
             node, what = found
             self.error(f"board '{decl.name}': the adjacency of two spaces is fixed for the whole game, "
@@ -253,7 +289,7 @@ class Checker(FlowChecks, NothingChecks, Visitor):
                     return s
                 if isinstance(s, n.CallStmt) and s.name not in seen:
                     seen.add(s.name)
-                    target = self.m.callables().get(s.name)
+                    target = self.model.callables().get(s.name)
                     if target is not None and decides(target.body):
                         return s
             return None
@@ -318,12 +354,12 @@ class Checker(FlowChecks, NothingChecks, Visitor):
     def visit_CallStmt(self, s, scope):
         for a in s.args:
             self.expr(a, scope)
-        target = self.m.callables().get(s.name)
+        target = self.model.callables().get(s.name)
         if target is None:
-            if s.name in self.m.defines or s.name in FUNCTIONS:
+            if s.name in self.model.defines or s.name in FUNCTIONS:
                 self.error(f"'{s.name}' is a value, not a rule to carry out", s.span, "use it inside a statement or a condition")
             else:
-                self.error(f"unknown procedure or effect '{s.name}'", s.span, did_you_mean(s.name, self.m.callables()))
+                self.error(f"unknown procedure or effect '{s.name}'", s.span, did_you_mean(s.name, self.model.callables()))
             return
         params = getattr(target, "params", ())
         if len(s.args) != len(params):
@@ -349,7 +385,7 @@ class Checker(FlowChecks, NothingChecks, Visitor):
                        "declare it in a kind block: `kind NAME:` then `effects: effects`")
 
     def visit_ChooseAction(self, s, scope):
-        if not self.m.actions:
+        if not self.model.actions:
             self.error("`choose action` but the rules declare no action", s.span)
 
     def visit_If(self, s, scope):
@@ -415,19 +451,19 @@ class Checker(FlowChecks, NothingChecks, Visitor):
 
     # -- references
     def counter_ref(self, ref: n.Ref, scope):
-        decl = self.m.counters.get(ref.name)
+        decl = self.model.counters.get(ref.name)
         if decl is None:
-            kind = "a zone" if ref.name in self.m.zones else None
-            hint = did_you_mean(ref.name, self.m.counters)
+            kind = "a zone" if ref.name in self.model.zones else None
+            hint = did_you_mean(ref.name, self.model.counters)
             self.error(f"unknown counter '{ref.name}'" + (f" ('{ref.name}' is {kind})" if kind else ""), ref.span, hint)
             return
         self.owner(ref, decl, scope)
 
     def zone_ref(self, ref: n.Ref, scope, slotted=False):
-        decl = self.m.zones.get(ref.name)
+        decl = self.model.zones.get(ref.name)
         if decl is None:
-            kind = "a counter" if ref.name in self.m.counters else None
-            self.error(f"unknown zone '{ref.name}'" + (f" ('{ref.name}' is {kind})" if kind else ""), ref.span, did_you_mean(ref.name, self.m.zones))
+            kind = "a counter" if ref.name in self.model.counters else None
+            self.error(f"unknown zone '{ref.name}'" + (f" ('{ref.name}' is {kind})" if kind else ""), ref.span, did_you_mean(ref.name, self.model.zones))
             return
         if slotted and decl.slots is None:
             self.error(f"zone '{ref.name}' has no slots; this statement needs a slotted zone", ref.span, "declare it with `slots N`")
@@ -455,37 +491,31 @@ class Checker(FlowChecks, NothingChecks, Visitor):
 
     def visit_Name(self, e, scope):
         name = e.name
-        m = self.m
-        if name in scope or name in self.params or name in BUILTIN_NAMES or name in m.effects:
-            return
-        if name in m.counters or name in m.zones:
-            decl = m.counters.get(name) or m.zones.get(name)
-            if decl.scope == "card":
+        m = self.model
+        namespace = resolve_name(name, m, scope)
+        if namespace in ("counters", "zones"):
+            if getattr(m, namespace)[name].scope == "card":
                 self.error(f"'{name}' belongs to each card; say which: `{name} of CARD`", e.span)
-            return
-        if name in m.defines:
+        elif namespace == "defines":
             params = m.defines[name].params
             if params:
                 self.error(f"'{name}' takes {len(params)} argument{'s' if len(params) != 1 else ''}", e.span, f"write {name}({', '.join(params)})")
-            return
-        if name in m.params:
-            return  # a parameter whose value failed to evaluate: already reported
-        known = set(scope) | set(self.params) | set(m.counters) | set(m.zones) | set(m.defines) | set(m.effects) | BUILTIN_NAMES
-        self.error(f"unknown name '{name}'", e.span, did_you_mean(name, known))
+        elif namespace is None:
+            self.error(f"unknown name '{name}'", e.span, did_you_mean(name, names_in_scope(m, scope)))
 
     def visit_NameOf(self, e, scope):
         self.expr(e.owner, scope)
-        decl = self.m.counters.get(e.name) or self.m.zones.get(e.name)
-        if decl is None:
-            self.error(f"unknown counter or zone '{e.name}'", e.span, did_you_mean(e.name, set(self.m.counters) | set(self.m.zones)))
-        elif decl.scope == "shared":
+        namespace = resolve_owned(e.name, self.model)
+        if namespace is None:
+            self.error(f"unknown counter or zone '{e.name}'", e.span, did_you_mean(e.name, set(self.model.counters) | set(self.model.zones)))
+        elif getattr(self.model, namespace)[e.name].scope == "shared":
             self.error(f"'{e.name}' is shared; it has no owner", e.span, f"write just `{e.name}`")
 
     def visit_Call(self, e, scope):
         for a in e.args:
             self.expr(a, scope)
-        if e.name in self.m.defines:
-            params = self.m.defines[e.name].params
+        if e.name in self.model.defines:
+            params = self.model.defines[e.name].params
             if len(params) != len(e.args):
                 self.error(f"'{e.name}' takes {len(params)} argument{'s' if len(params) != 1 else ''}, got {len(e.args)}", e.span,
                            f"it is defined as {e.name}({', '.join(params)})")
@@ -495,10 +525,10 @@ class Checker(FlowChecks, NothingChecks, Visitor):
             self.error(f"no card has a field '{e.args[1].value}'", e.args[1].span,
                        did_you_mean(str(e.args[1].value), self.card_field_names) or "expected the name of a card field")
         if builtin is None:
-            if e.name in self.m.callables():
+            if e.name in self.model.callables():
                 self.error(f"'{e.name}' is a procedure: it is carried out as a statement, not used as a value", e.span)
             else:
-                self.error(f"unknown function '{e.name}'", e.span, did_you_mean(e.name, set(self.m.defines) | set(FUNCTIONS)))
+                self.error(f"unknown function '{e.name}'", e.span, did_you_mean(e.name, set(self.model.defines) | set(FUNCTIONS)))
             return
         lo, hi = builtin.arity
         if not lo <= len(e.args) <= hi:
@@ -517,10 +547,10 @@ class Checker(FlowChecks, NothingChecks, Visitor):
         obj, index = e.obj, e.index
         if not (isinstance(obj, n.Name) and isinstance(index, n.Name) and obj.name not in scope
                 and index.name not in scope and isinstance(self.params.get(obj.name), dict)
-                and index.name in self.m.params):
+                and index.name in self.model.params):
             return
         try:
-            allowed = allowed_values(self.m.params[index.name], self.params)
+            allowed = allowed_values(self.model.params[index.name], self.params)
         except RulesError:
             return  # reported where the parameter is evaluated
         values = range(allowed[0], allowed[1] + 1) if isinstance(allowed, tuple) else allowed or ()
@@ -557,25 +587,30 @@ class Checker(FlowChecks, NothingChecks, Visitor):
 
     # -- card data
     def check_cards(self):
-        effects = self.m.effects
         for fname, values in self.card_fields.items():
             for card, value in zip(self.db.cards, values):
-                if value is None:
-                    continue
                 if isinstance(value, n.EffectList):
-                    for item in value.items:
-                        for name in item.alternatives:
-                            if name not in effects:
-                                self.error(f"card '{card.name}', field '{fname}': unknown effect '{name}'", item.span,
-                                           did_you_mean(name, effects) or f"effects: {', '.join(effects)}")
+                    self.card_effects(card, fname, value)
                 elif isinstance(value, dict):
                     for v in value.values():
                         self.expr(v, set())
-                else:
+                elif value is not None:
                     self.expr(value, set())
+        self.warn_unused_effects()
+
+    def card_effects(self, card, fname: str, value: n.EffectList):
+        effects = self.model.effects
+        for item in value.items:
+            for name in item.alternatives:
+                if name not in effects:
+                    self.error(f"card '{card.name}', field '{fname}': unknown effect '{name}'", item.span,
+                               did_you_mean(name, effects) or f"effects: {', '.join(effects)}")
+
+    def warn_unused_effects(self):
+        effects = self.model.effects
         used = {name for values in self.card_fields.values() for v in values if isinstance(v, n.EffectList)
                 for item in v.items for name in item.alternatives}
-        called = {node.name for node in self.m.nodes() if isinstance(node, n.CallStmt)}
+        called = {node.name for node in self.model.nodes() if isinstance(node, n.CallStmt)}
         for name, decl in effects.items():
             if name not in used and name not in called:
                 self.warning(f"effect '{name}' is used by no card and no rule", decl.span)
@@ -598,40 +633,3 @@ def _names_in(decl) -> set:
         if isinstance(node, (n.Name, n.NameOf, n.Call, n.CallStmt)):
             names.add(node.name)
     return names
-
-
-def _changing(model, params, expr, scope: set, seen: set):
-    """(node, description) of the first thing `expr` reads that can change
-    during a game (a counter, a zone, the acting player, a function of the
-    state), or None. Definitions are followed into their bodies."""
-    bound = set(scope)
-    for node in n.walk(expr):
-        if isinstance(node, n.Aggregate):
-            bound.add(node.var)
-        elif isinstance(node, n.Comprehension):
-            bound.update(var for var, _ in node.loops)
-    for node in n.walk(expr):
-        if isinstance(node, n.Name) and node.name not in bound and node.name not in params:
-            name = node.name
-            if name in model.counters or name in model.zones:
-                return node, f"the {'counter' if name in model.counters else 'zone'} '{name}'"
-            if name in BUILTIN_NAMES:
-                return node, f"'{name}', which changes during the game"
-            if name in model.defines and name not in seen:
-                seen.add(name)
-                if _changing(model, params, model.defines[name].expr, set(model.defines[name].params), seen):
-                    return node, f"the definition '{name}', which reads what changes during the game"
-        elif isinstance(node, n.NameOf):
-            return node, f"'{node.name} of ...', which changes during the game"
-        elif isinstance(node, n.Rank):
-            return node, "a ranking of the players"
-        elif isinstance(node, n.Call):
-            if node.name in model.defines:
-                if node.name not in seen:
-                    seen.add(node.name)
-                    decl = model.defines[node.name]
-                    if _changing(model, params, decl.expr, set(decl.params), seen):
-                        return node, f"the definition '{node.name}', which reads what changes during the game"
-            elif node.name in FUNCTIONS and not FUNCTIONS[node.name].fixed:
-                return node, f"the function '{node.name}', which reads the game state"
-    return None

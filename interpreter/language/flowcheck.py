@@ -19,7 +19,7 @@ class FlowChecks:
     def check_phases(self):
         """A round is either turns (`turn:`) or phases; the phase hooks and
         `pass phase` need phases (played until everyone passes)."""
-        m = self.m
+        m = self.model
         if m.phases and m.turn is not None:
             first = next(iter(m.phases.values()))
             self.error(f"the rules have both a 'turn' block and phases (phase '{first.name}' at line {first.span.line})",
@@ -57,8 +57,8 @@ class FlowChecks:
     def check_reactions(self):
         """Every reaction answers an event some rule announces, or one the
         engine announces itself with as many values as it takes."""
-        announced = {s.event for s in all_stmts(self.m) if isinstance(s, n.Announce)}
-        for decl in self.m.reactions.values():
+        announced = {s.event for s in all_stmts(self.model) if isinstance(s, n.Announce)}
+        for decl in self.model.reactions.values():
             event = EVENTS.get(decl.event)
             if event is not None:
                 self.builtin_reaction(decl, event)
@@ -74,7 +74,7 @@ class FlowChecks:
                        f"{len(decl.params)}", decl.span,
                        f"the engine announces it as {event.usage}: write `reaction {decl.name}"
                        f"{'(' + ', '.join(event.params) + ')' if event.params else ''} ... to {event.name}`")
-        if event.phased and not self.m.phases:
+        if event.phased and not self.model.phases:
             turn = event.name.replace("phase", "turn")
             self.error(f"reaction '{decl.name}' answers '{event.name}', but the rules declare no phase", decl.span,
                        f"declare the round's phases (`phase NAME:`), or answer `{turn}`")
@@ -92,9 +92,9 @@ class FlowChecks:
                        f"drop the `announce` (reactions to {s.event} need none), or give your own event "
                        f"another name, e.g. 'my_{s.event}'")
             return
-        answers = [d for d in self.m.reactions.values() if d.event == s.event]
+        answers = [d for d in self.model.reactions.values() if d.event == s.event]
         if not answers:
-            events = {d.event for d in self.m.reactions.values()}
+            events = {d.event for d in self.model.reactions.values()}
             self.error(f"`announce {s.event}` but no reaction answers '{s.event}'", s.span,
                        did_you_mean(s.event, events) or f"declare one: `reaction NAME \"label\" to {s.event}: ...`")
         for d in answers:
@@ -127,9 +127,9 @@ class FlowChecks:
         numbers, parameters, locals set before the loop). Such a loop is
         stopped at run time only by the step budget, or by the decision
         budget seconds later if every pass asks a decision."""
-        if _may_change(s.cond, scope, self.m) or _may_leave(self.m, s.body):
+        if _may_change(s.cond, scope, self.model) or _may_leave(self.model, s.body):
             return
-        asks = _asks(self.m, s.body)
+        asks = _asks(self.model, s.body)
         hint = "write `stop` where the loop should end (e.g. in the `else` of a decision), or test in the condition " \
                "something the loop changes (a counter, a zone)"
         if isinstance(s.cond, n.Literal) and s.cond.value is True:

@@ -43,6 +43,7 @@ _SINGLE = {
 @dataclass
 class RulesModel:
     files: list = field(default_factory=list)  # paths, base first
+    texts: dict = field(default_factory=dict)  # path -> text read in place of the file's (an editor's, a test's)
     game: Optional[n.GameDecl] = None
     players: Optional[n.PlayersDecl] = None
     cards: Optional[n.CardsDecl] = None

@@ -10,23 +10,24 @@ rules, and making eighty dataclasses took an eighth of checking a file.)
 from __future__ import annotations
 
 from dataclasses import FrozenInstanceError
-from typing import Literal, Optional, Union
+from typing import Literal as OneOf  # (`Literal` is the node class of a written value, below)
+from typing import Optional, Union
 
 from ..errors import NO_SPAN, Span
 
 # The fixed vocabularies of the language.
-Scope = Literal["player", "shared", "card"]  # whose a counter or zone is
-Visibility = Literal["visible", "owner", "others", "hidden"]  # who sees a zone or counter
-ArithOp = Literal["+", "-", "*", "//", "%"]
-CompareOp = Literal["==", "!=", "<=", ">=", "<", ">"]
-AggregateOp = Literal["sum", "count", "highest", "lowest", "any", "every"]
-HookMoment = Literal["start of turn", "end of turn", "start of round", "end of round", "start of phase", "end of phase"]
-PhasePlay = Literal["once", "until passes", "until passes final", "together"]  # a phase's order of play
-FieldType = Literal["effects", "expression", "expression map"]
-BoolOpName = Literal["and", "or"]
-TieMode = Literal["share", "full"]
-Place = Literal["top", "bottom"]  # where moved cards go in a stack
-ResolveMode = Literal["all", "any"]
+Scope = OneOf["player", "shared", "card"]  # whose a counter or zone is
+Visibility = OneOf["visible", "owner", "others", "hidden"]  # who sees a zone or counter
+ArithOp = OneOf["+", "-", "*", "//", "%"]
+CompareOp = OneOf["==", "!=", "<=", ">=", "<", ">"]
+AggregateOp = OneOf["sum", "count", "highest", "lowest", "any", "every"]
+HookMoment = OneOf["start of turn", "end of turn", "start of round", "end of round", "start of phase", "end of phase"]
+PhasePlay = OneOf["once", "until passes", "until passes final", "together"]  # a phase's order of play
+FieldType = OneOf["effects", "expression", "expression map"]
+BoolOpName = OneOf["and", "or"]
+TieMode = OneOf["share", "full"]
+Place = OneOf["top", "bottom"]  # where moved cards go in a stack
+ResolveMode = OneOf["all", "any"]
 
 
 class Node:

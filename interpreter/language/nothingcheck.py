@@ -60,12 +60,12 @@ class NothingChecks:
     """Warnings where a card value that may be nothing has a field read."""
 
     def check_nothing(self):
-        for decl in self.m.rules():
+        for decl in self.model.rules():
             conditions = [getattr(decl, "when", None)] + [
                 c for s in _stmts(decl.body) for c in ([c for c, _ in s.branches] if isinstance(s, n.If)
                                                         else [getattr(s, "cond", None)])]
             guards = {name for c in conditions if c is not None for name in _names(c)}
-            self._nothing_block(decl.body, {}, frozenset(guards | set(self.m.empty_hooks)))
+            self._nothing_block(decl.body, {}, frozenset(guards | set(self.model.empty_hooks)))
 
     def _nothing_block(self, stmts, maybe: dict, guards: frozenset):
         """`maybe`: local name -> how it may be none; `guards`: the names

@@ -1,5 +1,5 @@
 """What the language reference (docs/language.md) is made from: the grammar's
-keywords, and the built-ins section written from the built-in registries
+keywords, the order names are looked up in (names.py), and the built-ins section written from the built-in registries
 (functions and values, and the events the engine announces).
 
 The reference's tests compare the committed section with `builtins_section()`
@@ -12,6 +12,7 @@ import re
 from .builtin_events import EVENTS
 from .builtins import FUNCTIONS, VALUES
 from .grammar import lark_parser
+from .names import NAME_ORDER
 from .value_types import describe
 
 BEGIN = "<!-- built-ins: generated from interpreter/language/builtins.py by interpreter/language/reference.py -->"
@@ -31,6 +32,12 @@ def grammar_keywords() -> frozenset:
             continue
         words.update(re.findall(r"[A-Za-z_]+", terminal.pattern.value.replace("\\", " ")))
     return frozenset(words)
+
+
+def name_order() -> str:
+    """The order a name in an expression is looked up in, in words, as the
+    reference states it (and names.py applies it)."""
+    return ", then ".join(["a local name"] + [words for _, words in NAME_ORDER])
 
 
 def builtins_section() -> str:

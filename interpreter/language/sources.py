@@ -49,7 +49,10 @@ def load_model(path: str | Path, texts: Mapping[Path, str] | None = None) -> tup
                              "merge some of the files into one")
         chain.append(resolved)
         on_disk = not texts or texts.get(resolved) is None  # an editor's unsaved text is not kept in the cache
-        tree = parse_rules(source_text(p, texts), str(p), keep=on_disk)
+        text = source_text(p, texts)
+        if not on_disk:
+            model.texts[str(p)] = text
+        tree = parse_rules(text, str(p), keep=on_disk)
         extends = [i for i in tree.items if isinstance(i, n.ExtendsDecl)]
         for ext in extends[:1]:
             base = p.parent / ext.path

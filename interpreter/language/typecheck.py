@@ -11,6 +11,7 @@ from ..errors import Diagnostic
 from . import nodes as n
 from .builtin_events import EVENTS
 from .builtins import FUNCTIONS, VALUES
+from .names import resolve_owned
 from .types import Types
 from .value_types import BOOL, CARD, CARDS, LIST, LISTS, NUMBER, PLAYER, PLAYERS, TEXT, describe
 from .visitor import Visitor
@@ -25,13 +26,13 @@ class TypeCheck(Visitor):
     `types` knows the parameters' types (see param_types)."""
 
     def __init__(self, model, types: Types):
-        self.m = model
+        self.model = model
         self.types = types
         self.problems: list = []
         self.origins: dict = {}  # parameter -> (its type, where a value of that type was given), in the body checked
 
     def run(self) -> list:
-        m, params = self.m, self.parameters
+        m, params = self.model, self.parameters
         for decl in m.defines.values():
             self.expr(decl.expr, params("define", decl))
         self.origins = {}
@@ -205,9 +206,10 @@ class TypeCheck(Visitor):
     def owner(self, ref, scope):
         if ref.owner is None:
             return
-        decl = self.m.counters.get(ref.name) or self.m.zones.get(ref.name)
-        if decl is None:
+        namespace = resolve_owned(ref.name, self.model)
+        if namespace is None:
             return
+        decl = getattr(self.model, namespace)[ref.name]
         wanted = {CARD} if decl.scope == "card" else {PLAYER, NUMBER}
         self.expect(ref.owner, scope, wanted, f"the owner of '{ref.name}'")
 
@@ -238,7 +240,7 @@ class TypeCheck(Visitor):
 
     def visit_Call(self, e, scope):
         builtin = FUNCTIONS.get(e.name)
-        if builtin is None or e.name in self.m.defines:
+        if builtin is None or e.name in self.model.defines:
             self.generic_visit(e, scope)
             return
         for i, arg in enumerate(e.args):
@@ -319,7 +321,7 @@ class Suppliers(TypeCheck):
     def collect(self, card_fields=None) -> dict:
         """The types given to each parameter, from everywhere an expression
         may be written: the rules, their labels and the cards' fields."""
-        m = self.m
+        m = self.model
         self.run()
         for decl in m.actions.values():
             self.expr(decl.label, {})
@@ -356,17 +358,17 @@ class Suppliers(TypeCheck):
             self.given.setdefault(((kind, name), i), {}).setdefault(self.types.of(arg, scope), arg.span)
 
     def visit_CallStmt(self, s, scope):
-        if s.name in self.m.procedures:
+        if s.name in self.model.procedures:
             self.supply("procedure", s.name, s.args, scope)
         self.generic_visit(s, scope)
 
     def visit_Announce(self, s, scope):
-        for decl in self.m.reactions.values():
+        for decl in self.model.reactions.values():
             if decl.event == s.event:
                 self.supply("reaction", decl.name, s.args, scope)
         self.generic_visit(s, scope)
 
     def visit_Call(self, e, scope):
-        if e.name in self.m.defines:
+        if e.name in self.model.defines:
             self.supply("define", e.name, e.args, scope)
         super().visit_Call(e, scope)

@@ -9,7 +9,11 @@ from __future__ import annotations
 from . import nodes as n
 from .builtins import FUNCTIONS, VALUES
 from .value_types import BOOL, CARD, CARDS, EFFECTS, ELEMENT, LIST, LISTS, MAP, NUMBER, PLAYER, PLAYERS, TEXT, value_type
+from .names import LOCALS, VALUES_NS, resolve_name, resolve_owned
 from .visitor import Visitor
+
+# The type of a name by what it names (names.py), where the namespace says it.
+_NAME_TYPES = {"counters": NUMBER, "zones": CARDS, "effects": TEXT}
 
 
 class Types(Visitor):
@@ -59,21 +63,15 @@ class Types(Visitor):
         return TEXT
 
     def visit_Name(self, e, scope):
-        name, m = e.name, self.model
-        if name in scope:
+        name = e.name
+        namespace = resolve_name(name, self.model, scope)
+        if namespace == LOCALS:
             return scope[name]
-        if name in self.params:
-            return value_type(self.params[name])
-        if name in m.counters:
-            return NUMBER
-        if name in m.zones:
-            return CARDS
-        if name in m.defines and not m.defines[name].params:
-            return self._define(name)
-        if name in m.effects:
-            return TEXT
-        value = VALUES.get(name)
-        return value.returns if value else None
+        if namespace == "params":
+            return value_type(self.params[name]) if name in self.params else None  # (else: failed, reported)
+        if namespace == "defines":
+            return None if self.model.defines[name].params else self._define(name)
+        return _NAME_TYPES.get(namespace) or (VALUES[name].returns if namespace == VALUES_NS else None)
 
     def _define(self, name):
         if name not in self._defines:
@@ -83,7 +81,7 @@ class Types(Visitor):
         return self._defines[name]
 
     def visit_NameOf(self, e, scope):
-        return NUMBER if e.name in self.model.counters else CARDS if e.name in self.model.zones else None
+        return _NAME_TYPES.get(resolve_owned(e.name, self.model))
 
     def visit_Field(self, e, scope):
         return self.field_types.get(e.name)

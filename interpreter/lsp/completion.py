@@ -113,28 +113,28 @@ def _in_comment_or_text(before: str) -> bool:
 def candidates(analysis, before: str, path: str, line: int, card_data: bool = False) -> list[Candidate]:
     """The completions at a place, given the line before the cursor."""
     match = _WORD_BEFORE.search(before)
-    place = place_of(before[:match.start()] if match else before, card_data)
+    start = before[:match.start()] if match else before
+    place = place_of(start, card_data)
     model = analysis.model if analysis is not None else None
     words = keywords()
-    out: list[Candidate] = []
     if place == "declaration":
         return [Candidate(w, KEYWORD, "declaration") for w in sorted(words["declaration"])]
     if place == "nothing" or model is None:
         return [Candidate(w, KEYWORD, "keyword") for w in sorted(words["statement"])] if place == "statement" else []
-    if place == "field":
-        return _fields(analysis)
-    if place == "event":
-        announced = {o.symbol[1] for o in analysis.index.occurrences if o.symbol[0] == EVENT}
-        out = [Candidate(name, EVENT, "event the engine announces") for name in EVENTS]
-        return out + [Candidate(name, EVENT, "event") for name in sorted(announced - set(EVENTS))]
-    if place == "kind":
-        kinds = set(model.kinds) | set(analysis.db.kinds if analysis.db is not None else ())
-        return [Candidate(k, KIND, "card kind") for k in sorted(kinds)]
+    if place in _OF_ONE_KIND:
+        return _OF_ONE_KIND[place](analysis)
+    return _names_at(place, analysis, start, path, line, words)
+
+
+def _names_at(place: str, analysis, start: str, path: str, line: int, words: dict) -> list[Candidate]:
+    """The names a counter, zone, effect, statement or expression may be."""
+    model = analysis.model
+    out: list[Candidate] = []
     if place in ("counter", "expression"):
         out += [Candidate(name, COUNTER, f"counter, {_scope(d.scope)}") for name, d in model.counters.items()]
     if place in ("zone", "expression"):
         out += [Candidate(name, ZONE, f"zone, {_scope(d.scope)}") for name, d in model.zones.items()]
-    if place == "counter" and _SET_COUNTER.search(before[:match.start()] if match else before):
+    if place == "counter" and _SET_COUNTER.search(start):
         out.append(Candidate("first_player", VALUE, "built-in name"))
     if place in ("statement", "effect"):
         out += [Candidate(name, EFFECT, "effect") for name in model.effects]
@@ -145,6 +145,17 @@ def candidates(analysis, before: str, path: str, line: int, card_data: bool = Fa
         out += _expression_names(analysis, path, line)
         out += [Candidate(w, KEYWORD, "keyword") for w in sorted(words["expression"])]
     return out
+
+
+def _events(analysis) -> list[Candidate]:
+    announced = {o.symbol[1] for o in analysis.index.occurrences if o.symbol[0] == EVENT}
+    out = [Candidate(name, EVENT, "event the engine announces") for name in EVENTS]
+    return out + [Candidate(name, EVENT, "event") for name in sorted(announced - set(EVENTS))]
+
+
+def _kinds(analysis) -> list[Candidate]:
+    kinds = set(analysis.model.kinds) | set(analysis.db.kinds if analysis.db is not None else ())
+    return [Candidate(k, KIND, "card kind") for k in sorted(kinds)]
 
 
 def _expression_names(analysis, path: str, line: int) -> list[Candidate]:
@@ -174,3 +185,7 @@ def _fields(analysis) -> list[Candidate]:
 
 def _scope(scope: str) -> str:
     return {"player": "per player", "card": "per card"}.get(scope, scope)
+
+
+# Places where only one kind of name fits: the completions of each.
+_OF_ONE_KIND = {"field": _fields, "event": _events, "kind": _kinds}

@@ -11,15 +11,18 @@ from ..files import FileRefused
 from ..language.frontend import card_files, check_loaded, unreadable_cards
 from ..language.grammar import lark_parser
 from ..language.model import RulesModel
+from ..language.names import resolve_call, resolve_name, resolve_owned
 from ..language.params import evaluate_params
 from ..language.parser import parse_rules
 from ..language.sources import load_model, read_text, source_text
+from ..language.visitor import Visitor
 
 __all__ = [
     "BUILTIN_NAMES", "EVENTS", "FUNCTIONS", "NO_SPAN", "CardDB", "CardDataError", "Diagnostic", "FileRefused", "RulesError",
     "RulesModel", "unreadable_cards",
     "Source", "Span", "allowed_values", "builtin_help", "card_files", "check_loaded", "evaluate_params", "lark_parser",
-    "load_card_fields", "load_cards", "load_model", "nodes", "parse_rules", "read_text", "source_text",
+    "load_card_fields", "load_cards", "load_model", "nodes", "parse_rules", "read_text", "resolve_call", "resolve_name",
+    "resolve_owned", "source_text", "Visitor",
 ]
 
 

@@ -1,7 +1,6 @@
 """The symbols of a loaded game: every declaration and every use of a name in
-its rules files and card data, with its place, resolved the way the checker
-resolves names (local names first, then parameters, built-in values,
-effects, counters, zones and definitions).
+its rules files and card data, with its place, resolved the way the checker and
+the compiler resolve them (language/names.py).
 
 Places are 1-based lines and columns counted in characters, the end column
 exclusive, as in the front end's spans.
@@ -11,11 +10,11 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from functools import singledispatchmethod
-
-from .frontend import BUILTIN_NAMES, FUNCTIONS
+from .frontend import BUILTIN_NAMES, Visitor, resolve_call, resolve_name, resolve_owned
 from .frontend import nodes as n
 
+# Namespaces: those of names.py (the rules model's attribute names, "values",
+# "functions" and "locals"), and those only the editor shows.
 PARAM, COUNTER, ZONE, KIND, DEFINE = "params", "counters", "zones", "kinds", "defines"
 EFFECT, PROCEDURE, ACTION, FIELD = "effects", "procedures", "actions", "fields"
 FUNCTION, VALUE, LOCAL, FILE = "functions", "values", "locals", "files"
@@ -117,9 +116,12 @@ def _shows(lines, o: Occurrence) -> bool:
     return lines is not None and 0 < o.line <= len(lines) and lines[o.line - 1][o.column - 1:o.end_column - 1] == o.name
 
 
-class _Indexer:
+class _Indexer(Visitor):
+    """Walks declarations (`visit(decl, override)`), statements and
+    expressions (`visit(node, scope)`), one `visit_<Class>` each."""
+
     def __init__(self, model, texts: dict):
-        self.m = model
+        self.model = model
         self.texts = texts
         self.index = SymbolIndex()
         self.path = ""
@@ -170,33 +172,32 @@ class _Indexer:
     def top(self, item, path: str):
         self.path = path
         self.bound = set()
-        self.decl(item, False)
+        self.visit(item, False)
         if self.bound and item.span.source:
             self.index.scopes.append(LocalScope(path, item.span.line, last_line(item.span, self.lines(path)), self.bound))
 
-    @singledispatchmethod
-    def decl(self, d, override):
-        pass  # game, players: no names
+    def generic_visit(self, node, scope):
+        """A declaration without names of its own (game, players); a
+        statement or an expression without any: the names inside it."""
+        if isinstance(node, n.Decl):
+            return
+        for child in n.children(node):
+            self.expr(child, scope)
 
-    @decl.register(n.Override)
-    def _(self, d, override):
-        self.decl(d.decl, True)
+    def visit_Override(self, d, override):
+        self.visit(d.decl, True)
 
-    @decl.register(n.ParamDecl)
-    def _(self, d, override):
+    def visit_ParamDecl(self, d, override):
         self.add(self.after(d.span, r"\bparam\s+(\w+)"), d.name, PARAM, True, override, d)
         self.expr(d.value, set())
 
-    @decl.register(n.CounterDecl)
-    def _(self, d, override):
+    def visit_CounterDecl(self, d, override):
         self.add(self.start(d.span), d.name, COUNTER, True, override, d)
 
-    @decl.register(n.ZoneDecl)
-    def _(self, d, override):
+    def visit_ZoneDecl(self, d, override):
         self.add(self.start(d.span), d.name, ZONE, True, override, d)
 
-    @decl.register(n.KindDecl)
-    def _(self, d, override):
+    def visit_KindDecl(self, d, override):
         self.add(self.after(d.span, r"\bkind\s+(\w+)"), d.name, KIND, True, override, d)
         declared = {fname for fname, _type in d.fields}
         for offset in range(1, d.span.end_line - d.span.line + 1):
@@ -206,82 +207,67 @@ class _Indexer:
                 if name in declared:
                     self.add(place, name, FIELD, True, node=d)
 
-    @decl.register(n.DefineDecl)
-    def _(self, d, override):
+    def visit_DefineDecl(self, d, override):
         self.add(self.after(d.span, r"\bdefine\s+(\w+)"), d.name, DEFINE, True, override, d)
         self.expr(d.expr, self.bind(d.params))
 
-    @decl.register(n.EffectDecl)
-    def _(self, d, override):
+    def visit_EffectDecl(self, d, override):
         self.add(self.after(d.span, r"\beffect\s+(\w+)"), d.name, EFFECT, True, override, d)
         self.body(d.body, set())
 
-    @decl.register(n.ProcedureDecl)
-    def _(self, d, override):
+    def visit_ProcedureDecl(self, d, override):
         self.add(self.after(d.span, r"\bprocedure\s+(\w+)"), d.name, PROCEDURE, True, override, d)
         self.body(d.body, self.bind(d.params))
 
-    @decl.register(n.ActionDecl)
-    def _(self, d, override):
+    def visit_ActionDecl(self, d, override):
         self.add(self.after(d.span, r"\baction\s+(\w+)"), d.name, ACTION, True, override, d)
         self.expr(d.label, set())
         self.expr(d.when, set())
         self.body(d.body, set())
 
-    @decl.register(n.SetupDecl)
-    @decl.register(n.TurnDecl)
-    @decl.register(n.HookDecl)
-    @decl.register(n.PhaseDecl)
-    def _(self, d, override):
+    def visit_SetupDecl(self, d, override):
         self.body(d.body, set())
 
-    @decl.register(n.EmptyHookDecl)
-    def _(self, d, override):
+    visit_TurnDecl = visit_HookDecl = visit_PhaseDecl = visit_SetupDecl
+
+    def visit_EmptyHookDecl(self, d, override):
         self.add(self.after(d.span, r"\bwhen\s+(\w+)"), d.zone, ZONE)
         self.body(d.body, set())
 
-    @decl.register(n.ReactionDecl)
-    def _(self, d, override):
+    def visit_ReactionDecl(self, d, override):
         self.add(self.after(d.span, r'"\s*to\s+(\w+)\s*(?:when\b|:)'), d.event, EVENT)
         scope = self.bind(d.params)
         self.expr(d.label, scope)
         self.expr(d.when, scope)
         self.body(d.body, scope)
 
-    @decl.register(n.ScoreDecl)
-    def _(self, d, override):
+    def visit_ScoreDecl(self, d, override):
         for term in d.terms:
             self.expr(term.expr, set())
 
-    @decl.register(n.TiebreakDecl)
-    def _(self, d, override):
+    def visit_TiebreakDecl(self, d, override):
         for e in d.exprs:
             self.expr(e, set())
 
-    @decl.register(n.TurnOrderDecl)
-    def _(self, d, override):
+    def visit_TurnOrderDecl(self, d, override):
         self.expr(d.seats, set())
 
-    @decl.register(n.ShowDecl)
-    def _(self, d, override):
+    def visit_ShowDecl(self, d, override):
         if d.name != "cards":
             self.add(self.after(d.span, r"\bshow\s+(\w+)"), d.name, ZONE)
         self.expr(d.template, self.bind(("card",)))
 
-    @decl.register(n.BoardDecl)
-    def _(self, d, override):
+    def visit_BoardDecl(self, d, override):
         self.add(self.start(d.span), d.name, KIND)
         self.expr(d.adjacent, self.bind((d.a, d.b)))
 
-    @decl.register(n.CardsDecl)
-    def _(self, d, override):
+    def visit_CardsDecl(self, d, override):
         self.add(self.after(d.span, r"\binto\s+(\w+)"), d.zone, ZONE)
         self.file_link(d.span, r'\bcards\s+"([^"]*)"', d.path)
         if d.schema:
             self.file_link(d.span, r'\bschema\s+"([^"]*)"', d.schema)
 
-    @decl.register(n.ExtendsDecl)
-    def _(self, d, override):
+    def visit_ExtendsDecl(self, d, override):
         self.file_link(d.span, r'\bextends\s+"([^"]*)"', d.path)
 
     def file_link(self, span, pattern, relative):
@@ -298,77 +284,63 @@ class _Indexer:
     def body(self, stmts, scope: set):
         scope = set(scope)
         for s in stmts:
-            self.stmt(s, scope)
+            self.visit(s, scope)
 
-    @singledispatchmethod
-    def stmt(self, s, scope):
-        for child in n.children(s):
-            self.expr(child, scope)
-
-    @stmt.register(n.Gain)
-    @stmt.register(n.Pay)
-    @stmt.register(n.Lose)
-    def _(self, s, scope):
+    def visit_Gain(self, s, scope):
         self.expr(s.amount, scope)
         self.ref(s.target, COUNTER, scope)
 
-    @stmt.register(n.SetCounter)
-    def _(self, s, scope):
+    visit_Pay = visit_Lose = visit_Gain
+
+    def visit_SetCounter(self, s, scope):
         self.expr(s.value, scope)
-        builtin = s.target.name in BUILTIN_NAMES and s.target.name not in self.m.counters
+        builtin = s.target.name in BUILTIN_NAMES and s.target.name not in self.model.counters
         self.ref(s.target, VALUE if builtin else COUNTER, scope)
 
-    @stmt.register(n.Move)
-    def _(self, s, scope):
+    def visit_Move(self, s, scope):
         self.expr(s.cards, scope)
         self.ref(s.dest, ZONE, scope)
 
-    @stmt.register(n.Deal)
-    def _(self, s, scope):
+    def visit_Deal(self, s, scope):
         self.expr(s.count, scope)
         self.ref(s.source, ZONE, scope)
         self.ref(s.dest, ZONE, scope)
 
-    @stmt.register(n.Shuffle)
-    @stmt.register(n.Slide)
-    def _(self, s, scope):
+    def visit_Shuffle(self, s, scope):
         self.ref(s.zone, ZONE, scope)
 
-    @stmt.register(n.Refill)
-    def _(self, s, scope):
+    visit_Slide = visit_Shuffle
+
+    def visit_Refill(self, s, scope):
         self.ref(s.zone, ZONE, scope)
         self.ref(s.source, ZONE, scope)
 
-    @stmt.register(n.CallStmt)
-    def _(self, s, scope):
-        namespace = EFFECT if s.name in self.m.effects else PROCEDURE if s.name in self.m.procedures else None
+    def visit_CallStmt(self, s, scope):
+        namespace = EFFECT if s.name in self.model.effects else PROCEDURE if s.name in self.model.procedures else None
         self.add(self.start(s.span), s.name, namespace)
         for a in s.args:
             self.expr(a, scope)
 
-    @stmt.register(n.Let)
-    def _(self, s, scope):
+    def visit_Let(self, s, scope):
         self.expr(s.value, scope)
         scope.add(s.name)
         self.bound.add(s.name)
 
-    @stmt.register(n.If)
-    def _(self, s, scope):
+    def visit_If(self, s, scope):
         for cond, body in s.branches:
             self.expr(cond, scope)
             self.body(body, scope)
         self.body(s.else_body, scope)
 
-    @stmt.register(n.ForEach)
-    @stmt.register(n.PickRandom)
-    def _(self, s, scope):
+    def visit_ForEach(self, s, scope):
         self.expr(s.iterable, scope)
         inner = scope | self.bind((s.var,))
         self.expr(s.cond, inner)
         self.body(s.body, inner)
 
-    @stmt.register(n.Choose)
-    def _(self, s, scope):
+    visit_PickRandom = visit_ForEach
+
+    def visit_Choose(self, s, scope):
         self.expr(s.iterable, scope)
         inner = scope | self.bind((s.var,))
         self.expr(s.cond, inner)
@@ -376,31 +348,26 @@ class _Indexer:
         self.body(s.body, inner)
         self.body(s.else_body, scope)
 
-    @stmt.register(n.RepeatWhile)
-    def _(self, s, scope):
+    def visit_RepeatWhile(self, s, scope):
         self.expr(s.cond, scope)
         self.body(s.body, scope)
 
-    @stmt.register(n.RepeatTimes)
-    def _(self, s, scope):
+    def visit_RepeatTimes(self, s, scope):
         self.expr(s.count, scope)
         self.body(s.body, scope)
 
-    @stmt.register(n.May)
-    def _(self, s, scope):
+    def visit_May(self, s, scope):
         self.expr(s.label, scope)
         self.body(s.body, scope)
         self.body(s.else_body, scope)
 
-    @stmt.register(n.Announce)
-    def _(self, s, scope):
+    def visit_Announce(self, s, scope):
         self.add(self.after(s.span, r"\bannounce\s+(\w+)"), s.event, EVENT, node=s)
         for a in s.args:
             self.expr(a, scope)
         self.expr(s.start, scope)
 
-    @stmt.register(n.ActAs)
-    def _(self, s, scope):
+    def visit_ActAs(self, s, scope):
         self.expr(s.player, scope)
         self.body(s.body, scope)
 
@@ -413,37 +380,18 @@ class _Indexer:
         if e is not None:
             self.visit(e, scope)
 
-    @singledispatchmethod
-    def visit(self, e, scope):
-        for child in n.children(e):
-            self.expr(child, scope)
+    def visit_Name(self, e, scope):
+        self.add(self.start(e.span), e.name, resolve_name(e.name, self.model, scope))
 
-    @visit.register(n.Name)
-    def _(self, e, scope):
-        self.add(self.start(e.span), e.name, self.resolve(e.name, scope))
-
-    def resolve(self, name: str, scope) -> str | None:
-        """The namespace of a plain name, in the checker's order."""
-        m = self.m
-        if name in scope:
-            return LOCAL
-        for namespace, names in ((PARAM, m.params), (VALUE, BUILTIN_NAMES), (EFFECT, m.effects),
-                                 (COUNTER, m.counters), (ZONE, m.zones), (DEFINE, m.defines)):
-            if name in names:
-                return namespace
-        return None
-
-    @visit.register(n.NameOf)
-    def _(self, e, scope):
-        namespace = COUNTER if e.name in self.m.counters else ZONE if e.name in self.m.zones else None
-        self.add(self.start(e.span), e.name, namespace)
+    def visit_NameOf(self, e, scope):
+        self.add(self.start(e.span), e.name, resolve_owned(e.name, self.model))
         self.expr(e.owner, scope)
 
-    @visit.register(n.Call)
-    def _(self, e, scope):
-        m = self.m
-        namespace = (DEFINE if e.name in m.defines else FUNCTION if e.name in FUNCTIONS
-                     else EFFECT if e.name in m.effects else PROCEDURE if e.name in m.procedures else None)
+    def visit_Call(self, e, scope):
+        m = self.model
+        # (a call of an effect or a procedure is an error, but the editor still finds it)
+        namespace = resolve_call(e.name, m) or (EFFECT if e.name in m.effects
+                                                else PROCEDURE if e.name in m.procedures else None)
         self.add(self.start(e.span), e.name, namespace)
         for a in e.args:
             self.expr(a, scope)
@@ -452,25 +400,21 @@ class _Indexer:
             if quoted is not None:
                 self.add((quoted[0], quoted[1], quoted[2] + 1), e.args[1].value, FIELD)
 
-    @visit.register(n.Field)
-    def _(self, e, scope):
+    def visit_Field(self, e, scope):
         self.expr(e.obj, scope)
         self.add(self.end(e.span, e.name), e.name, FIELD)
 
-    @visit.register(n.IsKind)
-    def _(self, e, scope):
+    def visit_IsKind(self, e, scope):
         self.expr(e.operand, scope)
         self.add(self.end(e.span, e.kind), e.kind, KIND)
 
-    @visit.register(n.Aggregate)
-    def _(self, e, scope):
+    def visit_Aggregate(self, e, scope):
         self.expr(e.iterable, scope)
         inner = scope | self.bind((e.var,))
         self.expr(e.expr, inner)
         self.expr(e.cond, inner)
 
-    @visit.register(n.Comprehension)
-    def _(self, e, scope):
+    def visit_Comprehension(self, e, scope):
         inner = set(scope)
         for var, iterable in e.loops:
             self.expr(iterable, inner)
@@ -478,8 +422,7 @@ class _Indexer:
         self.expr(e.expr, inner)
         self.expr(e.cond, inner)
 
-    @visit.register(n.Template)
-    def _(self, e, scope):
+    def visit_Template(self, e, scope):
         for part in e.parts:
             if not isinstance(part, str):
                 self.expr(part, scope)
@@ -506,5 +449,5 @@ class _Indexer:
         text = self.lines(normal_path(span.filename))[span.line - 1][span.column - 1:span.end_column - 1]
         path = normal_path(span.filename)
         for match in _WORD.finditer(text):
-            if match.group() in self.m.effects:
+            if match.group() in self.model.effects:
                 self.add((path, span.line, span.column + match.start()), match.group(), EFFECT)

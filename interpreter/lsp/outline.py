@@ -3,8 +3,8 @@ with the fields of a kind and the terms of a score inside them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import singledispatch
 
+from .frontend import Visitor
 from .frontend import nodes as n
 from .index import last_line
 
@@ -45,127 +45,86 @@ def _entry(name, kind, detail="", children=()) -> Entry:
     return Entry(name, kind, 0, 0, detail, children=list(children))
 
 
-@singledispatch
-def describe(decl) -> Entry | None:
-    return None
+class _Describe(Visitor):
+    """A declaration's outline entry, or None for one the outline leaves out."""
+
+    def generic_visit(self, decl):
+        return None
+
+    def visit_GameDecl(self, d):
+        return _entry(f'game "{d.title}"', "Module")
+
+    def visit_PlayersDecl(self, d):
+        return _entry(f"players {d.minimum}..{d.maximum}", "Number")
+
+    def visit_CardsDecl(self, d):
+        return _entry(f'cards "{d.path}"', "File", f"into {d.zone}")
+
+    def visit_ExtendsDecl(self, d):
+        return _entry(f'extends "{d.path}"', "File")
+
+    def visit_ParamDecl(self, d):
+        return _entry(d.name, "Constant", "parameter")
+
+    def visit_CounterDecl(self, d):
+        return _entry(d.name, "Variable", f"counter, {_scope(d.scope)}")
+
+    def visit_ZoneDecl(self, d):
+        return _entry(d.name, "Array", f"zone, {_scope(d.scope)}")
+
+    def visit_KindDecl(self, d):
+        fields = [Entry(fname, "Field", d.span.line + i, d.span.line + i, ftype) for i, (fname, ftype) in enumerate(d.fields, 1)]
+        return _entry(d.name, "Class", "kind", fields)
+
+    def visit_DefineDecl(self, d):
+        return _entry(d.name, "Function", f"define({', '.join(d.params)})" if d.params else "define")
+
+    def visit_EffectDecl(self, d):
+        return _entry(d.name, "Event", f'effect "{d.label}"' if d.label else "effect")
+
+    def visit_ProcedureDecl(self, d):
+        return _entry(d.name, "Method", f"procedure({', '.join(d.params)})" if d.params else "procedure")
+
+    def visit_ActionDecl(self, d):
+        label = "".join(p if isinstance(p, str) else "{…}" for p in d.label.parts)
+        return _entry(d.name, "Interface", f'action "{label}"')
+
+    def visit_SetupDecl(self, d):
+        return _entry("setup", "Namespace")
+
+    def visit_TurnDecl(self, d):
+        return _entry("turn", "Namespace")
+
+    def visit_TurnOrderDecl(self, d):
+        return _entry("turn order", "Namespace")
+
+    def visit_PhaseDecl(self, d):
+        return _entry(f"phase {d.name}", "Namespace", d.label or "")
+
+    def visit_ReactionDecl(self, d):
+        return _entry(d.name, "Event", f"reaction to {d.event}")
+
+    def visit_HookDecl(self, d):
+        return _entry(f"at {d.moment}", "Namespace", "hook")
+
+    def visit_EmptyHookDecl(self, d):
+        return _entry(f"when {d.zone} becomes empty", "Namespace", "trigger")
+
+    def visit_ScoreDecl(self, d):
+        terms = [Entry(f'"{t.label}"', "Property", t.span.line, t.span.line) for t in d.terms]  # one line each
+        return _entry("score", "Object", "", terms)
+
+    def visit_TiebreakDecl(self, d):
+        return _entry("tiebreak", "Property")
+
+    def visit_ShowDecl(self, d):
+        return _entry(f"show {d.name}", "String")
+
+    def visit_BoardDecl(self, d):
+        return _entry(f"board {d.name}", "Struct")
 
 
-@describe.register
-def _(d: n.GameDecl):
-    return _entry(f'game "{d.title}"', "Module")
-
-
-@describe.register
-def _(d: n.PlayersDecl):
-    return _entry(f"players {d.minimum}..{d.maximum}", "Number")
-
-
-@describe.register
-def _(d: n.CardsDecl):
-    return _entry(f'cards "{d.path}"', "File", f"into {d.zone}")
-
-
-@describe.register
-def _(d: n.ExtendsDecl):
-    return _entry(f'extends "{d.path}"', "File")
-
-
-@describe.register
-def _(d: n.ParamDecl):
-    return _entry(d.name, "Constant", "parameter")
-
-
-@describe.register
-def _(d: n.CounterDecl):
-    return _entry(d.name, "Variable", f"counter, {_scope(d.scope)}")
-
-
-@describe.register
-def _(d: n.ZoneDecl):
-    return _entry(d.name, "Array", f"zone, {_scope(d.scope)}")
-
-
-@describe.register
-def _(d: n.KindDecl):
-    fields = [Entry(fname, "Field", d.span.line + i, d.span.line + i, ftype) for i, (fname, ftype) in enumerate(d.fields, 1)]
-    return _entry(d.name, "Class", "kind", fields)
-
-
-@describe.register
-def _(d: n.DefineDecl):
-    return _entry(d.name, "Function", f"define({', '.join(d.params)})" if d.params else "define")
-
-
-@describe.register
-def _(d: n.EffectDecl):
-    return _entry(d.name, "Event", f'effect "{d.label}"' if d.label else "effect")
-
-
-@describe.register
-def _(d: n.ProcedureDecl):
-    return _entry(d.name, "Method", f"procedure({', '.join(d.params)})" if d.params else "procedure")
-
-
-@describe.register
-def _(d: n.ActionDecl):
-    label = "".join(p if isinstance(p, str) else "{…}" for p in d.label.parts)
-    return _entry(d.name, "Interface", f'action "{label}"')
-
-
-@describe.register
-def _(d: n.SetupDecl):
-    return _entry("setup", "Namespace")
-
-
-@describe.register
-def _(d: n.TurnDecl):
-    return _entry("turn", "Namespace")
-
-
-@describe.register
-def _(d: n.TurnOrderDecl):
-    return _entry("turn order", "Namespace")
-
-
-@describe.register
-def _(d: n.PhaseDecl):
-    return _entry(f"phase {d.name}", "Namespace", d.label or "")
-
-
-@describe.register
-def _(d: n.ReactionDecl):
-    return _entry(d.name, "Event", f"reaction to {d.event}")
-
-
-@describe.register
-def _(d: n.HookDecl):
-    return _entry(f"at {d.moment}", "Namespace", "hook")
-
-
-@describe.register
-def _(d: n.EmptyHookDecl):
-    return _entry(f"when {d.zone} becomes empty", "Namespace", "trigger")
-
-
-@describe.register
-def _(d: n.ScoreDecl):
-    terms = [Entry(f'"{t.label}"', "Property", t.span.line, t.span.line) for t in d.terms]  # one line each
-    return _entry("score", "Object", "", terms)
-
-
-@describe.register
-def _(d: n.TiebreakDecl):
-    return _entry("tiebreak", "Property")
-
-
-@describe.register
-def _(d: n.ShowDecl):
-    return _entry(f"show {d.name}", "String")
-
-
-@describe.register
-def _(d: n.BoardDecl):
-    return _entry(f"board {d.name}", "Struct")
+describe = _Describe().visit
 
 
 def _scope(scope: str) -> str:
