@@ -125,6 +125,32 @@ def option_visible(st, kind, value, decider: int, viewer: int) -> bool:
     return True
 
 
+def told_to(st, text, viewer: int) -> str:
+    """`text` (a label, a story line's words) as `viewer` is told it: each
+    part read from cards (a `Told`'s parts, see compiler/runtime.py) only if
+    the viewer sees every one of them where it lies, else what the part
+    says instead ("a card")."""
+    parts = getattr(text, "parts", None)
+    if parts is None or viewer == EVERYTHING:
+        return text
+    out = []
+    for part in parts:
+        if part.__class__ is str:
+            out.append(part)
+        else:
+            words, sources, instead = part
+            out.append(words if all(card_visible(st, card, viewer) for card in _cards_read(sources)) else instead)
+    return "".join(out)
+
+
+def _cards_read(sources):
+    for value in sources:
+        if value.__class__ is int:
+            yield value
+        elif isinstance(value, (list, tuple)):
+            yield from (card for card in value if card.__class__ is int)
+
+
 def size_seen(st, zi: int, viewer: int) -> bool:
     """Whether `viewer` is told how many cards instance `zi` holds: always,
     unless the rules declare its size hidden and the viewer does not see it."""
