@@ -10,6 +10,7 @@ only when asked for.
 from __future__ import annotations
 
 from .codegen import Label
+from .ops import chosen
 from .runtime import DONE, PASS, Told, render
 
 UNSEEN_CARD = "a card you cannot see"  # a card option's label for a player who does not see the card
@@ -60,6 +61,8 @@ class ChoosePoint(Point):
         if value == PASS:
             fr[1] = self.other
         else:
+            if self.kind == "card":
+                chosen(st, value)
             fr[2][self.slot] = value
             fr[1] = self.body
 

@@ -459,6 +459,8 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         else:
             self.emit("if len(vals) == 1:", s.span)
             self.emit(f"    {slot} = vals[0]", s.span)
+            if kind == "card":  # taken unseen, as if chosen (ops.chosen)
+                self.emit(f"    R_chosen(st, {slot})", s.span)
             self.emit(f"    if st.events is not None: R_forced(st, {point.id}, vals[0])", s.span)
             self.indent += 1
             self.jump(body, s.span)

@@ -64,8 +64,9 @@ class _Walk:
         if not isinstance(expr, n.Expr):
             return
         for target in _face_reads(expr):
-            if self.types.of(target, sc.types) == CARD:
-                self.add(self.sources(target, sc))
+            # (a field is read from a card alone: its object is one even where its type is not known)
+            if self.types.of(target, sc.types) == CARD or isinstance(expr, n.Field):
+                self.add(self.sources(target, sc, card=True))
         if isinstance(expr, n.Comprehension):
             self._comprehension(expr, sc)
             return
@@ -89,14 +90,13 @@ class _Walk:
         self.walk(expr.expr, sc)
         self.walk(expr.cond, sc)
 
-    def sources(self, expr, sc: _Scope) -> tuple:
-        """Where the cards of `expr` (a card or a list of cards) come from."""
-        if isinstance(expr, n.Name) and expr.name in sc.reads:
-            return sc.reads[expr.name]
+    def sources(self, expr, sc: _Scope, card: bool = False) -> tuple:
+        """Where the cards of `expr` (a card or a list of cards; with `card`,
+        a card whatever its type says) come from."""
         used = _names(expr) & sc.reads.keys()
         if used:  # read through bound names: what those read
             return tuple(s for name in sorted(used) for s in sc.reads[name])
-        if self.types.of(expr, sc.types) not in (CARD, CARDS):
+        if not card and self.types.of(expr, sc.types) not in (CARD, CARDS):
             return ()
         return ((expr, sc.inside),)
 
@@ -107,8 +107,7 @@ class _Walk:
         if decl is None or name in sc.seen or len(args) != len(decl.params):
             return
         given = self.types.parameters("define", decl)
-        reads = {p: self.sources(a, sc) if self.types.of(a, sc.types) in (CARD, CARDS) else ()
-                 for p, a in zip(decl.params, args)}
+        reads = {p: self.sources(a, sc, card=self.types.of(a, sc.types) is None) for p, a in zip(decl.params, args)}
         self.walk(decl.expr, _Scope(dict(given), reads, name, sc.seen | {name}))
 
     def add(self, sources):
