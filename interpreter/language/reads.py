@@ -37,9 +37,9 @@ def card_sources(expr, scope: dict, types, model) -> list:
 
 def withheld_word(part, scope: dict, types) -> str:
     """What a viewer who may not see the cards a part reads is told instead:
-    "a card" for a card or a card's field (its name), "something" else."""
-    target = part.obj if isinstance(part, n.Field) else part
-    return "a card" if types.of(target, scope) == CARD else "something"
+    "a card" for a card or its name, "something" for any other value."""
+    target = part.obj if isinstance(part, n.Field) and part.name == "name" else part
+    return "a card" if types.of(target, scope) == CARD or target is not part else "something"
 
 
 class _Scope:
