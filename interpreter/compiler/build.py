@@ -53,6 +53,7 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
         card_groups=[c.group for c in cards],
         card_names=[c.name for c in cards],
         card_kinds=[c.kind for c in cards],
+        card_backs=card_backs(model.backs, cards),
         fields=fields,
         counters=counters,
         zones=zones,
@@ -262,3 +263,15 @@ def fingerprint(model, db, params) -> str:
     h.update(db.source.text.encode())
     h.update(json.dumps(params, sort_keys=True, default=str).encode())
     return h.hexdigest()[:16]
+
+
+def card_backs(decl, cards) -> list:
+    """Per card, its back (`backs:`): one back for all cards unless the
+    rules say what tells them apart face down."""
+    if decl is None:
+        return [0] * len(cards)
+    if decl.by == "kind":
+        return [c.kind for c in cards]
+    if decl.by == "kinds":
+        return [c.kind if c.kind in decl.names else "" for c in cards]
+    return [repr(c.data.get(decl.names[0])) for c in cards]

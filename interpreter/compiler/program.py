@@ -64,6 +64,7 @@ class Program:
     card_groups: list  # per card: the id the copies of its entry share (its own id when alone)
     card_names: list
     card_kinds: list
+    card_backs: list  # per card, what its back shows (cards with equal backs cannot be told apart face down)
     fields: dict  # field name -> list indexed by card
     counters: dict  # name -> CounterInfo
     zones: dict  # name -> ZoneInfo

@@ -27,6 +27,7 @@ BoolOpName = Literal["and", "or"]
 TieMode = Literal["share", "full"]
 Place = Literal["top", "bottom"]  # where moved cards go in a stack
 ResolveMode = Literal["all", "any"]
+BacksBy = Literal["kind", "kinds", "field"]  # what tells face-down cards apart
 
 
 class Node:
@@ -462,6 +463,15 @@ class BoardDecl(Decl):
     b: str
     adjacent: Expr
     zone: Optional[str] = None  # `board KIND in ZONE`: the spaces are the cards lying in ZONE (it grows)
+
+
+class BacksDecl(Decl):
+    """What tells face-down cards apart (`backs: ...`): "kind" (each kind its
+    own back), "kinds" (the kinds of `names` each their own, the others one),
+    or "field" (the value of the card field `names[0]`)."""
+
+    by: BacksBy
+    names: tuple[str, ...] = ()
 
 
 class CounterDecl(Decl):
