@@ -124,24 +124,33 @@ def test_knowledge_of_a_pile_ends_with_a_pick_player_two_cannot_follow(game):
     assert "known" not in st.observation(1)["zones"]["hand"][0]
 
 
-def test_a_declined_reaction_reads_as_not_being_able_to(game):
+def test_every_player_is_asked_when_who_may_react_reads_a_hidden_hand(game):
+    """Only a player holding a 12 may object to a draw, and the hands are
+    hidden: every other player is asked, a player who cannot object may
+    only decline, and a decline is told to no one else."""
+    twelve = game.program.card_names.index("Twelve")
     for seed in range(60):
         st = game.new_initial_state(3, seed=seed, listen=True)
-        if "draw" not in st.legal_actions():
-            continue
+        if "draw" not in st.legal_actions() or st.loc[twelve] == st.program.zones["hand"].base:
+            continue  # player 1 draws; someone else must hold the 12 ... or nobody
         play(st, "draw")
-        if st.prompt() is None or not st.prompt().startswith("react"):
-            continue
-        reacting = st.current_player()
-        st.events = []
-        play(st, "no")
-        story = told(st, (0, 1, 2, PUBLIC, EVERYTHING))
-        said = f"player {reacting + 1}: no reaction to drawn"
-        assert said in story[reacting] and said in story[EVERYTHING]
-        for viewer in {0, 1, 2, PUBLIC} - {reacting}:
-            assert not any("reaction" in line for line in story[viewer])
+        asked = []
+        while st.prompt() and st.prompt().startswith("react"):
+            reacting = st.current_player()
+            asked.append((reacting, st.legal_actions()))
+            st.events = []
+            play(st, "no")
+            story = told(st, (0, 1, 2, PUBLIC, EVERYTHING))
+            said = f"player {reacting + 1}: no reaction to drawn"
+            assert said in story[reacting] and said in story[EVERYTHING]
+            for viewer in {0, 1, 2, PUBLIC} - {reacting}:
+                assert not any("reaction" in line for line in story[viewer])
+        assert [seat for seat, _ in asked] == [1, 2]
+        holder = st.loc[twelve] - st.program.zones["hand"].base
+        for seat, options in asked:
+            assert options == (["yes", "no"] if seat == holder else ["no"])
         return
-    pytest.fail("no seed where a player could object")
+    pytest.fail("no seed where player 1 draws first")
 
 
 def test_rivals_put_under_a_draw_stack_names_no_card_to_the_other_player():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..language import nodes as n
 from ..language.builtin_events import EVENTS
+from ..language.reads import reads_private
 from . import decisions as dp
 from .blocks import slot_index
 from .codegen import Label
@@ -70,8 +71,10 @@ class FlowGen:
         """`announce EVENT(args) [from P] [first only]`: each other player in
         seat order from P (the next player) is offered, one reaction after
         the other in the order they are written, each reaction to EVENT whose
-        condition holds for that player, as `may "label"`; a reaction taken
-        runs as that player. With `first only`, the first reaction taken
+        condition holds for that player, as `may "label"`; where the
+        condition reads what not every player sees, every player is asked,
+        one for whom it does not hold with "no" alone; a reaction taken runs
+        as that player. With `first only`, the first reaction taken
         closes the window."""
         reactions = [(name, d) for name, d in self.ctx.model.reactions.items() if d.event == s.event]
         saved, seats, k, taken = (self.var(True) for _ in range(4))
@@ -93,12 +96,20 @@ class FlowGen:
             for param, slot, arg in zip(decl.params, slots, s.args):
                 bound = bound.bind(param, slot, self.x.type_of(arg, names))
             skip = Label()
-            if decl.when is not None:
+            options = self.m.const(["yes", "no"])
+            private = decl.when is not None and reads_private(decl.when, self.ctx.model)
+            if decl.when is not None and not private:
                 self.jump_if(f"not ({self.x.gen(decl.when, bound)})", skip, decl.when.span)
             label = self.x.function(decl.label, bound, f"reaction {name}", decl.span, template=True)
             point = dp.MayPoint(label, f"react to {s.event.replace('_', ' ')}", s.event)
             self.ask(point, s.span)
-            self.suspend(point, self.m.const(["yes", "no"]), self.m.const(["yes", "no"]), s.span)
+            if private:
+                # Who may answer depends on what not everyone sees: every
+                # player is asked, and one who cannot answer may only decline.
+                self.emit(f"vals = {options} if ({self.x.gen(decl.when, bound)}) else {self.m.const(['no'])}",
+                          decl.when.span)
+                options = "vals"
+            self.suspend(point, options, options, s.span)
             point.body, point.other = Label(), skip
             self.place(point.body)
             self.emit(f"{taken} = True", s.span)

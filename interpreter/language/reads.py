@@ -148,3 +148,24 @@ def _names(expr) -> set:
     for child in _children(expr):
         found |= _names(child)
     return found
+
+
+def reads_private(expr, model, seen: frozenset = frozenset()) -> bool:
+    """Whether `expr` reads something not every player sees: a zone or a
+    counter that is not `visible` (definitions followed). A response window
+    whose condition does asks every player, so that who could answer is
+    not told (compiler/flowgen.py)."""
+    if not isinstance(expr, n.Expr):
+        return False
+    if isinstance(expr, (n.Name, n.NameOf)):
+        decl = model.zones.get(expr.name) or model.counters.get(expr.name)
+        if decl is not None and decl.visibility != "visible":
+            return True
+        define = model.defines.get(expr.name)
+        if define is not None and expr.name not in seen and reads_private(define.expr, model, seen | {expr.name}):
+            return True
+    if isinstance(expr, n.Call):
+        define = model.defines.get(expr.name)
+        if define is not None and expr.name not in seen and reads_private(define.expr, model, seen | {expr.name}):
+            return True
+    return any(reads_private(child, model, seen) for child in _children(expr))
