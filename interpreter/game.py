@@ -49,6 +49,7 @@ class Game:
         self.model = model
         self.diagnostics = list(diagnostics)
         program.seers = visibility.seer_masks(program)
+        program.seen_by_all = visibility.seen_by_all
 
     def set_limits(self, steps: int | None = None, turns: int | None = None, check_invariants: bool | None = None,
                    decisions: int | None = None) -> None:

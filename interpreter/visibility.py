@@ -26,6 +26,7 @@ the agent encoders all ask this module.
 """
 from __future__ import annotations
 
+from .compiler.runtime import cards_read
 from .language.builtins import host_of
 
 PUBLIC = -1  # the viewer "every player": sees only what everyone sees
@@ -139,16 +140,8 @@ def told_to(st, text, viewer: int) -> str:
             out.append(part)
         else:
             words, sources, instead = part
-            out.append(words if all(card_visible(st, card, viewer) for card in _cards_read(sources)) else instead)
+            out.append(words if all(card_visible(st, card, viewer) for card in cards_read(sources)) else instead)
     return "".join(out)
-
-
-def _cards_read(sources):
-    for value in sources:
-        if value.__class__ is int:
-            yield value
-        elif isinstance(value, (list, tuple)):
-            yield from (card for card in value if card.__class__ is int)
 
 
 def size_seen(st, zi: int, viewer: int) -> bool:
@@ -253,6 +246,12 @@ def _maybe_unseen(program, viewer: int) -> frozenset:
             zi for zi, info in enumerate(program.zone_of_instance) if zi != home and (
                 info.scope == "card" or not zone_visible(info, zi - info.base if info.scope != "shared" else None, viewer)))
     return found
+
+
+def seen_by_all(st, card: int) -> bool:
+    """Whether every player sees `card` where it lies (the run-time test of
+    compiler/runtime.py's `public`, set on the program by the game)."""
+    return card_visible(st, card, PUBLIC)
 
 
 def zone_ever_seen(info) -> bool:

@@ -77,16 +77,34 @@ def test_the_only_option_is_told_to_the_player_who_had_it(game):
         st = game.new_initial_state(2, seed=seed, listen=True)
         if "boast" not in st.legal_actions():
             continue
-        st.events = []
         play(st, "boast")
-        if st.current_player() == 0:
-            continue  # several cards above 6: a real choice
+        play(st, st.legal_actions()[0])  # one card on the table
+        play(st, "draw")  # player 2 draws; player 1 is asked whether to object
+        play(st, "no")
+        st.events = []
+        play(st, "pick_up")
+        assert st.current_player() == 1  # taken without asking
         story = told(st, (0, 1, PUBLIC, EVERYTHING))
         mine = [line for line in story[0] if line.endswith("(the only option)")]
-        assert mine and mine[0].startswith("player 1: lay ")
+        assert mine and mine[0].startswith("player 1: take ")
         assert story[EVERYTHING] == story[0]
         for viewer in (1, PUBLIC):
             assert not any("only option" in line for line in story[viewer])
+            assert mine[0].removesuffix(" (the only option)") in story[viewer]
+        return
+    pytest.fail("no seed where player 1 may boast")
+
+
+def test_a_choice_whose_options_read_a_hidden_hand_is_asked_even_with_one_option(game):
+    """How many cards above 6 a player holds is its own: it is asked to lay
+    one even when it holds one, so the others cannot tell."""
+    for seed in range(60):
+        st = game.new_initial_state(2, seed=seed, listen=True)
+        hand = st.z[st.program.zones["hand"].base]
+        if sum(cost(st, c) > 6 for c in hand) != 1:
+            continue
+        play(st, "boast")
+        assert st.current_player() == 0 and len(st.legal_actions()) == 1
         return
     pytest.fail("no seed with a single card above 6")
 

@@ -60,7 +60,7 @@ class ExprGen(Visitor):
         self._slots: dict = {}
         self._inlining: set = set()
         self._uses: dict = {}
-        for name in ("add", "highest", "lowest", "shows", "rank", "render", "render_player", "steps", "told"):
+        for name in ("add", "highest", "lowest", "shows", "rank", "render", "render_player", "steps", "told", "public"):
             module.helper(f"R_{name}", getattr(rt, name))
         module.helper("R_fail", blame)  # the error to report, for an error computing an expression
         for name, b in [*FUNCTIONS.items(), *VALUES.items()]:

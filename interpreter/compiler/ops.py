@@ -178,6 +178,19 @@ def chosen(st, card: int) -> None:
             known[c] &= ~others
 
 
+def walked(st, cards) -> None:
+    """`me` goes through `cards` one by one, asking a decision for each: a
+    player who does not see where a card lies cannot tell which card each
+    decision is about, so it no longer knows where that card lies."""
+    known = st.known
+    if not any(map(known.__getitem__, cards)):  # (the common case: nobody knows any of them)
+        return
+    everyone, seers, loc = (1 << st.n) - 1, st.program.seers, st.loc
+    for card in cards:
+        if known[card]:
+            known[card] &= seers[loc[card]] | 1 << st.me | ~everyone
+
+
 def lay(st, card: int, rest) -> tuple:
     """Put `card` at the highest place held by the cards of `rest` (which
     holds it, all in one zone instance) and return `rest` without it: laid

@@ -61,6 +61,23 @@ class Told(str):
         return (Told, (self.parts,))
 
 
+def public(st, sources) -> bool:
+    """Whether every card of `sources` is seen by every player where it lies
+    (`program.seen_by_all`, set by the game from visibility.py): what was
+    read from them is no secret."""
+    seen = st.program.seen_by_all
+    return all(seen(st, card) for card in cards_read(sources))
+
+
+def cards_read(sources):
+    """The cards of `sources`: each a card, None (no card) or a list of cards."""
+    for value in sources:
+        if value.__class__ is int:
+            yield value
+        elif isinstance(value, (list, tuple)):
+            yield from (card for card in value if card.__class__ is int)
+
+
 def told(parts: tuple) -> Told:
     return Told(parts)
 

@@ -150,22 +150,25 @@ def _names(expr) -> set:
     return found
 
 
-def reads_private(expr, model, seen: frozenset = frozenset()) -> bool:
-    """Whether `expr` reads something not every player sees: a zone or a
-    counter that is not `visible` (definitions followed). A response window
-    whose condition does asks every player, so that who could answer is
-    not told (compiler/flowgen.py)."""
+def reads_private_counter(expr, model, seen: frozenset = frozenset()) -> bool:
+    """Whether `expr` reads a counter that is not `visible` (definitions
+    followed): a choice or a response window whose options depend on one is
+    asked of its player even where it leaves a single option."""
     if not isinstance(expr, n.Expr):
         return False
     if isinstance(expr, (n.Name, n.NameOf)):
-        decl = model.zones.get(expr.name) or model.counters.get(expr.name)
-        if decl is not None and decl.visibility != "visible":
+        counter = model.counters.get(expr.name)
+        if counter is not None and counter.visibility != "visible":
             return True
+    if isinstance(expr, (n.Name, n.Call)):
         define = model.defines.get(expr.name)
-        if define is not None and expr.name not in seen and reads_private(define.expr, model, seen | {expr.name}):
+        if define is not None and expr.name not in seen and reads_private_counter(define.expr, model, seen | {expr.name}):
             return True
-    if isinstance(expr, n.Call):
-        define = model.defines.get(expr.name)
-        if define is not None and expr.name not in seen and reads_private(define.expr, model, seen | {expr.name}):
-            return True
-    return any(reads_private(child, model, seen) for child in _children(expr))
+    return any(reads_private_counter(child, model, seen) for child in _children(expr))
+
+
+def options_list(var: str, iterable, cond):
+    """`[VAR for VAR in ITERABLE where COND]`: the options of a choice, as one
+    expression whose card sources are those its number of options depends on."""
+    span = iterable.span
+    return n.Comprehension(n.Name(var, span=span), ((var, iterable),), cond, span=span)
