@@ -147,16 +147,24 @@ def _merged_text(st, event, viewer, parts):
 
 
 def _decision(st, event, viewer):
+    """A choice, as `viewer` is told it: a card it cannot see unnamed, the
+    parts of the label read from such cards withheld; a decline of a
+    reaction and whether there was any other option are the player's own
+    (the others cannot tell a player who declined from one who could not
+    react, nor a forced choice from a free one)."""
     _, player, point, value, label, forced = event
     decision = st.program.decisions[point]
     kind = getattr(decision, "kind", None)
-    if getattr(decision, "secret", False) and viewer not in (player, visibility.EVERYTHING):
+    own = viewer in (player, visibility.EVERYTHING)
+    if getattr(decision, "secret", False) and not own:
         return f"{player_name(player)} has chosen (shown when every player has)"
+    if value == "no" and getattr(decision, "window", None):  # "pass" alone would not say to what
+        return f"{player_name(player)}: no reaction to {decision.window.replace('_', ' ')}" if own else None
     if not visibility.option_visible(st, kind, value, player, viewer):
         label = "chose a card you cannot see"
-    elif value == "no" and getattr(decision, "window", None):  # "pass" alone would not say to what
-        label = f"no reaction to {decision.window.replace('_', ' ')}"
-    return f"{player_name(player)}: {label}" + (" (the only option)" if forced else "")
+    else:
+        label = visibility.told_to(st, label, viewer)
+    return f"{player_name(player)}: {label}" + (" (the only option)" if forced and own else "")
 
 
 def _counter(st, event, viewer):
@@ -209,6 +217,8 @@ def _look(st, event, viewer):
         what = f"{len(cards)} cards" if len(cards) > 1 else "a card"
     if looker is not None:
         return f"{player_name(looker)} looks at {what} ({where})"
+    if viewer != visibility.EVERYTHING:  # who else was shown is not told (it may name a hidden team)
+        return f"{what} ({where}) shown to you" if sees else f"{what} ({where}) shown privately"
     seats = [player_name(p) for p in range(max(mask.bit_length(), 0)) if mask >> p & 1]
     return f"{what} ({where}) shown to {', '.join(seats)}"
 
@@ -224,7 +234,9 @@ def _trigger(st, event, viewer):
 def _reveal(st, event, viewer):
     _, point, picks = event
     kind = getattr(st.program.decisions[point], "kind", None)
-    told = [f"{player_name(player)}: {label if visibility.option_visible(st, kind, value, player, viewer) else 'a card you cannot see'}"
+    told = [f"{player_name(player)}: "
+            + (visibility.told_to(st, label, viewer) if visibility.option_visible(st, kind, value, player, viewer)
+               else "a card you cannot see")
             for player, value, label in picks]
     return "all have chosen: " + "; ".join(told)
 

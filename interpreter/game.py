@@ -17,13 +17,14 @@ from .engine import invariants
 from .engine.run import run
 from .compiler import ops
 from .compiler.program import FRAME_BLOCK
+from .compiler.decisions import UNSEEN_CARD as HIDDEN_OPTION
 from .compiler.runtime import not_legal, take
 from .engine.state import State
 from .errors import InvalidActionError, RulesError, RulesRuntimeError
 from .traits import Traits, traits_of
 
 TERMINAL = -4  # current_player() once the game is over (OpenSpiel's value)
-HIDDEN_OPTION = "a card you cannot see"  # an option's label for a player who may not see its card
+
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class Game:
         self.model = model
         self.diagnostics = list(diagnostics)
         program.seers = visibility.seer_masks(program)
+        program.seen_by_all = visibility.seen_by_all
 
     def set_limits(self, steps: int | None = None, turns: int | None = None, check_invariants: bool | None = None,
                    decisions: int | None = None) -> None:
@@ -131,18 +133,21 @@ class GameState(State):
         return [] if self.over else list(self.option_ids)
 
     def legal_options(self, viewer: int | None = None) -> list[Option]:
-        """The options with their labels; as `viewer` (another seat, or
-        visibility.PUBLIC) may see them if given: an option naming a card
-        the viewer cannot see is labelled without its name."""
+        """The options with their labels, as `viewer` (a seat, visibility.PUBLIC
+        or EVERYTHING; by default the player deciding) is told them: an
+        option naming a card the viewer cannot see is labelled without its
+        name, and a part of a label read from such a card is withheld
+        (visibility.told_to)."""
         if self.over:
             return []
         point, fr = self._decision_point()
-        hidden = viewer is not None and viewer != self.decider and point.kind == "card"
+        seer = self.decider if viewer is None else viewer
+        hidden = seer != self.decider and point.kind == "card"
 
         def label(value):
-            if hidden and not visibility.option_visible(self, point.kind, value, self.decider, viewer):
+            if hidden and not visibility.option_visible(self, point.kind, value, self.decider, seer):
                 return HIDDEN_OPTION
-            return point.label(self, fr, value)
+            return visibility.told_to(self, point.label(self, fr, value), seer)
         return [Option(i, label(v)) for i, v in zip(self.option_ids, self.option_values)]
 
     def decision(self, viewer: int | None = None) -> Decision | None:

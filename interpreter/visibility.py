@@ -26,6 +26,7 @@ the agent encoders all ask this module.
 """
 from __future__ import annotations
 
+from .compiler.runtime import cards_read
 from .language.builtins import host_of
 
 PUBLIC = -1  # the viewer "every player": sees only what everyone sees
@@ -123,6 +124,24 @@ def option_visible(st, kind, value, decider: int, viewer: int) -> bool:
     if kind == "card" and isinstance(value, int) and not isinstance(value, bool):
         return card_visible(st, value, viewer)
     return True
+
+
+def told_to(st, text, viewer: int) -> str:
+    """`text` (a label, a story line's words) as `viewer` is told it: each
+    part read from cards (a `Told`'s parts, see compiler/runtime.py) only if
+    the viewer sees every one of them where it lies, else what the part
+    says instead ("a card")."""
+    parts = getattr(text, "parts", None)
+    if parts is None or viewer == EVERYTHING:
+        return text
+    out = []
+    for part in parts:
+        if part.__class__ is str:
+            out.append(part)
+        else:
+            words, sources, instead = part
+            out.append(words if all(card_visible(st, card, viewer) for card in cards_read(sources)) else instead)
+    return "".join(out)
 
 
 def size_seen(st, zi: int, viewer: int) -> bool:
@@ -227,6 +246,12 @@ def _maybe_unseen(program, viewer: int) -> frozenset:
             zi for zi, info in enumerate(program.zone_of_instance) if zi != home and (
                 info.scope == "card" or not zone_visible(info, zi - info.base if info.scope != "shared" else None, viewer)))
     return found
+
+
+def seen_by_all(st, card: int) -> bool:
+    """Whether every player sees `card` where it lies (the run-time test of
+    compiler/runtime.py's `public`, set on the program by the game)."""
+    return card_visible(st, card, PUBLIC)
 
 
 def zone_ever_seen(info) -> bool:

@@ -1,8 +1,9 @@
 """Sample a world consistent with what one player may see.
 
 Cards the player cannot see (hidden zones, other players' owner-only zones) are
-shuffled among the places they occupy, each card kind among its own places
-(kinds are told apart by their backs); everything visible stays, and so do the
+shuffled among the places they occupy, the cards of each back among its own
+places (`backs:` in the rules; by default every card has the same back, so a
+card of one kind may land where one of another lay); everything visible stays, and so do the
 cards still in the zone all cards start in (left out of the game by public
 rules), and the cards the player knows where they lie (seen going face down,
 looked at, revealed to it: `state.known`). Counters on a card (per-card
@@ -16,7 +17,7 @@ such samples, never on the true state.
 A zone declared `size hidden` that the player does not see does not tell
 it how many cards it holds, so a sample does not keep that number either:
 the unknown cards of all such zones with nothing on their backs are pooled
-with the other unseen cards of their kind, the places whose number the
+with the other unseen cards of their back, the places whose number the
 player knows are filled first, and each card left over lands in one of the
 size-hidden zones, chosen uniformly at random, at a uniformly random place
 in it (the prior: every such zone as likely as another, whatever it held).
@@ -40,27 +41,27 @@ def determinize(st, player: int, seed_state: int):
     """A clone of `st` with the unseen cards redistributed; returns (clone, rng)."""
     world = st.clone()
     world.forget_history()  # the sample is no position the true actions lead to
-    kinds = world.program.card_kinds
+    backs = world.program.card_backs
     on_card = [world.ctr[c.index] for c in world.program.counter_list if c.scope == "card"]
     on_card.append(world.known)
     uncounted = _uncounted_zones(world, player)
-    by_kind: dict = {}
-    loose: dict = {}  # kind -> cards lying in a zone of `uncounted` with nothing on their backs
+    by_back: dict = {}
+    loose: dict = {}  # back -> cards lying in a zone of `uncounted` with nothing on their backs
     blanks: dict = {}  # zone instance -> the places those cards leave
     for zi, i in unseen_places(world, player):
         card = world.z[zi][i]
         if zi in uncounted and not any(values[card] for values in on_card):
-            loose.setdefault(kinds[card], []).append(card)
+            loose.setdefault(backs[card], []).append(card)
             blanks.setdefault(zi, set()).add(i)
         else:
-            by_kind.setdefault(kinds[card], []).append((zi, i))
+            by_back.setdefault(backs[card], []).append((zi, i))
     spare = []
-    for kind in sorted(by_kind.keys() | loose.keys()):
-        places = by_kind.get(kind, [])
+    for back in sorted(by_back.keys() | loose.keys(), key=repr):
+        places = by_back.get(back, [])
         # in a fixed order first, so the sample cannot depend on where the
         # unseen cards really are
         there = [world.z[zi][i] for zi, i in places]
-        cards = sorted(there + loose.get(kind, []))
+        cards = sorted(there + loose.get(back, []))
         seed_state = _rng.shuffle(seed_state, cards)
         marks = [[values[card] for card in there] for values in on_card]  # (per counter: one pass each)
         loc = world.loc

@@ -188,12 +188,17 @@ def test_every_engine_event_example_checks(name, tmp_path):
     assert result.exit_code == 0, result.output
 
 
-def test_the_story_says_which_window_a_player_let_pass(watch):
+def test_the_story_tells_a_decline_to_the_player_who_declined_alone(watch):
+    """A player is told which window it let pass; the others are not told
+    that it could react (a decline reads as not being able to)."""
     from interpreter.events import tell_all
+    from interpreter.visibility import EVERYTHING, PUBLIC
 
     st = watch.new_initial_state(2, seed=1, listen=True)
     st.events = []
     assert asked(st)[:2] == (1, "react to turn start")
     play(st, "no")
-    told = [text for _, text in tell_all(st, st.events, 0)]
-    assert "player 2: no reaction to turn start" in told
+    told = {viewer: [text for _, text in tell_all(st, st.events, viewer)] for viewer in (0, 1, PUBLIC, EVERYTHING)}
+    assert "player 2: no reaction to turn start" in told[1]
+    assert "player 2: no reaction to turn start" in told[EVERYTHING]
+    assert not any("reaction" in line for line in told[0] + told[PUBLIC])

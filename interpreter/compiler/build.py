@@ -53,6 +53,7 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
         card_groups=[c.group for c in cards],
         card_names=[c.name for c in cards],
         card_kinds=[c.kind for c in cards],
+        card_backs=card_backs(model.backs, cards),
         fields=fields,
         counters=counters,
         zones=zones,
@@ -174,7 +175,8 @@ class RuleContext:
 
 def _register_runtime(module, program) -> None:
     ops_helpers = {"move": ops.move, "deal": ops.deal, "shuffle": ops.shuffle, "slide": ops.slide, "refill": ops.refill,
-                   "lay": ops.lay, "show_options": ops.show_options}
+                   "lay": ops.lay, "show_options": ops.show_options, "chosen": ops.chosen,
+                   "walked": ops.walked}
     for name, fn in ops_helpers.items():
         module.helper(f"R_{name}", fn)
     for name in ("move_all", "cannot_pay", "negative", "too_large", "seat", "no_action", "end_now", "end_after",
@@ -265,3 +267,15 @@ def fingerprint(model, db, params) -> str:
     h.update(db.source.text.encode())
     h.update(json.dumps(params, sort_keys=True, default=str).encode())
     return h.hexdigest()[:16]
+
+
+def card_backs(decl, cards) -> list:
+    """Per card, its back (`backs:`): one back for all cards unless the
+    rules say what tells them apart face down."""
+    if decl is None:
+        return [0] * len(cards)
+    if decl.by == "kind":
+        return [c.kind for c in cards]
+    if decl.by == "kinds":
+        return [c.kind if c.kind in decl.names else "" for c in cards]
+    return [repr(c.data.get(decl.names[0])) for c in cards]

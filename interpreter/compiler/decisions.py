@@ -10,7 +10,10 @@ only when asked for.
 from __future__ import annotations
 
 from .codegen import Label
-from .runtime import DONE, PASS, render
+from .ops import chosen
+from .runtime import DONE, PASS, Told, render
+
+UNSEEN_CARD = "a card you cannot see"  # a card option's label for a player who does not see the card
 
 
 class Point:
@@ -58,6 +61,8 @@ class ChoosePoint(Point):
         if value == PASS:
             fr[1] = self.other
         else:
+            if self.kind == "card":
+                chosen(st, value)
             fr[2][self.slot] = value
             fr[1] = self.body
 
@@ -71,7 +76,7 @@ class ChoosePoint(Point):
             if self.label_fn is not None:
                 return self.label_fn(st, L)
             if self.kind == "card":
-                return st.program.card_names[value]
+                return Told(((st.program.card_names[value], (value,), UNSEEN_CARD),))
             if self.kind == "player":
                 return f"player {value + 1}"
             return render(value)
@@ -208,4 +213,4 @@ class ReorderPoint(Point):
         fr[1] = self.body
 
     def label(self, st, fr, value):
-        return f"next from the top: {st.program.card_names[value]}"
+        return Told(("next from the top: ", (st.program.card_names[value], (value,), UNSEEN_CARD)))

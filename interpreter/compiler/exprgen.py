@@ -14,6 +14,7 @@ from .. import limits
 from ..language.builtins import FUNCTIONS, VALUES
 from ..language import nodes as n
 from ..language.names import LOCALS, resolve_name
+from ..language.reads import card_sources, withheld_word
 from ..language.types import Types
 from ..language.value_types import CARD, CARDS, NUMBER, PLAYER, PLAYERS
 from ..language.visitor import Visitor
@@ -60,7 +61,8 @@ class ExprGen(Visitor):
         self._slots: dict = {}
         self._inlining: set = set()
         self._uses: dict = {}
-        for name in ("add", "times", "sized", "highest", "lowest", "shows", "rank", "render", "render_player", "steps"):
+        for name in ("add", "times", "sized", "highest", "lowest", "shows", "rank", "render", "render_player", "steps",
+                     "told", "public"):
             module.helper(f"R_{name}", getattr(rt, name))
         module.helper("R_fail", blame)  # the error to report, for an error computing an expression
         for name, b in [*FUNCTIONS.items(), *VALUES.items()]:
@@ -121,22 +123,36 @@ class ExprGen(Visitor):
 
     def template(self, tmpl: n.Template, names: Names) -> str:
         """A text with `{...}` parts; a player is written as people count
-        players ("player 2"), a value of any other kind as `render` writes it."""
-        parts = []
+        players ("player 2"), a value of any other kind as `render` writes it.
+        Where a part reads cards (language/reads.py), the text is a
+        `runtime.Told`, keeping beside each such part the cards it read, so
+        each viewer is told it only if it sees them (visibility.told_to)."""
+        parts, sourced = [], False
         outer, self._in_text = self._in_text, True
         try:
             for part in tmpl.parts:
                 if isinstance(part, str):
                     parts.append(self.m.const(part))
-                elif self.type_of(part, names) == PLAYER:
-                    parts.append(f"R_render_player({self.visit(part, names)})")
-                else:
-                    parts.append(f"R_render({self.visit(part, names)})")
+                    continue
+                text = (f"R_render_player({self.visit(part, names)})" if self.type_of(part, names) == PLAYER
+                        else f"R_render({self.visit(part, names)})")
+                sources = self.card_sources(part, names)
+                if sources:
+                    sourced = True
+                    text = f"({text}, ({sources},), {self.m.const(withheld_word(part, names.types, self.types))})"
+                parts.append(text)
         finally:
             self._in_text = outer
         if not parts:
             return self.m.const("")
+        if sourced:
+            return f"R_told(({', '.join(parts)},))"
         return parts[0] if len(parts) == 1 and isinstance(tmpl.parts[0], str) else "(" + " + ".join(parts) + ")"
+
+    def card_sources(self, part, names: Names) -> str:
+        """Source of the values of the cards `part` reads, separated by commas ("" if none)."""
+        found = card_sources(part, names.types, self.types, self.model)
+        return ", ".join(self.visit(expr, names if inside is None else Names()) for expr, inside in found)
 
     def function(self, expr, names: Names, rule: str, span=None, template=False, name: str | None = None) -> str:
         """A generated function `(st, L)` returning the expression's value (or

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..language import nodes as n
 from ..language.builtin_events import EVENTS
+from ..language.reads import reads_private_counter
 from . import decisions as dp
 from .blocks import slot_index
 from .codegen import Label
@@ -70,8 +71,10 @@ class FlowGen:
         """`announce EVENT(args) [from P] [first only]`: each other player in
         seat order from P (the next player) is offered, one reaction after
         the other in the order they are written, each reaction to EVENT whose
-        condition holds for that player, as `may "label"`; a reaction taken
-        runs as that player. With `first only`, the first reaction taken
+        condition holds for that player, as `may "label"`; where the
+        condition reads what not every player sees, every player is asked,
+        one for whom it does not hold with "no" alone; a reaction taken runs
+        as that player. With `first only`, the first reaction taken
         closes the window."""
         reactions = [(name, d) for name, d in self.ctx.model.reactions.items() if d.event == s.event]
         saved, seats, k, taken = (self.var(True) for _ in range(4))
@@ -85,6 +88,7 @@ class FlowGen:
             offered = f"R_responders(st, {start}, {self.m.const(s.span)})"
         self.emit(f"{saved} = st.me; {seats} = {offered}; {k} = 0; {taken} = False", s.span)
         top, end = Label(), Label()
+        yes_no, no_only = self.m.const(["yes", "no"]), self.m.const(["no"])
         self.place(top)
         self.jump_if(f"{k} >= len({seats})" + (f" or {taken}" if s.first_only else ""), end, s.span)
         self.emit(f"st.me = {seats}[{k}]; {k} += 1", s.span)
@@ -93,12 +97,24 @@ class FlowGen:
             for param, slot, arg in zip(decl.params, slots, s.args):
                 bound = bound.bind(param, slot, self.x.type_of(arg, names))
             skip = Label()
+            options = yes_no
             if decl.when is not None:
-                self.jump_if(f"not ({self.x.gen(decl.when, bound)})", skip, decl.when.span)
+                # Where the condition read what not every player sees, the
+                # player is asked all the same, and may only decline.
+                when = self.x.gen(decl.when, bound)
+                sources = self.x.card_sources(decl.when, bound)
+                if not reads_private_counter(decl.when, self.ctx.model):
+                    public = f" and R_public(st, ({sources},))" if sources else ""
+                    self.jump_if(f"not ({when}){public}", skip, decl.when.span)
+                if sources or reads_private_counter(decl.when, self.ctx.model):
+                    options = f"({yes_no} if ({when}) else {no_only})"
             label = self.x.function(decl.label, bound, f"reaction {name}", decl.span, template=True)
             point = dp.MayPoint(label, f"react to {s.event.replace('_', ' ')}", s.event)
             self.ask(point, s.span)
-            self.suspend(point, self.m.const(["yes", "no"]), self.m.const(["yes", "no"]), s.span)
+            if options != yes_no:
+                self.emit(f"vals = {options}", decl.when.span)
+                options = "vals"
+            self.suspend(point, options, options, s.span)
             point.body, point.other = Label(), skip
             self.place(point.body)
             self.emit(f"{taken} = True", s.span)

@@ -8,7 +8,8 @@ listens (`st.events` is a list), each move and shuffle is told there.
 
 What the players know follows the cards: a card leaving a zone instance
 stays known (`st.known`, a bit mask of seats per card) to the seats that saw
-it there, wherever it goes unseen, until a shuffle of the zone it lies in.
+it there, wherever it goes unseen, until a shuffle of the zone it lies in,
+or a player chooses a card of its place unseen by them (`chosen`).
 
 A clone shares its zone instances' lists with the state it was cloned from
 (most of them never change before the clone is thrown away): whatever
@@ -159,6 +160,35 @@ def show_options(st) -> None:
     for value in st.option_values:
         if value.__class__ is int:
             known[value] |= seat
+
+
+def chosen(st, card: int) -> None:
+    """`me` chose `card` where it lies: a player who does not see that place
+    cannot tell which of its cards was taken, so it no longer knows where
+    any card of that place lies (it knew them by their places; the chooser
+    handled them unseen). The story does not name the card to it either
+    (visibility.option_visible)."""
+    zi = st.loc[card]
+    others = ((1 << st.n) - 1) & ~(st.program.seers[zi] | 1 << st.me)
+    if not others:
+        return
+    known = st.known
+    for c in st.z[zi]:
+        if c is not None and known[c] & others:
+            known[c] &= ~others
+
+
+def walked(st, cards) -> None:
+    """`me` goes through `cards` one by one, asking a decision for each: a
+    player who does not see where a card lies cannot tell which card each
+    decision is about, so it no longer knows where that card lies."""
+    known = st.known
+    if not any(map(known.__getitem__, cards)):  # (the common case: nobody knows any of them)
+        return
+    everyone, seers, loc = (1 << st.n) - 1, st.program.seers, st.loc
+    for card in cards:
+        if known[card]:
+            known[card] &= seers[loc[card]] | 1 << st.me | ~everyone
 
 
 def lay(st, card: int, rest) -> tuple:

@@ -64,6 +64,7 @@ class Program:
     card_groups: list  # per card: the id the copies of its entry share (its own id when alone)
     card_names: list
     card_kinds: list
+    card_backs: list  # per card, what its back shows (cards with equal backs cannot be told apart face down)
     fields: dict  # field name -> list indexed by card
     counters: dict  # name -> CounterInfo
     zones: dict  # name -> ZoneInfo
@@ -91,6 +92,7 @@ class Program:
     # leaving an instance stays known to them (see ops.move).
     # Set by the game layer from visibility.py, the one place deciding it.
     seers: list = field(default_factory=list)
+    seen_by_all: Optional[Callable] = None  # (st, card) -> whether every player sees the card where it lies
     counter_list: list = field(default_factory=list)
     decisions: list = field(default_factory=list)  # decision points, by id
     module: object = None  # the generated code (codegen.Module)

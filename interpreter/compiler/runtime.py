@@ -95,6 +95,42 @@ def render_player(seat) -> str:
     return f"player {seat + 1}" if isinstance(seat, int) and not isinstance(seat, bool) else render(seat)
 
 
+class Told(str):
+    """A text as a player who sees every card it reads is told it, keeping
+    its parts: each a plain text, or (text, the cards it was read from,
+    what to say instead) for a part read from cards (a card, or a list of
+    cards, each: None reads none). visibility.told_to words it for a viewer."""
+
+    def __new__(cls, parts: tuple):
+        self = super().__new__(cls, "".join(p if p.__class__ is str else p[0] for p in parts))
+        self.parts = parts
+        return self
+
+    def __reduce__(self):
+        return (Told, (self.parts,))
+
+
+def public(st, sources) -> bool:
+    """Whether every card of `sources` is seen by every player where it lies
+    (`program.seen_by_all`, set by the game from visibility.py): what was
+    read from them is no secret."""
+    seen = st.program.seen_by_all
+    return all(seen(st, card) for card in cards_read(sources))
+
+
+def cards_read(sources):
+    """The cards of `sources`: each a card, None (no card) or a list of cards."""
+    for value in sources:
+        if value.__class__ is int:
+            yield value
+        elif isinstance(value, (list, tuple)):
+            yield from (card for card in value if card.__class__ is int)
+
+
+def told(parts: tuple) -> Told:
+    return Told(parts)
+
+
 def add(a, b):
     """`a + b` where either side may be a list (or a card field's tuple)."""
     if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):

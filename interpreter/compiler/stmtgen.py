@@ -12,6 +12,7 @@ block, statements that cannot suspend are again straight Python.
 from __future__ import annotations
 
 from ..language import nodes as n
+from ..language.reads import options_list, reads_private_counter
 from ..language.builtins import VALUES
 from . import decisions as dp
 from .blocks import HEAD, BlockWriter, slot_index
@@ -319,6 +320,8 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         items, idx = self.var(True), self.var(True)
         top, end = Label(), Label()
         self.emit(f"{items} = tuple({it}); {idx} = 0", s.span)
+        if self.x.element_kind(s.iterable, names) == "card":  # a decision per card, in an order not all see
+            self.emit(f"R_walked(st, {items})", s.span)
         self.place(top)
         i, seq = self.temp(), self.temp()
         self.emit(f"{i} = {idx}; {seq} = {items}", s.span)
@@ -458,9 +461,18 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         self.jump_if("not vals", other, s.span)
         if s.optional:
             self.emit(f"ids = {ids}; ids.append({self.m.const('pass')}); vals.append({self.m.const(dp.PASS)})", s.span)
+        elif reads_private_counter(s.iterable, self.ctx.model) or reads_private_counter(s.cond, self.ctx.model):
+            # How many options there are depends on what not every player
+            # sees: the player is asked even for one, so that the others
+            # cannot tell a forced choice from a free one.
+            self.emit(f"ids = {ids}", s.span)
         else:
-            self.emit("if len(vals) == 1:", s.span)
+            # (likewise where it read the face of a card not every player sees)
+            sources = self.x.card_sources(options_list(s.var, s.iterable, s.cond), names)
+            self.emit("if len(vals) == 1" + (f" and R_public(st, ({sources},))" if sources else "") + ":", s.span)
             self.emit(f"    {slot} = vals[0]", s.span)
+            if kind == "card":  # taken unseen, as if chosen (ops.chosen)
+                self.emit(f"    R_chosen(st, {slot})", s.span)
             self.emit(f"    if st.events is not None: R_forced(st, {point.id}, vals[0])", s.span)
             self.indent += 1
             self.jump(body, s.span)

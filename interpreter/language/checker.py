@@ -89,6 +89,19 @@ class Checker(FlowChecks, NothingChecks, Visitor):
                 if name in BUILTIN_NAMES or name in FUNCTIONS:
                     self.error(f"'{name}' is a built-in name and cannot be redefined", decl.span)
 
+    def check_backs(self, decl) -> None:
+        """`backs:` names kinds of the card file, or one of its fields."""
+        if decl is None:
+            return
+        if decl.by == "kinds":
+            for name in decl.names:
+                if name not in self.db.kinds:
+                    self.error(f"backs: unknown card kind '{name}'", decl.span,
+                               did_you_mean(name, self.db.kinds) or f"expected a card kind: {', '.join(self.db.kinds)}")
+        elif decl.by == "field" and decl.names[0] not in self.card_field_names:
+            self.error(f"backs: unknown card field '{decl.names[0]}'", decl.span,
+                       did_you_mean(decl.names[0], self.card_field_names))
+
     def check_slot_cells(self):
         """Every state holds every slot of every zone instance: their total is bounded."""
         m = self.model
@@ -152,6 +165,7 @@ class Checker(FlowChecks, NothingChecks, Visitor):
         for name, decl in m.kinds.items():
             if name not in self.db.kinds:
                 self.error(f"kind '{name}' has no cards in the card file", decl.span, did_you_mean(name, self.db.kinds))
+        self.check_backs(m.backs)
         for zone, decl in m.empty_hooks.items():
             if zone not in m.zones:
                 self.error(f"unknown zone '{zone}'", decl.span, did_you_mean(zone, m.zones))

@@ -103,6 +103,9 @@ class _ToAst(Transformer):
     allowed_values = staticmethod(lambda values: ("values", values))
     allowed_range = staticmethod(lambda low, high: ("range", low, high))
     order_decl = n.TurnOrderDecl
+    backs_per_kind = staticmethod(lambda: n.BacksDecl("kind"))
+    backs_field = staticmethod(lambda name: n.BacksDecl("field", (name,)))
+    backs_kinds = staticmethod(lambda names: n.BacksDecl("kinds", tuple(name for name, _ in names)))
     cards_decl = n.CardsDecl
     define_decl = staticmethod(lambda name, params, expr: n.DefineDecl(name, params or (), expr))
     effect_decl = staticmethod(lambda name, label, when, body: n.EffectDecl(name, label, body, when))

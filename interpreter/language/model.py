@@ -37,6 +37,7 @@ _SINGLE = {
     n.TurnDecl: "turn",
     n.TiebreakDecl: "tiebreak",
     n.TurnOrderDecl: "turn_order",
+    n.BacksDecl: "backs",
 }
 
 
@@ -52,6 +53,7 @@ class RulesModel:
     turn: Optional[n.TurnDecl] = None
     tiebreak: Optional[n.TiebreakDecl] = None
     turn_order: Optional[n.TurnOrderDecl] = None
+    backs: Optional[n.BacksDecl] = None
     params: dict = field(default_factory=dict)
     counters: dict = field(default_factory=dict)
     zones: dict = field(default_factory=dict)

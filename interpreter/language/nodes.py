@@ -28,6 +28,7 @@ BoolOpName = OneOf["and", "or"]
 TieMode = OneOf["share", "full"]
 Place = OneOf["top", "bottom"]  # where moved cards go in a stack
 ResolveMode = OneOf["all", "any"]
+BacksBy = OneOf["kind", "kinds", "field"]  # what tells face-down cards apart
 
 
 class Node:
@@ -463,6 +464,15 @@ class BoardDecl(Decl):
     b: str
     adjacent: Expr
     zone: Optional[str] = None  # `board KIND in ZONE`: the spaces are the cards lying in ZONE (it grows)
+
+
+class BacksDecl(Decl):
+    """What tells face-down cards apart (`backs: ...`): "kind" (each kind its
+    own back), "kinds" (the kinds of `names` each their own, the others one),
+    or "field" (the value of the card field `names[0]`)."""
+
+    by: BacksBy
+    names: tuple[str, ...] = ()
 
 
 class CounterDecl(Decl):
