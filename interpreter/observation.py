@@ -62,7 +62,8 @@ def _observer(st, viewer: int):
         counters.append(f"{key}: {value}")
 
     backs = tuple(info.index for info in back_counters(program, viewer))
-    anything_marked = " or ".join([f"st.known.count(0) != {ncards}"] + [f"ctr[{i}].count(0) != {ncards}" for i in backs])
+    anything_marked = " or ".join([f"st.known.count(0) != {ncards}", "st.known_in is not None"]
+                                  + [f"ctr[{i}].count(0) != {ncards}" for i in backs])
 
     plain = []  # the instances without slots the viewer does not see
 
@@ -114,10 +115,13 @@ def _observer(st, viewer: int):
 
 
 def _marked_cards(st, backs: tuple) -> set:
-    """The cards some seat knows where they lie, or that carry one of the
-    per-card counters `backs` (seen on their backs)."""
+    """The cards some seat knows where they lie (or knows to lie somewhere
+    in their zone), or that carry one of the per-card counters `backs`
+    (seen on their backs)."""
     cards = range(len(st.known))
     marked = set(compress(cards, st.known))
+    if st.known_in is not None:
+        marked.update(compress(cards, st.known_in))
     for i in backs:
         marked.update(compress(cards, st.ctr[i]))
     return marked

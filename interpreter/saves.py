@@ -108,8 +108,8 @@ def _check_follows(fields: dict, replayed: dict) -> None:
               and fields[name] != replayed[name]]
     # A field added since the save was written is missing from it: it must hold its default.
     defaults = {f.name: plain(f.default) for f in FIELDS}
-    missing = [name for name in SAVED if name not in DERIVED and name not in ("cov", "known") and name not in fields
-               and replayed[name] != defaults[name]]
+    missing = [name for name in SAVED if name not in DERIVED and name not in ("cov", "known", "known_in")
+               and name not in fields and replayed[name] != defaults[name]]
     if differ or missing:
         raise SaveFileError("the saved position does not follow from its own history (the save was changed "
                             "after it was written): " + ", ".join(differ + missing))
@@ -120,6 +120,7 @@ def _checked(game, fields, state_class):
     program = game.program
     if "known" not in fields and isinstance(fields.get("loc"), list):  # saved before cards could be known
         fields["known"] = [0] * len(fields["loc"])
+    fields.setdefault("known_in", None)  # (saved before a card could be known to lie somewhere in a zone)
     problems = []
     for f in FIELDS:
         if not f.saved or f.derived or f.name in ("seed", "history"):
@@ -167,6 +168,10 @@ def _check_layout(program, fields, n):
     known = fields["known"]
     seats = 1 << program.max_players
     if not isinstance(known, list) or len(known) != ncards or not all(_is_int(k) and 0 <= k < seats for k in known):
+        raise SaveFileError("what the players know of the cards does not match the cards and seats")
+    known_in = fields.get("known_in")
+    if known_in is not None and (not isinstance(known_in, list) or len(known_in) != ncards
+                                 or not all(_is_int(k) and 0 <= k < seats for k in known_in)):
         raise SaveFileError("what the players know of the cards does not match the cards and seats")
     _check_places(program, zones, loc, n, ncards)
 

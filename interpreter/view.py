@@ -84,6 +84,8 @@ def unseen_words(zone: dict) -> list:
                 for i, c in enumerate(known) if c is not None]
     if seen:
         lines.append("you know: " + ", ".join(reversed(seen)))
+    if zone.get("inside"):
+        lines.append("somewhere in it: " + ", ".join(zone["inside"]))
     for counter, values in (zone.get("marks") or {}).items():
         lines.append(f"on their backs: {counter.replace('_', ' ')} {sum(values)}")
     return lines

@@ -169,8 +169,9 @@ def known_places(st, zi: int, viewer: int):
 def unseen_instance(st, zi: int, viewer: int, name) -> dict:
     """What `viewer` is told of zone instance `zi`, whose cards it does not
     see: {"count": how many cards (None where its size is hidden from the
-    viewer)}, with "known" (`known_places`, each card as `name(card)`) and
-    "marks" (`marks_on_backs`) where there are any."""
+    viewer)}, with "known" (`known_places`, each card as `name(card)`),
+    "inside" (`known_inside`, by name, sorted) and "marks"
+    (`marks_on_backs`) where there are any."""
     cards = _cards_of(st, zi)
     view = {"count": len(cards) if size_seen(st, zi, viewer) else None}
     if not cards:
@@ -178,10 +179,23 @@ def unseen_instance(st, zi: int, viewer: int, name) -> dict:
     known = known_places(st, zi, viewer)
     if known is not None:
         view["known"] = [name(c) if c is not None else None for c in known]
+    somewhere = known_inside(st, cards, viewer)
+    if somewhere:
+        view["inside"] = sorted(map(name, somewhere))
     marks = marks_on_backs(st, zi, viewer)
     if marks:
         view["marks"] = marks
     return view
+
+
+def known_inside(st, cards, viewer: int) -> list:
+    """Of `cards` (lying unseen in one zone instance), those `viewer` knows
+    lie somewhere there without knowing where (`st.known_in`)."""
+    known_in = st.known_in
+    if known_in is None:
+        return []
+    bits = knowing_bits(st, viewer)
+    return [c for c in cards if known_in[c] & bits == bits and bits and not knows(st, c, viewer)]
 
 
 def marks_on_backs(st, zi: int, viewer: int) -> dict:

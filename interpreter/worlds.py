@@ -6,7 +6,9 @@ places (`backs:` in the rules; by default every card has the same back, so a
 card of one kind may land where one of another lay); everything visible stays, and so do the
 cards still in the zone all cards start in (left out of the game by public
 rules), and the cards the player knows where they lie (seen going face down,
-looked at, revealed to it: `state.known`). Counters on a card (per-card
+looked at, revealed to it: `state.known`). A card the player knows to lie
+somewhere in a zone, not where (it saw it shuffled in: `state.known_in`),
+lands at one of that zone's unseen places. Counters on a card (per-card
 counters) are seen on its back, so they stay with the place, not with the
 card that moves; so does what the other players know of the card at a place
 (which card that is, the sample does not know). Counters the player never
@@ -45,12 +47,14 @@ def determinize(st, player: int, seed_state: int):
     on_card = [world.ctr[c.index] for c in world.program.counter_list if c.scope == "card"]
     on_card.append(world.known)
     uncounted = _uncounted_zones(world, player)
+    bit = 1 << player
+    pinned = world.known_in or ()  # (per card: the seats that know it lies in its zone instance)
     by_back: dict = {}
     loose: dict = {}  # back -> cards lying in a zone of `uncounted` with nothing on their backs
     blanks: dict = {}  # zone instance -> the places those cards leave
     for zi, i in unseen_places(world, player):
         card = world.z[zi][i]
-        if zi in uncounted and not any(values[card] for values in on_card):
+        if zi in uncounted and not any(values[card] for values in on_card) and not (pinned and pinned[card] & bit):
             loose.setdefault(backs[card], []).append(card)
             blanks.setdefault(zi, set()).add(i)
         else:
@@ -61,8 +65,11 @@ def determinize(st, player: int, seed_state: int):
         # in a fixed order first, so the sample cannot depend on where the
         # unseen cards really are
         there = [world.z[zi][i] for zi, i in places]
-        cards = sorted(there + loose.get(back, []))
+        kept = [card for card in there if pinned and pinned[card] & bit]
+        cards = sorted(set(there).difference(kept) | set(loose.get(back, [])))
         seed_state = _rng.shuffle(seed_state, cards)
+        if kept:
+            seed_state, cards = _keep_in_their_zones(world, places, kept, cards, seed_state)
         marks = [[values[card] for card in there] for values in on_card]  # (per counter: one pass each)
         loc = world.loc
         for (zi, i), card in zip(places, cards):
@@ -78,6 +85,23 @@ def determinize(st, player: int, seed_state: int):
     # The world's own future randomness must not be the true one either.
     world.rng, _ = _rng.next_u64(seed_state)
     return world, seed_state
+
+
+def _keep_in_their_zones(world, places: list, kept: list, cards: list, seed_state: int):
+    """The cards for `places`, in their order: each card of `kept` (known
+    to lie somewhere in its zone instance) at a place of that instance
+    chosen at random, the shuffled `cards` at the places left (and after
+    them, those left over)."""
+    out = [None] * len(places)
+    for zi in sorted({world.loc[card] for card in kept}):
+        mine = sorted(card for card in kept if world.loc[card] == zi)
+        slots = [j for j, (zone, _) in enumerate(places) if zone == zi]
+        seed_state = _rng.shuffle(seed_state, slots)
+        for j, card in zip(slots, mine):
+            out[j] = card
+    rest = iter(cards)
+    out = [card if card is not None else next(rest) for card in out]
+    return seed_state, out + list(rest)
 
 
 def _uncounted_zones(st, viewer: int) -> set:

@@ -208,3 +208,37 @@ def test_rivals_at_the_terminal_player_two_is_not_told_the_card_player_one_puts_
         lines = [line for line in result.stdout.splitlines() if "player 1: put" in line]
         assert lines
         assert all("player 1: put a card under" in line for line in lines if "draw stack" in line), lines
+
+
+def test_cards_seen_shuffled_into_the_deck_are_known_to_lie_in_it(game):
+    """Cards everyone saw on the table, shuffled into the deck, are known to
+    lie somewhere in it (not where): told in the observation and at the
+    terminal, kept in the deck by every sampled world, until a card nobody
+    can tell leaves the deck."""
+    from interpreter.view import unseen_words
+    from interpreter.worlds import determinize
+
+    for seed in range(40):
+        st = game.new_initial_state(2, seed=seed, listen=True)
+        if "boast" not in st.legal_actions():
+            continue
+        play(st, "boast")
+        play(st, st.legal_actions()[0])
+        laid = st.zone("table")
+        play(st, "recycle")  # player 2 shuffles it into the deck
+        deck = st.program.zones["deck"].base
+        names = sorted(laid)
+        for viewer in (0, 1):
+            view = st.observation(viewer)["zones"]["deck"]
+            assert view["inside"] == names and "known" not in view
+            assert "somewhere in it: " + ", ".join(names) in unseen_words(view)
+        cards = [st.program.card_ids.index(c) for c in laid]
+        for k in range(20):
+            world, _ = determinize(st, 0, k)
+            assert all(world.loc[c] == deck for c in cards)
+        play(st, "draw")  # player 1 draws a card it cannot tell
+        if st.prompt() and st.prompt().startswith("react"):
+            play(st, "no")
+        assert "inside" not in st.observation(1)["zones"]["deck"]
+        return
+    pytest.fail("no seed where player 1 may boast")

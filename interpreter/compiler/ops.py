@@ -9,7 +9,9 @@ listens (`st.events` is a list), each move and shuffle is told there.
 What the players know follows the cards: a card leaving a zone instance
 stays known (`st.known`, a bit mask of seats per card) to the seats that saw
 it there, wherever it goes unseen, until a shuffle of the zone it lies in,
-or a player chooses a card of its place unseen by them (`chosen`).
+or a player chooses a card of its place unseen by them (`chosen`). A shuffle
+turns knowing where a card lies into knowing that it lies somewhere in that
+zone (`st.known_in`), until a card leaves the zone unseen (`leaving`).
 
 A clone shares its zone instances' lists with the state it was cloned from
 (most of them never change before the clone is thrown away): whatever
@@ -68,6 +70,8 @@ def move(st, card: int, zi: int, bottom: bool = False) -> None:
     else:
         source.remove(card)
     seers = st.program.seers[src]
+    if st.known_in is not None:
+        leaving(st, card, src, zi)
     if seers:
         st.known[card] |= seers
     if infos[zi].slots:
@@ -82,6 +86,31 @@ def move(st, card: int, zi: int, bottom: bool = False) -> None:
         st.events.append(("move", card, src, zi))
     if left.empty_hook is not None and not any(c is not None for c in source):
         run_nested(st, left.empty_hook)
+
+
+def knew_in(st, card: int, seats: int) -> None:
+    """`seats`, who knew where `card` lies, know no more than that it lies
+    somewhere in its zone instance."""
+    if seats:
+        if st.known_in is None:
+            st.known_in = [0] * len(st.known)
+        st.known_in[card] |= seats
+
+
+def leaving(st, card: int, src: int, dst: int) -> None:
+    """`card` leaves instance `src` for `dst`. A player who knew only that
+    some cards lie somewhere in `src` (`st.known_in`), and cannot tell which
+    card left (it sees neither place nor knows where the card lay), no
+    longer knows that of any of them: which one left it cannot say. The card
+    itself is now known by place alone (to those who followed it)."""
+    known_in = st.known_in
+    seers = st.program.seers
+    unfollowed = ((1 << st.n) - 1) & ~(seers[src] | seers[dst] | st.known[card])
+    known_in[card] = 0
+    if unfollowed:
+        for other in st.z[src]:
+            if other is not None and known_in[other] & unfollowed:
+                known_in[other] &= ~unfollowed
 
 
 def top(st, zi: int):
@@ -107,7 +136,8 @@ def shuffle(st, zi: int) -> None:
     st.rng = _rng.shuffle(st.rng, zone)
     known = st.known
     for card in zone:
-        if card is not None:
+        if card is not None and known[card]:  # knowing where becomes knowing it is there
+            knew_in(st, card, known[card])
             known[card] = 0
     if st.events is not None:
         st.events.append(("shuffle", zi))
@@ -142,6 +172,8 @@ def refill(st, zi: int, src: int) -> None:
                 if not source:
                     return
                 card = source.pop()
+            if st.known_in is not None:
+                leaving(st, card, src, zi)
             zone[i] = card
             loc[card] = zi
             if seers:
@@ -175,6 +207,7 @@ def chosen(st, card: int) -> None:
     known = st.known
     for c in st.z[zi]:
         if c is not None and known[c] & others:
+            knew_in(st, c, known[c] & others)
             known[c] &= ~others
 
 
@@ -188,7 +221,9 @@ def walked(st, cards) -> None:
     everyone, seers, loc = (1 << st.n) - 1, st.program.seers, st.loc
     for card in cards:
         if known[card]:
-            known[card] &= seers[loc[card]] | 1 << st.me | ~everyone
+            keep = seers[loc[card]] | 1 << st.me | ~everyone
+            knew_in(st, card, known[card] & ~keep)
+            known[card] &= keep
 
 
 def lay(st, card: int, rest) -> tuple:

@@ -502,6 +502,7 @@ def reorder_start(st, cards, span) -> tuple:
         raise RulesRuntimeError("`reorder` puts back cards lying in one zone, each once; these lie in "
                                 f"{len(places)} zones", span)
     for card in cards:
+        ops.knew_in(st, card, st.known[card] & ~(1 << st.me))
         st.known[card] = 1 << st.me
     if st.events is not None and cards:
         st.events.append(("look", 1 << st.me, cards, st.me))

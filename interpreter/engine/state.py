@@ -71,6 +71,9 @@ FIELDS = (
     StateField("loc", "list", "the zone instance holding each card", part="locations"),
     StateField("known", "list", "per card, the seats that know it where it lies unseen, as a bit mask "
                                 "(bit p: seat p): see interpreter/visibility.py", part="knowledge"),
+    StateField("known_in", "list", "per card, the seats that know it lies somewhere in its zone instance, not where "
+                                   "(a shuffle turns knowing where into this), as a bit mask; None until a shuffle "
+                                   "makes any (compiler/ops.py)", part="knowledge"),
     StateField("rng", "value", "the random generator's state (SplitMix64, one integer)", part="random"),
     StateField("frames", "frames", "where rule execution stands: [code, block, locals] per running rule",
                part="execution"),
