@@ -208,13 +208,9 @@ def metric_name(metric: str) -> str:
     return metric
 
 
-def _p(value) -> str:
-    if value != value:  # NaN: no test
-        return "-"
-    return "<0.001" if value < 0.001 else f"{value:.3f}"
-
-
 def comparison_text(result) -> str:
+    from interpreter.simulation.compare import decimals, interval_text, p_text
+
     out = []
     st = result.settings
     out.append(f"{len(result.variants)} variant(s) against {result.base.rules}: {result.base.summary['games']} games "
@@ -236,9 +232,10 @@ def comparison_text(result) -> str:
                        f"{t['decision']} after {t['games']} games")
         out.append(f"  {'metric':<30}{'base':>9}{'variant':>9}{'difference':>11}  {'95% interval':<19}{'p_holm':>7}  verdict")
         for d in v.differences:
-            interval = "-" if d["low"] != d["low"] else f"{d['low']:+.3f} to {d['high']:+.3f}"
-            out.append(f"  {metric_name(d['metric'])[:30]:<30}{d['base']:9.3f}{d['variant']:9.3f}{d['difference']:+11.3f}  "
-                       f"{interval:<19}{_p(d['p_holm']):>7}  {d['verdict']}")
+            digits = decimals(d["difference"])
+            out.append(f"  {metric_name(d['metric'])[:30]:<30}{d['base']:9.3f}{d['variant']:9.3f}"
+                       f"{d['difference']:+11.{digits}f}  {interval_text(d):<19}{p_text(d['p_holm'], st['alpha']):>7}  "
+                       f"{d['verdict']}")
     return "\n".join(out)
 
 

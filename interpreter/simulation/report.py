@@ -234,6 +234,8 @@ def write_report(folder, runs: list, comparison: list | None = None, settings: d
     cards = _cards_plot(plt, folder, runs[0][1])
     if cards:
         images.append((cards, f"Card impact in {runs[0][0]}"))
+    from .compare import ALPHA, decimals, interval_text, p_text
+
     e = html.escape
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{e(title)}</title><style>{CSS}</style></head><body>",
              f"<h1>{e(title)}</h1>"]
@@ -242,8 +244,8 @@ def write_report(folder, runs: list, comparison: list | None = None, settings: d
     for name, diffs in comparison or []:
         parts.append(f"<h2>{e(name)} against {e(runs[0][0])}</h2>")
         parts.append(_table(["metric", "base", "variant", "difference", "95% interval", "p (Holm)", "verdict"], [
-            [e(d["label"]), d["base"], d["variant"], d["difference"], f"{d['low']:+.3f} – {d['high']:+.3f}",
-             d["p_holm"],
+            [e(d["label"]), d["base"], d["variant"], _fmt(d["difference"], decimals(d["difference"])),
+             interval_text(d, "–", "–"), e(p_text(d["p_holm"], (settings or {}).get("alpha", ALPHA))),
              f"<span class='changed'>{e(d['verdict'])}</span>" if d["verdict"].startswith("changed") else e(d["verdict"])]
             for d in diffs]))
     for src, caption in images:
