@@ -125,7 +125,7 @@ def play_one(game, spec: SweepSpec, index: int) -> dict:
     for seat, name in enumerate(names):
         agent = make_agent(name, seed, seat)
         agents.append(_FastRecorder(agent) if hasattr(agent, "choose_id") else _Recorder(agent))
-    st = game.new_initial_state(spec.players, seed, coverage=spec.coverage)
+    st, started = _opening(game, spec, seed, agents)
     final = play_game(game, spec.players, seed, agents, state=st)
     result = final.result()
     # Cards are counted by group: the copies of one entry are one card here.
@@ -143,7 +143,7 @@ def play_one(game, spec: SweepSpec, index: int) -> dict:
         "game": index,
         "seed": seed,
         "bots": names,
-        "first_player": result["first_player"],
+        "first_player": started,
         "scores": result["scores"],
         "breakdown": result["breakdown"],
         "winners": result["winners"],
@@ -160,6 +160,35 @@ def play_one(game, spec: SweepSpec, index: int) -> dict:
         by_id = dict(zip(game.program.card_ids, groups))
         record["read"] = sorted({by_id[c] for c in final.card_reads()})  # after result(): scoring reads cards too
     return record
+
+
+def _opening(game, spec: SweepSpec, seed: int, agents: list):
+    """The game played up to its first turn, and the seat that plays it: the
+    first player of the game, which is not the rules' `first_player` at the
+    end where rules move the start (to each hand's winner, say). Decisions
+    before the first turn (a draft in the setup) are asked as `play_game`
+    asks them, so the game is the same. Where the first turn asks nothing and
+    the game runs past it, the opening is replayed with the same choices, on
+    a state that tells what happens, to read whose turn it was."""
+    from ..play import world_sampler
+
+    st = game.new_initial_state(spec.players, seed, coverage=spec.coverage)
+    chosen = []
+    while st.turns == 0 and not st.over:
+        player = st.decider
+        agent = agents[player]
+        if hasattr(agent, "choose_id"):  # as play_out asks a bot that chooses among bare ids
+            choice = agent.choose_id(st.option_ids)
+        else:
+            choice = agent.choose(st.decision(), st.observation(player), world_sampler(st, player, seed))
+        chosen.append(choice)
+        st.apply_action(choice)
+    if st.turns <= 1:  # in the first turn, or over before any turn
+        return st, st.cur if st.turns else st.first
+    told = game.new_initial_state(spec.players, seed, listen=True)
+    for choice in chosen:
+        told.apply_action(choice)
+    return st, next(event[2] for event in told.events if event[0] == "turn")
 
 
 def run_batch(spec: SweepSpec, start: int, stop: int) -> dict:
