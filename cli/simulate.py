@@ -12,6 +12,9 @@ from interpreter import limits
 from .options import BotsOption, PathArg, keeps_inputs, parse_sets, printable, read_rules, reports_errors, set_option
 
 
+INTERRUPTED_EXIT = 130  # a sweep stopped by Ctrl-C (SIGINT), its summary printed: 128 + the signal, as shells say
+
+
 def _options(fn):
     """Options shared by simulate and compare (applied bottom-up)."""
     for option in reversed([
@@ -137,6 +140,9 @@ def summary_text(s: dict, cards_shown: int = 5) -> str:
     speed = f" in {s['seconds']:.1f} s ({s['games_per_second']:.1f} games/s)" if "seconds" in s else ""
     out.append(f"{s['title']}: {s['games']} games, {s['players']} players, bots {', '.join(s['bots'])}, "
                f"seed {s['seed']}{speed}")
+    if s.get("interrupted"):
+        out.append(f"interrupted after {s['interrupted']['games']} of {s['interrupted']['of']} games (Ctrl-C): "
+                   f"the figures are of the games played")
     if s["sets"]:
         out.append("parameters: " + ", ".join(f"{k}={v}" for k, v in s["sets"].items()))
     out.append(f"ties: {s['ties']}")
@@ -297,6 +303,8 @@ def simulate_command(rules, games, players, bots, seed, jobs, scheduler, coverag
         click.echo(_dump(result.summary))
     else:
         click.echo(printable(summary_text(result.summary)))
+    if result.interrupted:
+        click.get_current_context().exit(INTERRUPTED_EXIT)
 
 
 @click.command("compare")

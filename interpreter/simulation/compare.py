@@ -21,7 +21,7 @@ from .metrics import deciding, game_metrics, metric_id, metric_labels, metric_va
 from .parallel import make_runner
 from .runner import SweepSpec, load
 from .stats import MIN_PAIRS, Sprt, holm, paired
-from .sweep import Sweep, play
+from .sweep import Sweep, aborted_on_interrupt, play
 
 COMPARE_FORMAT = "rules-compare-summary/1"  # schemas/compare-summary.schema.json
 SPRT_STEP = 200  # games between two looks of the sequential test
@@ -186,9 +186,28 @@ def compare(base: str, variants: list, games: int, players: Optional[int] = None
         if effect <= 0:
             raise RulesError("the effect size of the sequential test must be positive")
         tests = {id(s): Sprt(effect) for s in sweeps}
+    with aborted_on_interrupt():
+        _play_all(base_sweep, sweeps, games, jobs, scheduler, progress, metric, tests if sprt else None)
+    base_result = VariantResult(base, base_sweep.summary(), base_sweep.samples(), base_sweep.meta, [])
+    out = ComparisonResult(base_result, settings={
+        "games": games, "players": spec.players, "bots": list(spec.bots), "seed": seed, "sets": dict(spec.sets),
+        "design": DESIGN, "alpha": ALPHA, "min_verdict_games": MIN_VERDICT_GAMES,
+        "sprt": {"metric": metric, "effect": effect, "alpha": 0.05, "beta": 0.05, "step": SPRT_STEP} if sprt else None,
+    })
+    for path, s in zip(variants, sweeps):
+        out.variants.append(VariantResult(
+            path, s.summary(), s.samples(), s.meta,
+            differences(base_sweep, s, terms),
+            {"metric": metric, **tests[id(s)].to_dict()} if sprt else None))
+    return out
+
+
+def _play_all(base_sweep, sweeps: list, games: int, jobs, scheduler, progress, metric: str, tests) -> None:
+    """Play the base and the variants on one runner: all `games` at once, or,
+    with sequential `tests`, SPRT_STEP games at a time until each decides."""
     runner = make_runner(jobs, scheduler)
     try:
-        if not sprt:
+        if tests is None:
             play([base_sweep, *sweeps], games, runner, progress)
         else:
             open_ = list(sweeps)
@@ -204,15 +223,3 @@ def compare(base: str, variants: list, games: int, players: Optional[int] = None
                         open_.remove(s)
     finally:
         runner.close()
-    base_result = VariantResult(base, base_sweep.summary(), base_sweep.samples(), base_sweep.meta, [])
-    out = ComparisonResult(base_result, settings={
-        "games": games, "players": spec.players, "bots": list(spec.bots), "seed": seed, "sets": dict(spec.sets),
-        "design": DESIGN, "alpha": ALPHA, "min_verdict_games": MIN_VERDICT_GAMES,
-        "sprt": {"metric": metric, "effect": effect, "alpha": 0.05, "beta": 0.05, "step": SPRT_STEP} if sprt else None,
-    })
-    for path, s in zip(variants, sweeps):
-        out.variants.append(VariantResult(
-            path, s.summary(), s.samples(), s.meta,
-            differences(base_sweep, s, terms),
-            {"metric": metric, **tests[id(s)].to_dict()} if sprt else None))
-    return out

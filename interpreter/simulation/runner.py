@@ -191,23 +191,54 @@ def _opening(game, spec: SweepSpec, seed: int, agents: list):
     return st, next(event[2] for event in told.events if event[0] == "turn")
 
 
+class Stop:
+    """Ctrl-C in a sweep (this process's SIGINT, where `on_interrupt` handles
+    it): `requested` once asked; `playing` while a game is being played here,
+    which is then abandoned at once (a game cut short is not recorded)."""
+
+    requested = False
+    playing = False
+
+
+def on_interrupt(signum=None, frame=None) -> None:
+    """The SIGINT handler of a sweep: ask it to stop. Outside a game it only
+    sets the flag, which the sweep reads at its next look, so records are never
+    half taken; inside one it interrupts the game."""
+    Stop.requested = True
+    if Stop.playing:
+        Stop.playing = False
+        raise KeyboardInterrupt
+
+
 def run_batch(spec: SweepSpec, start: int, stop: int) -> dict:
     """Play games `start` to `stop - 1`. Returns the records and the rules'
     fingerprint (so a driver can tell that every worker read the same rules),
     or the first error as text (exceptions do not always survive the trip
-    back from a worker)."""
+    back from a worker). Interrupted (Ctrl-C), it returns the games finished
+    so far, marked `interrupted`."""
     try:
         game = load(spec)
     except RulesError as err:
         return {"start": start, "stop": stop, "error": err.render()}
     records = []
     for index in range(start, stop):
+        if Stop.requested:
+            break
         try:
-            records.append(play_one(game, spec, index))
+            Stop.playing = True
+            record = play_one(game, spec, index)
+        except KeyboardInterrupt:
+            break
         except RulesError as err:
             return {"start": start, "stop": stop,
                     "error": f"game {index} (seed {game_seed(spec.seed, index)}) failed:\n{err.render()}"}
-    return {"start": start, "stop": stop, "fingerprint": game.program.fingerprint, "records": records}
+        finally:
+            Stop.playing = False
+        records.append(record)
+    batch = {"start": start, "stop": stop, "fingerprint": game.program.fingerprint, "records": records}
+    if len(records) < stop - start:
+        batch["interrupted"] = True
+    return batch
 
 
 def rule_names(game, players: int) -> list:

@@ -35,7 +35,7 @@ from .metrics import deciding, game_metrics, metric_labels, metric_values, summa
 from .parallel import make_runner
 from .runner import SweepSpec, load
 from .stats import mean_interval
-from .sweep import Sweep, play
+from .sweep import Sweep, aborted_on_interrupt, play
 from .tune_space import (Param, Target, check_params, overrides, parse_param, parse_target, space_size, value_text,
                          variant_text)
 
@@ -386,12 +386,13 @@ def tune(rules: str, params: list, targets: list, budget: int = 20000, players: 
     game = load(spec)
     check_params(params, game.program.params)
     _check_targets(targets, spec.players, [label for label, _ in game.program.score_terms])
-    runner = make_runner(jobs, scheduler)
-    try:
-        search = Search(spec, params, targets, budget, first, runner, progress)
-        search.run()
-    finally:
-        runner.close()
+    with aborted_on_interrupt():
+        runner = make_runner(jobs, scheduler)
+        try:
+            search = Search(spec, params, targets, budget, first, runner, progress)
+            search.run()
+        finally:
+            runner.close()
     best = min(search.candidates, key=Candidate.rank)
     settings = {"title": game.program.title, "players": spec.players, "bots": list(spec.bots), "seed": seed,
                 "sets": dict(spec.sets), "budget": budget, "rungs": search.rungs,
