@@ -85,3 +85,19 @@ def test_ctrl_c_on_a_dask_cluster(tmp_path):
     assert "Traceback" not in stderr and "TimeoutError" not in stderr, stderr
     games = _check_records(out)
     assert f"interrupted after {len(games)} of {GAMES} games" in stdout
+
+
+def test_a_dask_run_prints_only_its_results(tmp_path):
+    """Nothing but the summary: no TimeoutError or traceback from starting or
+    leaving the cluster, on the first run or the next."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
+                                  dashboard_address=None) as cluster:
+        for _ in range(2):
+            done = subprocess.run([sys.executable, "-m", "cli.main", "simulate", str(HANDS), "-n", "300",
+                                   "--scheduler", cluster.scheduler_address], cwd=ROOT, capture_output=True,
+                                  text=True, timeout=120)
+            assert done.returncode == 0, done.stderr
+            assert done.stdout.startswith("Hands: 300 games")
+            assert "TimeoutError" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+            assert done.stderr == "", done.stderr

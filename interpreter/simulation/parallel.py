@@ -7,6 +7,7 @@ number of workers or the batch size (see `runner.game_seed`).
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
 import multiprocessing
 import os
@@ -44,6 +45,7 @@ def split(start: int, stop: int, workers: int, per_worker: int = 8, largest: int
 
 LOOK = 0.2  # seconds between two looks at a Ctrl-C while batches run elsewhere
 GRACE = 1.0  # seconds a worker has to send back the games it finished, once interrupted
+CLOSE_TIMEOUT = 5  # seconds to leave a Dask cluster, results in hand
 
 
 def _quiet_worker():
@@ -240,9 +242,19 @@ class DaskRunner:
                 yield i, fut.result()
 
     def close(self):
+        """Leave the cluster. Every result is in by now, so a slow goodbye
+        (a scheduler late to answer, a connection already closed) is no
+        error, and distributed's own complaints about it are not shown."""
         self.unread = {}
         if self.own:
-            self.client.close()
+            log = logging.getLogger("distributed")
+            level = log.level
+            log.setLevel(logging.CRITICAL)
+            try:
+                with contextlib.suppress(TimeoutError, OSError):
+                    self.client.close(timeout=CLOSE_TIMEOUT)
+            finally:
+                log.setLevel(level)
 
 
 def make_runner(jobs: int | None = None, scheduler=None):
