@@ -179,6 +179,9 @@ def _summary_html(name, s) -> str:
     parts = [f"<h2>{e(name)}</h2>",
              f"<p>{e(s['title'])}: {s['games']} games, {s['players']} players, bots {e(', '.join(s['bots']))}, "
              f"seed {s['seed']}" + (f", parameters {e(str(s['sets']))}" if s["sets"] else "") + ".</p>"]
+    if s.get("interrupted"):
+        parts.append(f"<p><b>Interrupted after {s['interrupted']['games']} of {s['interrupted']['of']} games "
+                     f"(Ctrl-C)</b>: the figures are of the games played.</p>")
     rows = [[f"player {r['seat'] + 1}", r["rate"], f"{r['low']:.3f} – {r['high']:.3f}"] for r in s["win_rate_by_seat"]]
     rows += [[f"position {r['position'] + 1}", r["rate"], f"{r['low']:.3f} – {r['high']:.3f}"] for r in s["win_rate_by_position"]]
     rows += [[f"bot {e(b)}", r["rate"], f"{r['low']:.3f} – {r['high']:.3f}"] for b, r in s["win_rate_by_bot"].items()]
