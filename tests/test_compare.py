@@ -80,6 +80,9 @@ def test_a_tiny_change_is_not_printed_as_zero():
              "p": 1e-6, "p_holm": 1e-5}
     line = comparison_text(_one_metric_result(entry)).splitlines()[-1]
     assert "+0.0004" in line and "+0.0003 to +0.0005" in line and line.endswith("changed by +0.0004 ± 0.0001")
+    entry = {**entry, "difference": 0.01, "half_width": 0.0096, "low": 0.0004, "high": 0.0196}
+    line = comparison_text(_one_metric_result(entry)).splitlines()[-1]
+    assert "+0.0004 to +0.0196" in line  # not "+0.000 to +0.020" beside "changed"
 
 
 def test_a_strong_seat_is_detected():

@@ -91,12 +91,13 @@ def p_text(p: float, alpha: float = ALPHA) -> str:
 
 def interval_text(entry: dict, dash: str = "-", between: str = "to") -> str:
     """The paired 95% interval of a difference in words: none without a
-    test, "cannot be estimated" where no paired game differs."""
+    test, "cannot be estimated" where no paired game differs. An end that is
+    not 0 is never printed as 0, so an interval that excludes 0 reads so."""
     if no_difference(entry):
         return "cannot be estimated"
     if entry["low"] != entry["low"]:
         return dash
-    digits = decimals(entry["half_width"])
+    digits = max(decimals(entry["half_width"]), decimals(entry["low"]), decimals(entry["high"]))  # no end shown as 0
     return f"{entry['low']:+.{digits}f} {between} {entry['high']:+.{digits}f}"
 
 
