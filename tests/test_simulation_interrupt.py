@@ -72,6 +72,12 @@ def test_ctrl_c_with_json_marks_the_summary(tmp_path):
     games = _check_records(out)
     assert summary["games"] == len(games)
     assert summary["interrupted"]["games"] == len(games) and summary["interrupted"]["of"] == GAMES
+    jsonschema = pytest.importorskip("jsonschema")
+    schemas = ROOT / "schemas"
+    jsonschema.validate(summary, json.loads((schemas / "simulate-summary.schema.json").read_text()))
+    record_schema = json.loads((schemas / "game-record.schema.json").read_text())
+    for line in out.read_text(encoding="utf-8").splitlines()[-3:]:
+        jsonschema.validate(json.loads(line), record_schema)
 
 
 def test_ctrl_c_on_a_dask_cluster(tmp_path):
