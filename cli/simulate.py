@@ -12,6 +12,9 @@ from interpreter import limits
 from .options import BotsOption, PathArg, keeps_inputs, parse_sets, printable, read_rules, reports_errors, set_option
 
 
+INTERRUPTED_EXIT = 130  # a sweep stopped by Ctrl-C (SIGINT), its summary printed: 128 + the signal, as shells say
+
+
 def _options(fn):
     """Options shared by simulate and compare (applied bottom-up)."""
     for option in reversed([
@@ -137,6 +140,9 @@ def summary_text(s: dict, cards_shown: int = 5) -> str:
     speed = f" in {s['seconds']:.1f} s ({s['games_per_second']:.1f} games/s)" if "seconds" in s else ""
     out.append(f"{s['title']}: {s['games']} games, {s['players']} players, bots {', '.join(s['bots'])}, "
                f"seed {s['seed']}{speed}")
+    if s.get("interrupted"):
+        out.append(f"interrupted after {s['interrupted']['games']} of {s['interrupted']['of']} games (Ctrl-C): "
+                   f"the figures are of the games played")
     if s["sets"]:
         out.append("parameters: " + ", ".join(f"{k}={v}" for k, v in s["sets"].items()))
     out.append(f"ties: {s['ties']}")
@@ -220,13 +226,9 @@ def metric_name(metric: str) -> str:
     return metric
 
 
-def _p(value) -> str:
-    if value != value:  # NaN: no test
-        return "-"
-    return "<0.001" if value < 0.001 else f"{value:.3f}"
-
-
 def comparison_text(result) -> str:
+    from interpreter.simulation.compare import decimals, interval_text, p_text
+
     out = []
     st = result.settings
     out.append(f"{len(result.variants)} variant(s) against {result.base.rules}: {result.base.summary['games']} games "
@@ -248,9 +250,10 @@ def comparison_text(result) -> str:
                        f"{t['decision']} after {t['games']} games")
         out.append(f"  {'metric':<30}{'base':>9}{'variant':>9}{'difference':>11}  {'95% interval':<19}{'p_holm':>7}  verdict")
         for d in v.differences:
-            interval = "-" if d["low"] != d["low"] else f"{d['low']:+.3f} to {d['high']:+.3f}"
-            out.append(f"  {metric_name(d['metric'])[:30]:<30}{d['base']:9.3f}{d['variant']:9.3f}{d['difference']:+11.3f}  "
-                       f"{interval:<19}{_p(d['p_holm']):>7}  {d['verdict']}")
+            digits = decimals(d["difference"])
+            out.append(f"  {metric_name(d['metric'])[:30]:<30}{d['base']:9.3f}{d['variant']:9.3f}"
+                       f"{d['difference']:+11.{digits}f}  {interval_text(d):<19}{p_text(d['p_holm'], st['alpha']):>7}  "
+                       f"{d['verdict']}")
     return "\n".join(out)
 
 
@@ -312,6 +315,8 @@ def simulate_command(rules, games, players, bots, seed, jobs, scheduler, coverag
         click.echo(_dump(result.summary))
     else:
         click.echo(printable(summary_text(result.summary)))
+    if result.interrupted:
+        click.get_current_context().exit(INTERRUPTED_EXIT)
 
 
 @click.command("compare")

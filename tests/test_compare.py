@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.simulate import compare_command, metric_name
+from interpreter.simulation.compare import p_text
 
 from .conftest import CATALYST, ROOT
 
@@ -30,10 +31,58 @@ def test_a_file_compared_with_itself_has_no_change():
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     diffs = data["variants"][0]["differences"]
-    assert {d["verdict"] for d in diffs} == {"no detectable change"}
+    assert {d["verdict"] for d in diffs} == {"no difference in any paired game"}
     assert all(d["difference"] == 0 and d["half_width"] == 0 for d in diffs)
     assert data["base"]["games"] == data["variants"][0]["summary"]["games"] == 60
     assert "common random numbers" in data["settings"]["design"]
+
+
+def test_no_paired_difference_is_said_in_words_not_as_an_interval():
+    """Games vary, but every pair is the same in both files: the interval of
+    the difference cannot be estimated, and the terminal says so."""
+    result = run([CATALYST, CATALYST, "-n", 40, "--players", 2, "-j", 1])
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.output.splitlines() if line.startswith("  turns ")]
+    assert rows and "+0.000 to +0.000" not in result.output
+    assert "cannot be estimated" in rows[0] and rows[0].endswith("no difference in any paired game"), rows
+
+
+def _one_metric_result(entry):
+    """A comparison result holding one metric, as `compare` makes it."""
+    from types import SimpleNamespace
+
+    from interpreter.simulation.compare import ALPHA, MIN_VERDICT_GAMES, verdict
+
+    entry = {"metric": "turns", "label": "turns", "base": 40.0, "variant": 41.0, **entry}
+    entry["verdict"] = verdict(entry)
+    summary = {"games": entry["n"], "title": "T"}
+    return SimpleNamespace(
+        settings={"players": 2, "bots": ["random"], "seed": 0, "alpha": ALPHA, "min_verdict_games": MIN_VERDICT_GAMES},
+        base=SimpleNamespace(rules="a.rules", summary=summary),
+        variants=[SimpleNamespace(rules="b.rules", summary=summary, sprt=None, differences=[entry])])
+
+
+@pytest.mark.parametrize("p_holm, shown, changed", [
+    (0.0497, "0.0497", True), (0.0503, "0.050", False), (0.049999999, "<0.05", True), (0.2, "0.200", False)])
+def test_a_p_value_near_the_threshold_is_printed_on_its_side(p_holm, shown, changed):
+    from cli.simulate import comparison_text
+
+    entry = {"n": 200, "difference": 1.0, "sd": 7.0, "half_width": 0.98, "low": 0.02, "high": 1.98,
+             "p": p_holm / 4, "p_holm": p_holm}
+    line = comparison_text(_one_metric_result(entry)).splitlines()[-1]
+    assert f" {shown}  " in line and line.endswith("changed by +1.000 ± 0.980" if changed else "no detectable change")
+
+
+def test_a_tiny_change_is_not_printed_as_zero():
+    from cli.simulate import comparison_text
+
+    entry = {"n": 200, "difference": 0.0004, "sd": 0.001, "half_width": 0.00014, "low": 0.00026, "high": 0.00054,
+             "p": 1e-6, "p_holm": 1e-5}
+    line = comparison_text(_one_metric_result(entry)).splitlines()[-1]
+    assert "+0.0004" in line and "+0.0003 to +0.0005" in line and line.endswith("changed by +0.0004 ± 0.0001")
+    entry = {**entry, "difference": 0.01, "half_width": 0.0096, "low": 0.0004, "high": 0.0196}
+    line = comparison_text(_one_metric_result(entry)).splitlines()[-1]
+    assert "+0.0004 to +0.0196" in line  # not "+0.000 to +0.020" beside "changed"
 
 
 def test_a_strong_seat_is_detected():
@@ -56,7 +105,8 @@ def test_metrics_cover_seats_first_player_length_and_categories():
                    "winning_margin", "turns", "points:Catalysts", "share:Coins"]:
         e = d[metric]
         assert e["low"] <= e["difference"] <= e["high"] and e["n"] == 30
-        assert e["verdict"] == "no detectable change" or e["verdict"].startswith("changed by ")
+        assert e["verdict"] in ("no detectable change", "no difference in any paired game") \
+            or e["verdict"].startswith("changed by ")
 
 
 def test_text_output_shows_verdicts_and_corrected_p_values():
@@ -91,7 +141,7 @@ def test_terminal_json_and_html_give_the_same_verdicts(tmp_path):
         assert d["verdict"].startswith("changed") == (d["p_holm"] < 0.05), d
         line = next(line for line in text.splitlines() if line.strip().startswith(metric_name(d["metric"]) + " "))
         assert line.endswith(d["verdict"]), (line, d)
-        shown = "<0.001" if d["p_holm"] < 0.001 else f"{d['p_holm']:.3f}"
+        shown = p_text(d["p_holm"])
         assert f" {shown}  {d['verdict']}" in line
         assert d["verdict"] in page
     assert page.count("class='changed'") == sum(d["verdict"].startswith("changed") for d in diffs)
@@ -107,8 +157,10 @@ def test_a_few_games_get_intervals_but_no_verdict():
     result = run([CATALYST, STRONG, "-n", 10, "--players", 2, "-j", 1, "--json"])
     assert result.exit_code == 0, result.output
     diffs = json.loads(result.output)["variants"][0]["differences"]
-    assert {d["verdict"] for d in diffs} == {"no verdict (fewer than 30 games)"}
+    # a metric no paired game changed says so, a fact that needs no number of games
+    assert {d["verdict"] for d in diffs} <= {"no verdict (fewer than 30 games)", "no difference in any paired game"}
     seat0 = by_metric(diffs)["win_rate_seat_0"]
+    assert seat0["verdict"] == "no verdict (fewer than 30 games)"
     assert seat0["low"] < seat0["difference"] < seat0["high"]
     text = run([CATALYST, STRONG, "-n", 10, "--players", 2, "-j", 1]).output
     assert "too few games for verdicts" in text

@@ -14,7 +14,7 @@ from interpreter.simulation import game_seed, seat_bots, simulate, summarize
 from interpreter.simulation import stats
 from interpreter.simulation.parallel import split
 
-from .conftest import CATALYST
+from .conftest import CATALYST, ROOT
 
 TIMING = ("seconds", "games_per_second")
 
@@ -335,6 +335,37 @@ def test_dask_local_cluster_gives_the_local_results():
         result = run([CATALYST, "-n", 40, "--players", 2, "--seed", 8, "--scheduler", cluster.scheduler_address, "--json"])
     assert result.exit_code == 0, result.output
     assert untimed(json.loads(result.output)) == json.loads(json.dumps(untimed(local.summary)))
+
+
+# ------------------------------------------------------------------ who started
+HANDS = ROOT / "tests" / "fixtures" / "hand_winner_starts.rules"
+
+
+def test_the_first_player_is_the_one_who_started_not_the_last_hands_winner(tmp_path):
+    """Each hand's winner starts the next, so the rules' first player at the end
+    is the last hand's winner; the game is fair to both seats, and the
+    advantage of the player who started is about 0."""
+    out = tmp_path / "games.jsonl"
+    result = run([HANDS, "-n", 2000, "--seed", 3, "-j", 1, "--json", "--out", out])
+    assert result.exit_code == 0, result.output
+    fpa = json.loads(result.output)["first_player_advantage"]
+    assert fpa["low"] < 0 < fpa["high"] and abs(fpa["advantage"]) < 0.04, fpa
+    assert {json.loads(line)["first_player"] for line in out.read_text().splitlines()} == {0}
+
+
+def test_a_first_turn_that_asks_nothing_still_names_who_started(tmp_path):
+    """Seat 1 starts and its first turn asks nothing: the game runs past it
+    before any decision, and the record still names seat 1."""
+    rules = tmp_path / "quiet_start.rules"
+    rules.write_text(HANDS.read_text(encoding="utf-8")
+                     .replace('"../flow/cards.yaml"', f'"{(ROOT / "tests" / "flow" / "cards.yaml").as_posix()}"')
+                     .replace("set first_player to 0", "set first_player to 1")
+                     .replace("turn:\n    choose action", "turn:\n    if me != first_player or round > 1:\n"
+                              "        choose action"), encoding="utf-8")
+    out = tmp_path / "games.jsonl"
+    result = run([rules, "-n", 5, "-j", 1, "--out", out])
+    assert result.exit_code == 0, result.output
+    assert {json.loads(line)["first_player"] for line in out.read_text().splitlines()} == {1}
 
 
 # ------------------------------------------------------------------ errors

@@ -164,6 +164,37 @@ def test_text_output_names_the_best_values():
     assert "best: first_player_bonus = " in result.output and "95% interval" in result.output
 
 
+def test_a_tie_with_the_runner_up_is_said_in_words():
+    """After 75 games each, the intervals of several bonuses overlap the target
+    alike: the best is not told from the runner-up, and the output says so."""
+    args = [BONUS, "--param", "first_player_bonus=0..3", "--target", FAIR, "--players", 2,
+            "--budget", 300, "--first-games", 30, "-j", 1]
+    result = run(args)
+    assert result.exit_code == 0, result.output
+    line = next(line for line in result.output.splitlines() if line.startswith("Tied with the runner-up"))
+    assert line.startswith("Tied with the runner-up within the intervals: first_player_bonus = "), line
+    data = json.loads(run([*args, "--json"]).stdout)
+    assert data["tied_with"] and data["best"] not in [h["values"] for h in data["history"]
+                                                      if h["candidate"] in data["tied_with"]]
+
+
+def test_an_estimate_on_the_edge_of_the_target_is_not_called_inside():
+    """The range includes its ends, but an estimate exactly on one is "on the
+    edge"; the interval, which reaches outside, says the target is not surely reached."""
+    one = [BONUS, "--param", "first_player_bonus=2..2", "--players", 2, "--budget", 60, "--first-games", 30, "-j", 1]
+    first = json.loads(run([*one, "--target", FAIR, "--json"]).stdout)
+    estimate = first["targets"]["first_player_advantage"]["estimate"]
+    assert estimate != 0.5
+    result = run([*one, "--target", f"first_player_advantage={estimate!r}..0.5"])
+    assert result.exit_code == 0, result.output
+    line = next(line for line in result.output.splitlines() if line.startswith("  first_player_advantage: "))
+    assert line.endswith(f"target {estimate:g}..0.5: estimate on the edge of the target, interval not wholly inside")
+    assert "inside the target" not in line and "Tied" not in result.output  # one candidate: no runner-up
+    data = json.loads(run([*one, "--target", f"first_player_advantage={estimate!r}..0.5", "--json"]).stdout)
+    report = data["targets"]["first_player_advantage"]
+    assert report["on_edge"] and report["within"] and not report["surely_within"]
+
+
 def test_errors_of_the_api_are_rules_errors():
     from interpreter.simulation.tune import tune
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from .parallel import make_runner
+from .parallel import interruptible, make_runner
 from .runner import SweepSpec, game_seed, seat_bots
 from .summary import summarize
-from .sweep import Sweep, play
+from .sweep import Interrupted, Sweep, play
 
 __all__ = ["SimulationResult", "SweepSpec", "game_seed", "seat_bots", "simulate", "summarize"]
 
@@ -28,6 +28,11 @@ class SimulationResult:
     records: list  # every game's record if keep_records, else empty
     meta: dict
     samples: dict  # per-game numbers for plots: "scores", "turns"
+    interrupted: bool = False  # stopped by Ctrl-C: the summary is of the games finished by then
+
+
+INTERRUPTED = ("stopped by Ctrl-C: the figures are of the games finished by then (those of a batch still "
+               "running on a cluster are lost); `out` received every one of them, in game order")
 
 
 def simulate(rules: str, games: int, players: Optional[int] = None, bots="random", sets: Optional[dict] = None,
@@ -38,7 +43,9 @@ def simulate(rules: str, games: int, players: Optional[int] = None, bots="random
     game's record in game order; `progress(k)` is told when k more games are
     done. `scheduler` is a Dask address (or Client); else `jobs` local
     processes (default: every core). Records are kept in memory only with
-    `keep_records` (a long sweep needs only the summary's running totals)."""
+    `keep_records` (a long sweep needs only the summary's running totals).
+    Ctrl-C (SIGINT, in the main thread) stops the sweep within about a second
+    and returns the summary of the games finished, marked `interrupted`."""
     if games < 1:
         from ..errors import RulesError
 
@@ -49,9 +56,16 @@ def simulate(rules: str, games: int, players: Optional[int] = None, bots="random
 
         spec = SweepSpec.make(rules, sets, load(spec).player_range[0], bots, seed, coverage, max_steps)
     sweep = Sweep(spec, out=out, keep_records=keep_records)
-    runner = make_runner(jobs, scheduler)
-    try:
-        play([sweep], games, runner, progress)
-    finally:
-        runner.close()
-    return SimulationResult(sweep.summary(), sweep.records, sweep.meta, sweep.samples())
+    interrupted = False
+    with interruptible():
+        runner = make_runner(jobs, scheduler)
+        try:
+            play([sweep], games, runner, progress)
+        except Interrupted:
+            interrupted = True
+        finally:
+            runner.close()
+    summary = sweep.summary()
+    if interrupted:
+        summary["interrupted"] = {"games": sweep.played, "of": games, "meaning": INTERRUPTED}
+    return SimulationResult(summary, sweep.records, sweep.meta, sweep.samples(), interrupted)

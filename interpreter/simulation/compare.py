@@ -21,7 +21,7 @@ from .metrics import deciding, game_metrics, metric_id, metric_labels, metric_va
 from .parallel import make_runner
 from .runner import SweepSpec, load
 from .stats import MIN_PAIRS, Sprt, holm, paired
-from .sweep import Sweep, play
+from .sweep import Sweep, aborted_on_interrupt, play
 
 COMPARE_FORMAT = "rules-compare-summary/1"  # schemas/compare-summary.schema.json
 SPRT_STEP = 200  # games between two looks of the sequential test
@@ -35,13 +35,70 @@ DESIGN = ("common random numbers: game i of every file has the same seed and the
           f"no verdict with fewer than {MIN_VERDICT_GAMES} games")
 
 
-def verdict(entry: dict, digits: int = 3) -> str:
+NO_DIFFERENCE = "no difference in any paired game"
+
+
+def no_difference(entry: dict) -> bool:
+    """Whether every paired game gave the metric the same value in both files:
+    the spread of the differences is 0, so no interval can be estimated (the
+    metric itself may vary from game to game)."""
+    return entry["n"] >= MIN_PAIRS and entry.get("sd") == 0 and entry["difference"] == 0
+
+
+def decimals(x: float, least: int = 3, most: int = 6) -> int:
+    """Decimals that show `x` as what it is: `least`, more where fewer would
+    print a difference that is not 0 as 0.
+
+    >>> decimals(0.12), decimals(0.0004), decimals(0.0)
+    (3, 4, 3)
+    """
+    digits = least
+    while digits < most and x == x and x != 0 and round(x, digits) == 0:
+        digits += 1
+    return digits
+
+
+def verdict(entry: dict) -> str:
     """The verdict on one metric, from its Holm-adjusted p-value."""
+    if no_difference(entry):
+        return NO_DIFFERENCE
     if entry["n"] < MIN_VERDICT_GAMES:
         return f"no verdict (fewer than {MIN_VERDICT_GAMES} games)"
     if not entry["p_holm"] < ALPHA:
         return "no detectable change"
+    digits = decimals(entry["difference"])
     return f"changed by {entry['difference']:+.{digits}f} ± {entry['half_width']:.{digits}f}"
+
+
+def p_text(p: float, alpha: float = ALPHA) -> str:
+    """A p-value as printed beside its verdict: three decimals, more where
+    three would put it on the other side of `alpha` than it is (0.0497, not
+    0.050, beside "changed"), "<0.001" below that, "-" where there is no test.
+
+    >>> p_text(0.0497), p_text(0.2), p_text(0.0004), p_text(0.04999999999)
+    ('0.0497', '0.200', '<0.001', '<0.05')
+    """
+    if p != p:
+        return "-"
+    if p < 0.001:
+        return "<0.001"
+    for digits in range(3, 7):
+        text = f"{p:.{digits}f}"
+        if (float(text) < alpha) == (p < alpha):
+            return text
+    return f"<{alpha:g}"
+
+
+def interval_text(entry: dict, dash: str = "-", between: str = "to") -> str:
+    """The paired 95% interval of a difference in words: none without a
+    test, "cannot be estimated" where no paired game differs. An end that is
+    not 0 is never printed as 0, so an interval that excludes 0 reads so."""
+    if no_difference(entry):
+        return "cannot be estimated"
+    if entry["low"] != entry["low"]:
+        return dash
+    digits = max(decimals(entry["half_width"]), decimals(entry["low"]), decimals(entry["high"]))  # no end shown as 0
+    return f"{entry['low']:+.{digits}f} {between} {entry['high']:+.{digits}f}"
 
 
 def differences(base: Sweep, variant: Sweep, terms: list) -> list:
@@ -130,9 +187,28 @@ def compare(base: str, variants: list, games: int, players: Optional[int] = None
         if effect <= 0:
             raise RulesError("the effect size of the sequential test must be positive")
         tests = {id(s): Sprt(effect) for s in sweeps}
+    with aborted_on_interrupt():
+        _play_all(base_sweep, sweeps, games, jobs, scheduler, progress, metric, tests if sprt else None)
+    base_result = VariantResult(base, base_sweep.summary(), base_sweep.samples(), base_sweep.meta, [])
+    out = ComparisonResult(base_result, settings={
+        "games": games, "players": spec.players, "bots": list(spec.bots), "seed": seed, "sets": dict(spec.sets),
+        "design": DESIGN, "alpha": ALPHA, "min_verdict_games": MIN_VERDICT_GAMES,
+        "sprt": {"metric": metric, "effect": effect, "alpha": 0.05, "beta": 0.05, "step": SPRT_STEP} if sprt else None,
+    })
+    for path, s in zip(variants, sweeps):
+        out.variants.append(VariantResult(
+            path, s.summary(), s.samples(), s.meta,
+            differences(base_sweep, s, terms),
+            {"metric": metric, **tests[id(s)].to_dict()} if sprt else None))
+    return out
+
+
+def _play_all(base_sweep, sweeps: list, games: int, jobs, scheduler, progress, metric: str, tests) -> None:
+    """Play the base and the variants on one runner: all `games` at once, or,
+    with sequential `tests`, SPRT_STEP games at a time until each decides."""
     runner = make_runner(jobs, scheduler)
     try:
-        if not sprt:
+        if tests is None:
             play([base_sweep, *sweeps], games, runner, progress)
         else:
             open_ = list(sweeps)
@@ -148,15 +224,3 @@ def compare(base: str, variants: list, games: int, players: Optional[int] = None
                         open_.remove(s)
     finally:
         runner.close()
-    base_result = VariantResult(base, base_sweep.summary(), base_sweep.samples(), base_sweep.meta, [])
-    out = ComparisonResult(base_result, settings={
-        "games": games, "players": spec.players, "bots": list(spec.bots), "seed": seed, "sets": dict(spec.sets),
-        "design": DESIGN, "alpha": ALPHA, "min_verdict_games": MIN_VERDICT_GAMES,
-        "sprt": {"metric": metric, "effect": effect, "alpha": 0.05, "beta": 0.05, "step": SPRT_STEP} if sprt else None,
-    })
-    for path, s in zip(variants, sweeps):
-        out.variants.append(VariantResult(
-            path, s.summary(), s.samples(), s.meta,
-            differences(base_sweep, s, terms),
-            {"metric": metric, **tests[id(s)].to_dict()} if sprt else None))
-    return out

@@ -6,16 +6,19 @@ number of workers or the batch size (see `runner.game_seed`).
 """
 from __future__ import annotations
 
+import contextlib
+import logging
 import math
 import multiprocessing
 import os
 import signal
 import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
 from .. import limits
 from ..errors import RulesError
-from .runner import load, run_batch
+from .runner import Stop, load, on_interrupt, run_batch
 
 
 def available_cores() -> int:
@@ -40,9 +43,32 @@ def split(start: int, stop: int, workers: int, per_worker: int = 8, largest: int
     return [(a, min(a + size, stop)) for a in range(start, stop, size)]
 
 
+LOOK = 0.2  # seconds between two looks at a Ctrl-C while batches run elsewhere
+GRACE = 1.0  # seconds a worker has to send back the games it finished, once interrupted
+CLOSE_TIMEOUT = 5  # seconds to leave a Dask cluster, results in hand
+
+
 def _quiet_worker():
-    """Workers leave Ctrl-C to the parent, which stops the sweep."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """A worker stops its batch on Ctrl-C (the terminal's, or the parent's
+    when it stops the sweep) and sends back the games it finished."""
+    Stop.requested = Stop.playing = False
+    signal.signal(signal.SIGINT, on_interrupt)
+
+
+@contextlib.contextmanager
+def interruptible():
+    """Ctrl-C stops the sweeps run inside: this process's SIGINT asks them to
+    stop (see `runner.on_interrupt`) instead of raising anywhere. Only the
+    main thread can set a signal handler; elsewhere Ctrl-C raises as usual."""
+    Stop.requested = Stop.playing = False
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _task(task):
@@ -57,7 +83,12 @@ class InlineRunner:
 
     def run(self, tasks):
         for i, task in enumerate(tasks):
+            if Stop.requested:
+                return
             yield i, _task(task)
+
+    def interrupt(self):
+        return iter(())  # a batch cut short here was sent back already
 
     def close(self):
         pass
@@ -74,6 +105,7 @@ class LocalRunner:
     def __init__(self, jobs: int):
         self.workers = max(1, jobs)
         self.pool = None
+        self.unread: dict = {}  # future -> task number, of batches not yet given back
 
     def _start(self, tasks):
         if self.pool is None:
@@ -89,21 +121,58 @@ class LocalRunner:
         if not tasks:
             return
         pool = self._start(tasks)
-        futures = {pool.submit(_task, task): i for i, task in enumerate(tasks)}
-        pending = set(futures)
-        try:
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    yield futures[fut], fut.result()
-        finally:
-            for fut in pending:
-                fut.cancel()
+        waiting = _window(tasks, self.workers)
+        self.unread = {pool.submit(_task, task): i for i, task in next(waiting)}
+        while self.unread and not Stop.requested:
+            done, _ = wait(self.unread, timeout=LOOK, return_when=FIRST_COMPLETED)
+            for fut in done:
+                self.unread.update((pool.submit(_task, task), i) for i, task in next(waiting))
+                yield self.unread.pop(fut), fut.result()
+
+    def interrupt(self):
+        """Stop the sweep at once: batches not started are dropped, the
+        running ones are cut short (each worker abandons its game and sends
+        back those it finished, within GRACE seconds), and the workers end.
+        Yields (task number, batch) for every batch sent back meanwhile."""
+        unread, self.unread = self.unread, {}
+        for fut in unread:
+            fut.cancel()
+        pool, self.pool = self.pool, None
+        if pool is None:
+            return
+        workers = list(getattr(pool, "_processes", {}).values())  # CPython's pool keeps them there
+        for worker in workers:
+            with contextlib.suppress(OSError, ValueError):
+                os.kill(worker.pid, signal.SIGINT)
+        running = [fut for fut in unread if not fut.cancelled()]
+        wait(running, timeout=GRACE)
+        for fut in running:
+            if fut.done() and fut.exception() is None:
+                yield unread[fut], fut.result()
+        for worker in workers:
+            with contextlib.suppress(OSError, ValueError):
+                worker.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self):
         if self.pool is not None:
+            for fut in self.unread:
+                fut.cancel()
+            self.unread = {}
             self.pool.shutdown(cancel_futures=True)
             self.pool = None
+
+
+def _window(tasks: list, workers: int):
+    """Tasks to hand out, numbered: first enough to keep every worker busy
+    (as many as `split` makes for a sweep of ordinary size), then one for
+    each batch that comes back (an empty list once all are out). A long
+    sweep never has more out at once, so Ctrl-C has few to stop and the
+    driver few futures to watch."""
+    numbered = iter(enumerate(tasks))
+    yield [t for _, t in zip(range(8 * workers), numbered)]
+    while True:
+        yield [t for _, t in zip(range(1), numbered)]
 
 
 def _compile_first(tasks) -> None:
@@ -136,25 +205,56 @@ class DaskRunner:
                 raise RulesError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
             self.own = True
         self.workers = max(1, sum(self.client.nthreads().values()))
+        self.unread: dict = {}  # future -> task number, of batches not yet given back
 
     def run(self, tasks):
         if not tasks:
             return
+
         from distributed import as_completed
 
-        futures = self.client.map(_task, tasks, pure=False)
-        index = {fut.key: i for i, fut in enumerate(futures)}
-        try:
-            for fut in as_completed(futures):
-                yield index[fut.key], fut.result()
-        finally:
-            for fut in futures:
-                if not fut.done():
-                    fut.cancel()
+        waiting = _window(tasks, self.workers)
+        finished = as_completed()
+
+        def submit(some):
+            for i, task in some:
+                fut = self.client.submit(_task, task, pure=False)
+                self.unread[fut] = i
+                finished.add(fut)
+
+        self.unread = {}
+        submit(next(waiting))
+        while self.unread and not Stop.requested:
+            ready = finished.next_batch(block=False)
+            if not ready:
+                time.sleep(LOOK / 4)  # a look at Ctrl-C now and then, not a wait without end
+            for fut in ready:
+                submit(next(waiting))
+                yield self.unread.pop(fut), fut.result()
+
+    def interrupt(self):
+        """Stop the sweep: yield the batches finished and not yet given back,
+        and let the others go (the scheduler drops tasks nobody holds; a batch
+        running on a worker cannot be cut short: its games are lost)."""
+        unread, self.unread = self.unread, {}
+        for fut, i in unread.items():
+            if fut.status == "finished":
+                yield i, fut.result()
 
     def close(self):
+        """Leave the cluster. Every result is in by now, so a slow goodbye
+        (a scheduler late to answer, a connection already closed) is no
+        error, and distributed's own complaints about it are not shown."""
+        self.unread = {}
         if self.own:
-            self.client.close()
+            log = logging.getLogger("distributed")
+            level = log.level
+            log.setLevel(logging.CRITICAL)
+            try:
+                with contextlib.suppress(TimeoutError, OSError):
+                    self.client.close(timeout=CLOSE_TIMEOUT)
+            finally:
+                log.setLevel(level)
 
 
 def make_runner(jobs: int | None = None, scheduler=None):

@@ -179,6 +179,9 @@ def _summary_html(name, s) -> str:
     parts = [f"<h2>{e(name)}</h2>",
              f"<p>{e(s['title'])}: {s['games']} games, {s['players']} players, bots {e(', '.join(s['bots']))}, "
              f"seed {s['seed']}" + (f", parameters {e(str(s['sets']))}" if s["sets"] else "") + ".</p>"]
+    if s.get("interrupted"):
+        parts.append(f"<p><b>Interrupted after {s['interrupted']['games']} of {s['interrupted']['of']} games "
+                     f"(Ctrl-C)</b>: the figures are of the games played.</p>")
     rows = [[f"player {r['seat'] + 1}", r["rate"], f"{r['low']:.3f} – {r['high']:.3f}"] for r in s["win_rate_by_seat"]]
     rows += [[f"position {r['position'] + 1}", r["rate"], f"{r['low']:.3f} – {r['high']:.3f}"] for r in s["win_rate_by_position"]]
     rows += [[f"bot {e(b)}", r["rate"], f"{r['low']:.3f} – {r['high']:.3f}"] for b, r in s["win_rate_by_bot"].items()]
@@ -234,6 +237,8 @@ def write_report(folder, runs: list, comparison: list | None = None, settings: d
     cards = _cards_plot(plt, folder, runs[0][1])
     if cards:
         images.append((cards, f"Card impact in {runs[0][0]}"))
+    from .compare import ALPHA, decimals, interval_text, p_text
+
     e = html.escape
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{e(title)}</title><style>{CSS}</style></head><body>",
              f"<h1>{e(title)}</h1>"]
@@ -242,8 +247,8 @@ def write_report(folder, runs: list, comparison: list | None = None, settings: d
     for name, diffs in comparison or []:
         parts.append(f"<h2>{e(name)} against {e(runs[0][0])}</h2>")
         parts.append(_table(["metric", "base", "variant", "difference", "95% interval", "p (Holm)", "verdict"], [
-            [e(d["label"]), d["base"], d["variant"], d["difference"], f"{d['low']:+.3f} – {d['high']:+.3f}",
-             d["p_holm"],
+            [e(d["label"]), d["base"], d["variant"], _fmt(d["difference"], decimals(d["difference"])),
+             interval_text(d, "–", "–"), e(p_text(d["p_holm"], (settings or {}).get("alpha", ALPHA))),
              f"<span class='changed'>{e(d['verdict'])}</span>" if d["verdict"].startswith("changed") else e(d["verdict"])]
             for d in diffs]))
     for src, caption in images:

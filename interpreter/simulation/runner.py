@@ -125,7 +125,7 @@ def play_one(game, spec: SweepSpec, index: int) -> dict:
     for seat, name in enumerate(names):
         agent = make_agent(name, seed, seat)
         agents.append(_FastRecorder(agent) if hasattr(agent, "choose_id") else _Recorder(agent))
-    st = game.new_initial_state(spec.players, seed, coverage=spec.coverage)
+    st, started = _opening(game, spec, seed, agents)
     final = play_game(game, spec.players, seed, agents, state=st)
     result = final.result()
     # Cards are counted by group: the copies of one entry are one card here.
@@ -143,7 +143,7 @@ def play_one(game, spec: SweepSpec, index: int) -> dict:
         "game": index,
         "seed": seed,
         "bots": names,
-        "first_player": result["first_player"],
+        "first_player": started,
         "scores": result["scores"],
         "breakdown": result["breakdown"],
         "winners": result["winners"],
@@ -162,23 +162,83 @@ def play_one(game, spec: SweepSpec, index: int) -> dict:
     return record
 
 
+def _opening(game, spec: SweepSpec, seed: int, agents: list):
+    """The game played up to its first turn, and the seat that plays it: the
+    first player of the game, which is not the rules' `first_player` at the
+    end where rules move the start (to each hand's winner, say). Decisions
+    before the first turn (a draft in the setup) are asked as `play_game`
+    asks them, so the game is the same. Where the first turn asks nothing and
+    the game runs past it, the opening is replayed with the same choices, on
+    a state that tells what happens, to read whose turn it was."""
+    from ..play import world_sampler
+
+    st = game.new_initial_state(spec.players, seed, coverage=spec.coverage)
+    chosen = []
+    while st.turns == 0 and not st.over:
+        player = st.decider
+        agent = agents[player]
+        if hasattr(agent, "choose_id"):  # as play_out asks a bot that chooses among bare ids
+            choice = agent.choose_id(st.option_ids)
+        else:
+            choice = agent.choose(st.decision(), st.observation(player), world_sampler(st, player, seed))
+        chosen.append(choice)
+        st.apply_action(choice)
+    if st.turns <= 1:  # in the first turn, or over before any turn
+        return st, st.cur if st.turns else st.first
+    told = game.new_initial_state(spec.players, seed, listen=True)
+    for choice in chosen:
+        told.apply_action(choice)
+    return st, next(event[2] for event in told.events if event[0] == "turn")
+
+
+class Stop:
+    """Ctrl-C in a sweep (this process's SIGINT, where `on_interrupt` handles
+    it): `requested` once asked; `playing` while a game is being played here,
+    which is then abandoned at once (a game cut short is not recorded)."""
+
+    requested = False
+    playing = False
+
+
+def on_interrupt(signum=None, frame=None) -> None:
+    """The SIGINT handler of a sweep: ask it to stop. Outside a game it only
+    sets the flag, which the sweep reads at its next look, so records are never
+    half taken; inside one it interrupts the game."""
+    Stop.requested = True
+    if Stop.playing:
+        Stop.playing = False
+        raise KeyboardInterrupt
+
+
 def run_batch(spec: SweepSpec, start: int, stop: int) -> dict:
     """Play games `start` to `stop - 1`. Returns the records and the rules'
     fingerprint (so a driver can tell that every worker read the same rules),
     or the first error as text (exceptions do not always survive the trip
-    back from a worker)."""
+    back from a worker). Interrupted (Ctrl-C), it returns the games finished
+    so far, marked `interrupted`."""
     try:
         game = load(spec)
     except RulesError as err:
         return {"start": start, "stop": stop, "error": err.render()}
     records = []
     for index in range(start, stop):
+        if Stop.requested:
+            break
         try:
-            records.append(play_one(game, spec, index))
+            Stop.playing = True
+            record = play_one(game, spec, index)
+        except KeyboardInterrupt:
+            break
         except RulesError as err:
             return {"start": start, "stop": stop,
                     "error": f"game {index} (seed {game_seed(spec.seed, index)}) failed:\n{err.render()}"}
-    return {"start": start, "stop": stop, "fingerprint": game.program.fingerprint, "records": records}
+        finally:
+            Stop.playing = False
+        records.append(record)
+    batch = {"start": start, "stop": stop, "fingerprint": game.program.fingerprint, "records": records}
+    if len(records) < stop - start:
+        batch["interrupted"] = True
+    return batch
 
 
 def rule_names(game, players: int) -> list:

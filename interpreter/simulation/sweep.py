@@ -2,6 +2,7 @@
 records back in game order, and check that every batch read the same rules."""
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from array import array
@@ -9,8 +10,8 @@ from functools import cached_property
 from typing import Callable, Optional
 
 from ..errors import RulesError
-from .parallel import split
-from .runner import SweepSpec, load, rule_names
+from .parallel import interruptible, split
+from .runner import Stop, SweepSpec, load, rule_names
 from .summary import Tally
 
 
@@ -82,8 +83,15 @@ class Sweep:
             for record in self._waiting.pop(self.played):
                 self._take(record)
 
-    def _take(self, record: dict) -> None:
-        assert record["game"] == self.played
+    def drain(self) -> None:
+        """Take the games still waiting behind a batch cut short (a sweep
+        interrupted): every finished game counts, in game order, gaps and all."""
+        for start in sorted(self._waiting):
+            for record in self._waiting.pop(start):
+                self._take(record, in_order=False)
+
+    def _take(self, record: dict, in_order: bool = True) -> None:
+        assert record["game"] == self.played or not in_order
         self.played += 1
         self.tally.add(record)
         if self.out is not None:
@@ -104,10 +112,27 @@ def _compact(record: dict) -> dict:
     return record
 
 
+class Interrupted(Exception):
+    """A sweep stopped by Ctrl-C, its finished games taken (see `play`)."""
+
+
+@contextlib.contextmanager
+def aborted_on_interrupt():
+    """Ctrl-C ends the sweeps inside at once (their runner interrupted), as a
+    KeyboardInterrupt: for a comparison or a search, which half played gives
+    nothing to report."""
+    with interruptible():
+        try:
+            yield
+        except Interrupted:
+            raise KeyboardInterrupt from None
+
+
 def play(sweeps: list, stop, runner, progress: Optional[Callable] = None) -> None:
     """Extend every sweep to `stop` games (or each to its own, if `stop` is a
     list), all sweeps' batches sharing the runner; `progress(games)` is
-    called as batches finish."""
+    called as batches finish. Ctrl-C stops the runner at once: every game
+    finished by then is taken, and `Interrupted` is raised."""
     stops = list(stop) if isinstance(stop, (list, tuple)) else [stop] * len(sweeps)
     tasks, owners = [], []
     for sweep, end in zip(sweeps, stops):
@@ -115,10 +140,23 @@ def play(sweeps: list, stop, runner, progress: Optional[Callable] = None) -> Non
             tasks.append((sweep.spec, a, b))
             owners.append(sweep)
     began = time.perf_counter()
-    for i, batch in runner.run(tasks):
-        owners[i]._accept(batch)
-        if progress is not None:
-            progress(tasks[i][2] - tasks[i][1])
+    try:
+        for i, batch in runner.run(tasks):
+            owners[i]._accept(batch)
+            if progress is not None:
+                progress(len(batch["records"]))
+            if batch.get("interrupted"):
+                Stop.requested = True
+                break
+    except KeyboardInterrupt:  # where nothing turned Ctrl-C into a request (see parallel.interruptible)
+        Stop.requested = True
+    if Stop.requested:
+        for i, batch in runner.interrupt():
+            owners[i]._accept(batch)
+        for sweep in sweeps:
+            sweep.drain()
+            sweep.seconds += time.perf_counter() - began
+        raise Interrupted()
     spent = time.perf_counter() - began
     # Time is shared among the sweeps in proportion to the games they played.
     total = sum(b - a for _, a, b in tasks) or 1

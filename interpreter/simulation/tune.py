@@ -35,7 +35,7 @@ from .metrics import deciding, game_metrics, metric_labels, metric_values, summa
 from .parallel import make_runner
 from .runner import SweepSpec, load
 from .stats import mean_interval
-from .sweep import Sweep, play
+from .sweep import Sweep, aborted_on_interrupt, play
 from .tune_space import (Param, Target, check_params, overrides, parse_param, parse_target, space_size, value_text,
                          variant_text)
 
@@ -123,13 +123,29 @@ class TuneResult:
         return sum(c.games for c in self.candidates)
 
     def target_report(self, c: Candidate) -> dict:
+        """Each target's estimate for `c`, and where it lies: a target's range
+        includes its ends, and an estimate exactly on one is `on_edge`."""
         out = {}
         for t in self.targets:
             est, low, high = c.estimates[t.name]
             out[t.name] = {"metric": t.metric, "low": t.low, "high": t.high, "estimate": est,
                            "interval": [low, high], "games": c.games,
-                           "within": t.distance(est) == 0, "surely_within": t.low <= low and high <= t.high}
+                           "within": t.distance(est) == 0, "on_edge": est in (t.low, t.high),
+                           "surely_within": t.low <= low and high <= t.high}
         return out
+
+    def tied(self) -> list:
+        """The candidates the intervals cannot tell from the best, best first:
+        even the far ends of the best's intervals are no closer to the targets
+        than the near ends of theirs (the racing rule: such a candidate would
+        stay in the race against the best)."""
+        best = self.best
+        return sorted((c for c in self.candidates if c is not best and c.optimistic <= best.pessimistic),
+                      key=Candidate.rank)
+
+    def runner_up(self) -> Optional[Candidate]:
+        others = sorted((c for c in self.candidates if c is not self.best), key=Candidate.rank)
+        return others[0] if others else None
 
     def to_json(self) -> dict:
         """The `tune --json` document (schemas/tune-result.schema.json)."""
@@ -137,6 +153,7 @@ class TuneResult:
             "format": TUNE_FORMAT, "rules": self.rules,
             "best": dict(self.best.values), "sets": dict(self.best.sets),
             "targets": self.target_report(self.best), "games": self.games,
+            "tied_with": [c.number for c in self.tied()],
             "settings": self.settings,
             "history": [{"candidate": c.number, "values": dict(c.values), "games": c.games, "loss": c.loss,
                          "optimistic": c.optimistic, "pessimistic": c.pessimistic, "in_race": not c.out,
@@ -152,15 +169,58 @@ class TuneResult:
                  f"{s['players']} players, bots {','.join(s['bots'])}); these values played {self.best.games} games.",
                  "Each estimate is the mean over those games, with a Student t 95% interval:"]
         for name, r in self.target_report(self.best).items():
-            verdict = "inside the target" if r["surely_within"] else (
-                "estimate inside the target, interval not wholly" if r["within"] else "OUTSIDE the target")
-            lines.append(f"  {name}: {r['estimate']:+.4f} (95% interval {r['interval'][0]:+.4f} to "
-                         f"{r['interval'][1]:+.4f}); target {r['low']:g}..{r['high']:g}: {verdict}")
-        return lines
+            edges = (r["low"], r["high"])
+            est, low, high = (beside(x, edges) for x in (r["estimate"], *r["interval"]))
+            lines.append(f"  {name}: {est} (95% interval {low} to {high}); target {r['low']:g}..{r['high']:g}: "
+                         f"{where(r)}")
+        return lines + self._runner_up_lines()
+
+    def _runner_up_lines(self) -> list:
+        """Whether the intervals tell the best from the runner-up, in words."""
+        runner = self.runner_up()
+        if runner is None:
+            return []
+        values = ", ".join(f"{k} = {value_text(v)}" for k, v in runner.values.items())
+        tied = self.tied()
+        if runner in tied:
+            more = len(tied) - 1
+            return [f"Tied with the runner-up within the intervals: {values} (candidate {runner.number}, "
+                    f"{runner.games} games) may lie as near the targets"
+                    + (f"; {more} more candidate{'s' if more > 1 else ''} tie{'' if more > 1 else 's'} too." if more
+                       else ".") + " More games (--budget) may separate them."]
+        return [f"The runner-up, {values} (candidate {runner.number}, {runner.games} games), lies farther from the "
+                f"targets even at the near ends of its intervals."]
 
     def variant(self, out_path: str) -> str:
         """The text of a rules file that extends the tuned file with the best values."""
         return variant_text(self.rules, out_path, self.settings["title"], self.best.sets, self.evidence())
+
+
+def where(r: dict) -> str:
+    """Where an estimate lies against its target (a `target_report` entry),
+    in words: the interval decides "inside"; an estimate exactly on an end
+    of the range is "on the edge", never "inside"."""
+    if r["on_edge"]:
+        return ("on the edge of the target, the whole interval within it" if r["surely_within"] else
+                "estimate on the edge of the target, interval not wholly inside")
+    if r["surely_within"]:
+        return "inside the target"
+    return "estimate inside the target, interval not wholly" if r["within"] else "OUTSIDE the target"
+
+
+def beside(x: float, edges: tuple, least: int = 4, most: int = 10) -> str:
+    """`x` with a sign and `least` decimals, more where fewer would print it on
+    an edge it is not on, or on the other side of one (0.0200 for 0.020004
+    beside a target ending at 0.02 would read as inside).
+
+    >>> beside(0.020004, (-0.02, 0.02)), beside(0.02, (-0.02, 0.02)), beside(0.1, (0, 1))
+    ('+0.020004', '+0.0200', '+0.1000')
+    """
+    for digits in range(least, most + 1):
+        shown = round(x, digits)
+        if all((shown > e) - (shown < e) == (x > e) - (x < e) for e in edges):
+            break
+    return f"{x:+.{digits}f}"
 
 
 class Search:
@@ -326,12 +386,13 @@ def tune(rules: str, params: list, targets: list, budget: int = 20000, players: 
     game = load(spec)
     check_params(params, game.program.params)
     _check_targets(targets, spec.players, [label for label, _ in game.program.score_terms])
-    runner = make_runner(jobs, scheduler)
-    try:
-        search = Search(spec, params, targets, budget, first, runner, progress)
-        search.run()
-    finally:
-        runner.close()
+    with aborted_on_interrupt():
+        runner = make_runner(jobs, scheduler)
+        try:
+            search = Search(spec, params, targets, budget, first, runner, progress)
+            search.run()
+        finally:
+            runner.close()
     best = min(search.candidates, key=Candidate.rank)
     settings = {"title": game.program.title, "players": spec.players, "bots": list(spec.bots), "seed": seed,
                 "sets": dict(spec.sets), "budget": budget, "rungs": search.rungs,
