@@ -104,23 +104,26 @@ def same_back(program, a: int, b: int) -> bool:
 
 
 def find_leaks(game, players: list, games: int, seed: int = 0, bots=BOTS, stride: int = STRIDE,
-               horizon: int = HORIZON) -> Report:
+               horizon: int = HORIZON, limit: int | None = None) -> Report:
     """Play `games` games at each player count of `players` (seeds `seed`,
-    `seed + 1`, ...) and check twins along them; the leaks found."""
+    `seed + 1`, ...) and check twins along them, stopping once `limit`
+    twin pairs were played if given; the leaks found."""
     report = Report(game.path, game.model)
     for n in players:
         for i in range(games):
-            _check_game(game, n, seed + i, report, bots, stride, horizon)
+            if limit is not None and report.checks >= limit:
+                return report
+            _check_game(game, n, seed + i, report, bots, stride, horizon, limit)
             report.games += 1
     return report
 
 
-def _check_game(game, players: int, seed: int, report: Report, bots, stride: int, horizon: int) -> None:
+def _check_game(game, players: int, seed: int, report: Report, bots, stride: int, horizon: int, limit) -> None:
     """One game played with seeded random answers, twins checked at about
     one position in `stride`, for every seat."""
     st = game.new_initial_state(players, seed)
     r = _rng.seed_state(seed * 7_919 + players)
-    while not st.over:
+    while not st.over and (limit is None or report.checks < limit):
         r, k = _rng.below(r, stride)
         if k == 0:
             for seat in range(players):
@@ -138,20 +141,26 @@ def check_twins(st, seat: int, r: int, report: Report, bots=BOTS, horizon: int =
     report.checks += 1
     first, second = twins(st, *pair)
     where = (st.n, seed, st.decisions, tuple(st.program.card_ids[c] for c in pair))
-    step = 0
+    step, before, action = 0, None, None
+    asking = bots  # the bots are asked at the seat's first decision only (they cost the most)
     while True:
         try:
-            found = compare(first, second, seat, bots, seed, report.model, pair)
+            found = compare(first, second, seat, asking, seed, report.model, pair)
         except RulesError:  # a rule fails with the other cards (a label, a bot's search): not a leak of its own
             return r
+        if found and before is not None:
+            found = _placed_at_branch(found, before, action)
         for channel, x, y, span, rule in found:
             report.add(Leak(channel, span, rule, seat, where[0], where[1], where[2], step, where[3], x, y))
         if found or first.over or second.over or step >= horizon:
             return r
+        if first.decider == seat:
+            asking = ()
         r, i = _rng.below(r, len(first.option_ids))
         action = first.option_ids[i]
         if action not in second.option_ids:  # another seat's options differ: not this seat's to see
             return r
+        before = (first.clone(), second.clone())
         try:
             for twin in (first, second):
                 twin.events = _Recorder(twin.program.module)
@@ -242,6 +251,55 @@ def twins(st, a: int, b: int) -> tuple:
     if problems:
         raise RulesError("internal error of the leak check: the twin position is not consistent: " + "; ".join(problems))
     return first, second
+
+
+def _placed_at_branch(found: list, before: tuple, action: str) -> list:
+    """Where the twins ran different rules lines in the step that told them
+    apart, the rule branched on a card the seat does not know: the story,
+    what the seat sees and who decides are placed at the last line both
+    ran (the condition), rather than where the difference showed."""
+    ran = [_lines_run(twin.clone(), action) for twin in before]
+    k = next((k for k, (x, y) in enumerate(zip(*ran)) if x[0] != y[0]), min(map(len, ran)))
+    if k == 0 or len(ran[0]) == len(ran[1]) == k:
+        return found
+    _, span, rule = ran[0][k - 1]
+    return [(channel, x, y, span, rule) if channel in _BRANCHED and not _in_window(where) else (channel, x, y, *where)
+            for channel, x, y, *where in found]
+
+
+_BRANCHED = ("story", "observation", "decider")  # the channels a branch of the rules is blamed for
+
+
+def _in_window(where) -> bool:
+    """Whether a difference was placed at a reaction's `when` (who is asked in a window)."""
+    return where[1].startswith("reaction ")
+
+
+def _lines_run(st, action: str) -> list:
+    """((line, column), span, rule) of each rules line `st` runs while
+    `action` is applied, in order (a line repeated at once counted once)."""
+    module = st.program.module
+    lines: list = []
+
+    def line(frame, event, arg):
+        if event == "line":
+            span = module.span_at(frame.f_lineno)
+            if span is not None and (not lines or lines[-1][0] != (span.line, span.column)):
+                lines.append(((span.line, span.column), span, module.rule_names.get(frame.f_code.co_name, "")))
+        return line
+
+    def call(frame, event, arg):
+        return line if frame.f_code.co_filename == module.filename else None
+
+    kept = sys.gettrace()
+    sys.settrace(call)
+    try:
+        st.apply_action(action)
+    except RulesError:
+        pass
+    finally:
+        sys.settrace(kept)
+    return lines
 
 
 class _Recorder(list):
