@@ -141,7 +141,7 @@ def check_twins(st, seat: int, r: int, report: Report, bots=BOTS, horizon: int =
     report.checks += 1
     first, second = twins(st, *pair)
     where = (st.n, seed, st.decisions, tuple(st.program.card_ids[c] for c in pair))
-    step, before, action = 0, None, None
+    step, before, answers = 0, None, None
     asking = bots  # the bots are asked at the seat's first decision only (they cost the most)
     while True:
         try:
@@ -149,7 +149,7 @@ def check_twins(st, seat: int, r: int, report: Report, bots=BOTS, horizon: int =
         except RulesError:  # a rule fails with the other cards (a label, a bot's search): not a leak of its own
             return r
         if found and before is not None:
-            found = _placed_at_branch(found, before, action)
+            found = _placed_at_branch(found, before, answers)
         for channel, x, y, span, rule in found:
             report.add(Leak(channel, span, rule, seat, where[0], where[1], where[2], step, where[3], x, y))
         if found or first.over or second.over or step >= horizon:
@@ -158,18 +158,28 @@ def check_twins(st, seat: int, r: int, report: Report, bots=BOTS, horizon: int =
             asking = ()
         r, i = _rng.below(r, len(first.option_ids))
         action = first.option_ids[i]
-        if action not in second.option_ids:  # another seat's options differ: not this seat's to see
+        answers = (action, _same_answer(st.program, action, pair))
+        if answers[1] not in second.option_ids:  # another seat's options differ: not this seat's to see
             return r
         before = (first.clone(), second.clone())
         try:
-            for twin in (first, second):
+            for twin, answer in zip((first, second), answers):
                 twin.events = _Recorder(twin.program.module)
-                twin.apply_action(action)
+                twin.apply_action(answer)
         except RulesError:  # a rule fails with the other cards: not a leak of its own
             return r
         step += 1
         if any(_told(twin, card, seat) for twin in (first, second) for card in pair):
             return r
+
+
+def _same_answer(program, action: str, pair: tuple) -> str:
+    """The answer in the twin that is `action` in the true position: the
+    same place, so a swapped card chosen by a player who sees it is the
+    other card in the twin (a card's option id is its card id)."""
+    ids = program.card_ids
+    a, b = pair
+    return ids[b] if action == ids[a] else ids[a] if action == ids[b] else action
 
 
 def _told(st, card: int, seat: int) -> bool:
@@ -249,16 +259,17 @@ def twins(st, a: int, b: int) -> tuple:
         twin.forget_history()  # the twin is no position the true actions lead to
     problems = invariants.violations(second)
     if problems:
-        raise RulesError("internal error of the leak check: the twin position is not consistent: " + "; ".join(problems))
+        raise RulesError("internal error of the leak check: the twin position is not consistent: "
+                         + "; ".join(problems))
     return first, second
 
 
-def _placed_at_branch(found: list, before: tuple, action: str) -> list:
+def _placed_at_branch(found: list, before: tuple, answers: tuple) -> list:
     """Where the twins ran different rules lines in the step that told them
     apart, the rule branched on a card the seat does not know: the story,
     what the seat sees and who decides are placed at the last line both
     ran (the condition), rather than where the difference showed."""
-    ran = [_lines_run(twin.clone(), action) for twin in before]
+    ran = [_lines_run(twin.clone(), answer) for twin, answer in zip(before, answers)]
     k = next((k for k, (x, y) in enumerate(zip(*ran)) if x[0] != y[0]), min(map(len, ran)))
     if k == 0 or len(ran[0]) == len(ran[1]) == k:
         return found
@@ -315,12 +326,6 @@ class _Recorder(list):
     def append(self, event) -> None:
         super().append(event)
         self.where.append(_rules_line(self.module))
-
-    def where_of(self, event) -> tuple:
-        for e, where in zip(self, self.where):
-            if e is event:
-                return where
-        return NOWHERE
 
 
 NOWHERE = (NO_SPAN, "")
@@ -393,7 +398,8 @@ def _where_event_apart(first, second, pair, model) -> tuple:
     its point (an action's label at its action); any other event where the
     rules told it."""
     ea, eb = first.events or [], second.events or []
-    k = next((k for k, (x, y) in enumerate(zip(ea, eb)) if _plain(x, *pair, False) != _plain(y, *pair, True)), min(len(ea), len(eb)))
+    k = next((k for k, (x, y) in enumerate(zip(ea, eb)) if _plain(x, *pair, False) != _plain(y, *pair, True)),
+             min(len(ea), len(eb)))
     if k == len(ea) == len(eb):
         return _where_running(first)
     events = ea if k < len(ea) else eb

@@ -142,3 +142,13 @@ def test_check_leaks_at_a_player_count_the_rules_do_not_allow():
     assert result.exit_code == 1
     assert "error: Clean is played by 2 to 3 players, not 7" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_swapped_card_chosen_by_a_player_who_sees_it_is_the_other_card_in_the_twin():
+    """The twins are played on place for place: a player who sees a swapped
+    card and chooses it chooses, in the twin, the card lying there."""
+    program = _position().program
+    ids = program.card_ids
+    assert leaks._same_answer(program, ids[3], (3, 7)) == ids[7]
+    assert leaks._same_answer(program, ids[7], (3, 7)) == ids[3]
+    assert leaks._same_answer(program, "draw", (3, 7)) == "draw"
