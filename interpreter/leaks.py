@@ -278,7 +278,7 @@ def _placed_at_branch(found: list, before: tuple, answers: tuple) -> list:
             for channel, x, y, *where in found]
 
 
-_BRANCHED = ("story", "observation", "decider")  # the channels a branch of the rules is blamed for
+_BRANCHED = ("story", "observation", "decider", "options", "bot")  # the channels a branch of the rules is blamed for
 
 
 def _in_window(where) -> bool:
