@@ -152,3 +152,13 @@ def test_a_swapped_card_chosen_by_a_player_who_sees_it_is_the_other_card_in_the_
     assert leaks._same_answer(program, ids[3], (3, 7)) == ids[7]
     assert leaks._same_answer(program, ids[7], (3, 7)) == ids[3]
     assert leaks._same_answer(program, "draw", (3, 7)) == "draw"
+
+
+def test_a_bot_choosing_differently_in_the_twins_is_reported_at_the_decision(monkeypatch):
+    """The bots' channel: a bot asked for the seat in each twin (here one
+    that reads which twin it is given) must choose the same."""
+    monkeypatch.setattr(leaks, "_bot_choice", lambda st, seat, spec, seed: f"{spec} in {id(st)}")
+    report = found("clean", games=1)
+    bots = [leak for leak in report.leaks.values() if leak.channel == "bot"]
+    assert {leak.span.line for leak in bots} == {19, 25}  # choose action, choose c in hand (clean.rules)
+    assert bots[0].first.startswith("random: random in ")
