@@ -43,8 +43,9 @@ def check(ctx, rules, strict, leaks, players, games, seed, as_json, sets):
     (and, with --strict, on warnings). With --leaks, also play GAMES seeded
     games with random answers, swap cards a player can neither see nor know
     at positions along them, and exit 1 if what that player is told
-    changes (the story, who decides, its options, what it sees, a bot's
-    choice), naming the rules line that told it."""
+    changes (the story, who decides, its options, another player's
+    decision as shown to it, what it sees, a bot's choice), naming the
+    rules line that told it."""
     from interpreter.loader import load_game
 
     from .leaks import check_leaks, print_reports

@@ -34,11 +34,12 @@ from .engine import invariants
 from .errors import NO_SPAN, Diagnostic, RulesError
 from .play import world_sampler
 
-# What a seat is told, each compared between twins, and how a report words it.
+# What a seat is told, each compared between twins (`compare`), and how a report words it.
 CHANNELS = {
     "story": "the story told to {player}",
     "decider": "who decides next, as told to {player},",
     "options": "the list of options offered to {player}",
+    "watched": "another player's decision, as shown to {player},",
     "observation": "the observation of {player}",
     "bot": "a bot's choice for {player}",
 }
@@ -368,6 +369,10 @@ def compare(first, second, seat: int, bots=BOTS, seed: int = 0, model=None, pair
                 x, y = (_bot_choice(t, seat, spec, seed) for t in (first, second))
                 if x != y:
                     found.append(("bot", f"{spec}: {x}", f"{spec}: {y}", *_where_point(first)))
+    elif deciders[0] is not None:
+        apart = _watched_apart(_watched(first, seat, None), _watched(second, seat, pair))
+        if apart is not None:
+            found.append(("watched", *apart, *_where_point(first)))
     seen = [json.dumps(t.observation(seat), sort_keys=True) for t in (first, second)]
     if seen[0] != seen[1]:
         path, x, y = _difference(json.loads(seen[0]), json.loads(seen[1]))
@@ -473,6 +478,27 @@ def _decider_words(st) -> str:
 def _options(st, seat: int) -> list:
     decision = st.decision(viewer=seat)
     return [decision.prompt] + [f"{o.id}: {o.label}" for o in decision.options]
+
+
+def _watched(st, seat: int, pair) -> tuple:
+    """The prompt and the labels of another player's pending decision as
+    `seat` is shown them, by option id (with `pair`, a swapped card's id is
+    read as the card at the same place in the other twin)."""
+    decision = st.decision(viewer=seat)
+    name = (lambda i: i) if pair is None else (lambda i: _same_answer(st.program, i, pair))
+    return decision.prompt, {name(o.id): o.label for o in decision.options}
+
+
+def _watched_apart(x: tuple, y: tuple):
+    """The first part told apart of two watched decisions, shortened, or
+    None. Which options there are is the deciding player's to know: only
+    the options both twins offer are compared."""
+    if x[0] != y[0]:
+        return _short(x[0]), _short(y[0])
+    for key in sorted(x[1].keys() & y[1].keys()):
+        if x[1][key] != y[1][key]:
+            return _short(f"{key}: {x[1][key]}"), _short(f"{key}: {y[1][key]}")
+    return None
 
 
 def _where_options(st, options, model) -> tuple:

@@ -162,3 +162,19 @@ def test_a_bot_choosing_differently_in_the_twins_is_reported_at_the_decision(mon
     bots = [leak for leak in report.leaks.values() if leak.channel == "bot"]
     assert {leak.span.line for leak in bots} == {19, 25}  # choose action, choose c in hand (clean.rules)
     assert bots[0].first.startswith("random: random in ")
+
+
+def test_another_players_decision_shown_differently_in_the_twins_is_reported(monkeypatch):
+    """The watched channel: another player's pending decision, as the seat
+    is shown it (`decision(viewer=seat)`), must read the same in both twins;
+    only the labels of options both twins offer are compared."""
+    real = leaks._watched
+
+    def shown(st, seat, pair):
+        prompt, labels = real(st, seat, pair)
+        return prompt, {**labels, "extra": "only here"} if pair is None else {**labels, "draw": f"seen {id(st)}"}
+    monkeypatch.setattr(leaks, "_watched", shown)
+    report = found("clean", games=1)
+    watched = [leak for leak in report.leaks.values() if leak.channel == "watched"]
+    assert {leak.span.line for leak in watched} == {19}  # choose action: its `draw` option, labelled apart
+    assert watched[0].first == "draw: draw a card" and watched[0].second.startswith("draw: seen ")
