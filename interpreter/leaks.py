@@ -159,8 +159,8 @@ def check_twins(st, seat: int, r: int, report: Report, bots=BOTS, horizon: int =
             asking = ()
         r, i = _rng.below(r, len(first.option_ids))
         action = first.option_ids[i]
-        answers = (action, _same_answer(st.program, action, pair))
-        if answers[1] not in second.option_ids:  # another seat's options differ: not this seat's to see
+        answers = (action, _answer_in_twin(first, second, i, pair))
+        if answers[1] is None:  # another seat's options differ: not this seat's to see
             return r
         before = (first.clone(), second.clone())
         try:
@@ -174,10 +174,22 @@ def check_twins(st, seat: int, r: int, report: Report, bots=BOTS, horizon: int =
             return r
 
 
+def _answer_in_twin(first, second, i: int, pair: tuple):
+    """The id of the answer in `second` that is option `i` of `first`: a
+    card chosen is the card at the same place (a swapped card chosen by a
+    player who sees it is the other one, and a copy is named by the id its
+    copies share), any other option the same id; None if it is not offered."""
+    action = first.option_ids[i]
+    if getattr(first.program.decisions[first.point], "kind", None) != "card":
+        return action if action in second.option_ids else None
+    a, b = pair
+    value = first.option_values[i]
+    value = b if value == a else a if value == b else value
+    return next((oid for oid, v in zip(second.option_ids, second.option_values) if v == value), None)
+
+
 def _same_answer(program, action: str, pair: tuple) -> str:
-    """The answer in the twin that is `action` in the true position: the
-    same place, so a swapped card chosen by a player who sees it is the
-    other card in the twin (a card's option id is its card id)."""
+    """The id `action` reads as in the other twin, by the card ids of the swapped cards."""
     ids = program.card_ids
     a, b = pair
     return ids[b] if action == ids[a] else ids[a] if action == ids[b] else action

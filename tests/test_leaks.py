@@ -178,3 +178,17 @@ def test_another_players_decision_shown_differently_in_the_twins_is_reported(mon
     watched = [leak for leak in report.leaks.values() if leak.channel == "watched"]
     assert {leak.span.line for leak in watched} == {19}  # choose action: its `draw` option, labelled apart
     assert watched[0].first == "draw: draw a card" and watched[0].second.startswith("draw: seen ")
+
+
+def test_the_twin_is_answered_with_the_card_at_the_same_place():
+    """A player choosing a swapped card it sees (here from its own hand)
+    chooses, in the twin, the card lying at that place."""
+    st = _position()  # player 2 chooses between `draw` and `play`
+    hand = st.program.zones["hand"].base + st.decider
+    a, b = st.z[hand][0], st.z[st.program.zones["deck"].base][0]
+    first, second = leaks.twins(st, a, b)
+    for twin in (first, second):
+        twin.apply_action("play")
+    assert first.decider == st.decider and a in first.option_values
+    i = first.option_values.index(a)
+    assert leaks._answer_in_twin(first, second, i, (a, b)) == st.program.card_ids[b]
