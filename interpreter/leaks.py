@@ -31,7 +31,7 @@ from .compiler.decisions import ActionPoint
 from .compiler.ops import zone_to_change
 from .compiler.program import FRAME_CODE, FRAME_LOCALS
 from .engine import invariants
-from .errors import NO_SPAN, Diagnostic, RulesError
+from .errors import NO_SPAN, RulesError
 from .play import world_sampler
 
 # What a seat is told, each compared between twins (`compare`), and how a report words it.
@@ -574,32 +574,3 @@ def _short(value) -> str:
     text = value if isinstance(value, str) else json.dumps(value)
     return text if len(text) <= SHORT else text[:SHORT - 3] + "..."
 
-
-# -- for people
-
-def render(report: Report) -> str:
-    """The leaks of a report in words, each at its rules line, then a summary line."""
-    out = []
-    for leak in report.leaks.values():
-        player = _events.player_name(leak.seat)
-        what = CHANNELS[leak.channel].format(player=player)
-        message = f"{leak.channel}: {what} changes with cards {player} can neither see nor know" + (
-            f" (in {leak.rule})" if leak.rule else "")
-        a, b = leak.swapped
-        out.append(Diagnostic("leak", message, leak.span).render())
-        out.append(f"    game seed {leak.seed}, {leak.players} players, decision {leak.decision} (+{leak.step} on the "
-                   f"twins), {a} and {b} swapped: {leak.first} | {leak.second}"
-                   + (f" (met {leak.count} times)" if leak.count > 1 else ""))
-    out.append(summary(report))
-    return "\n".join(out)
-
-
-def summary(report: Report) -> str:
-    games = f"{report.games} game{'s' if report.games != 1 else ''}"
-    checks = f"{report.checks} twin check{'s' if report.checks != 1 else ''}"
-    found = len(report.leaks)
-    if found:
-        return f"{report.rules}: {found} leak{'s' if found != 1 else ''} found ({checks} in {games})"
-    if not report.checks:
-        return f"{report.rules}: no leak found: no two unseen cards to swap ({games})"
-    return f"{report.rules}: no leak found ({checks} in {games})"
