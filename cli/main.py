@@ -28,14 +28,30 @@ def cli(ctx, debug):
 @cli.command()
 @click.argument("rules", nargs=-1, required=True, type=PathArg(dir_okay=False))
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--leaks", is_flag=True,
+              help="Also play games and report what a player is told of cards it can neither see nor know.")
+@click.option("--players", "-p", type=int, default=None,
+              help="With --leaks: the number of players (default: every number the rules allow).")
+@click.option("-n", "--games", type=click.IntRange(1, 10_000), default=4, show_default=True,
+              help="With --leaks: games played at each number of players.")
+@click.option("--seed", type=int, default=0, show_default=True, help="With --leaks: the seed of the first game.")
+@click.option("--json", "as_json", is_flag=True, help="With --leaks: print the leaks found as JSON.")
 @set_option
 @click.pass_context
-def check(ctx, rules, strict, sets):
+def check(ctx, rules, strict, leaks, players, games, seed, as_json, sets):
     """Check rules files: names, arities, types, card data. Exit 1 on errors
-    (and, with --strict, on warnings)."""
+    (and, with --strict, on warnings). With --leaks, also play GAMES seeded
+    games with random answers, swap cards a player can neither see nor know
+    at positions along them, and exit 1 if what that player is told
+    changes (the story, who decides, its options, another player's
+    decision as shown to it, what it sees, a bot's choice), naming the
+    rules line that told it."""
     from interpreter.loader import load_game
 
+    from .leaks import check_leaks, print_reports
+
     failed = False
+    reports = []
     for path in rules:
         try:
             game = load_game(path, parse_sets(sets))
@@ -52,8 +68,21 @@ def check(ctx, rules, strict, sets):
         if strict and warnings:
             failed = True
             click.echo(printable(f"{path}: failed: {counted}, and --strict counts warnings as errors"))
-        else:
+        elif not as_json:
             click.echo(printable(f"{path}: ok" + (f" ({counted})" if warnings else "")))
+        if leaks:
+            try:
+                found, data = check_leaks(game, players, games, seed, as_json)
+            except RulesError as err:
+                if ctx.obj.debug:
+                    show_traceback()
+                click.echo(printable(err.render()), err=True)
+                failed = True
+                continue
+            failed = failed or found
+            reports.append(data)
+    if leaks and as_json:
+        print_reports(reports)
     if failed:
         ctx.exit(1)
 

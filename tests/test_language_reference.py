@@ -203,7 +203,7 @@ def run_console(example: Example, tmp_path, monkeypatch):
         words = shlex.split(command)
         assert words[0] == "catalyst", f"{DOC.name}:{example.block.line}: only `catalyst` commands are run: {command}"
         result = check(tmp_path, monkeypatch, example.files, "", *words[1:])
-        fails = any("error" in line.lower() for line in expected)
+        fails = any("error" in line.lower() or ": leak: " in line for line in expected)
         assert (result.exit_code != 0) == fails, \
             f"{DOC.name}:{example.block.line}: `{command}` exited {result.exit_code}:\n{result.output}"
         assert result.exception is None or isinstance(result.exception, SystemExit), result.exception

@@ -27,7 +27,8 @@ LAYERS = [
               "interpreter.worlds", "interpreter.play", "interpreter.replay", "interpreter.query",
               "interpreter.traits", "interpreter.events", "interpreter.saves", "interpreter.observation"]),
     ("agents", ["interpreter.agents"]),
-    ("tools", ["interpreter.simulation", "interpreter.adapters", "interpreter.lsp", "interpreter.serve"]),
+    ("tools", ["interpreter.simulation", "interpreter.adapters", "interpreter.lsp", "interpreter.serve",
+               "interpreter.leaks"]),
     ("cli", ["cli"]),
 ]
 FACADE = "interpreter"  # interpreter/__init__.py re-exports the game API for users
