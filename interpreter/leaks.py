@@ -99,9 +99,10 @@ class Report:
 
 
 def same_back(program, a: int, b: int) -> bool:
-    """Whether cards `a` and `b` look the same face down (for now: the same
-    kind of card), so a player who sees neither cannot tell their places apart."""
-    return program.card_kinds[a] == program.card_kinds[b]
+    """Whether cards `a` and `b` look the same face down (the same back:
+    `backs:` in the rules), so a player who sees neither cannot tell their
+    places apart."""
+    return program.card_backs[a] == program.card_backs[b]
 
 
 def find_leaks(game, players: list, games: int, seed: int = 0, bots=BOTS, stride: int = STRIDE,
@@ -229,7 +230,7 @@ def swappable(st, seat: int) -> list:
     for zi, i in visibility.unseen_places(st, seat):
         card = st.z[zi][i]
         if (zi == home or card in held or visibility.card_visible(st, card, seat)
-                or visibility.knows(st, card, seat)):
+                or visibility.knows(st, card, seat) or card in visibility.known_inside(st, (card,), seat)):
             continue
         if any(c is not None for base in hosts for c in st.z[base + card]):
             continue
@@ -258,7 +259,8 @@ def pick_pair(st, seat: int, r: int):
 def twins(st, a: int, b: int) -> tuple:
     """Two clones of `st`, the second with cards `a` and `b` in each
     other's places. What lies on a card's back (its per-card counters) and
-    who knows the card at a place stay with the place."""
+    who knows the card at a place (or knows a card lies in that zone) stay
+    with the place."""
     first, second = st.clone(), st.clone()
     za, zb = st.loc[a], st.loc[b]
     ia, ib = st.z[za].index(a), st.z[zb].index(b)
@@ -266,7 +268,7 @@ def twins(st, a: int, b: int) -> tuple:
     zone_to_change(second, zb)[ib] = a
     second.loc[a], second.loc[b] = zb, za
     rows = [second.ctr[info.index] for info in st.program.counter_list if info.scope == "card"]
-    for row in rows + [second.known]:
+    for row in rows + [second.known] + ([second.known_in] if second.known_in is not None else []):
         row[a], row[b] = row[b], row[a]
     for twin in (first, second):
         twin.forget_history()  # the twin is no position the true actions lead to

@@ -26,7 +26,7 @@ LEAKING = {
     "when": {("options", 5)},  # an action's `when` reads the next player's hidden hand
     "shown": {("observation", 6)},  # show hand_total per player, visible
     "window": {("decider", 10)},  # a reaction's `when` reads the hidden hand of the one asked
-    "label": {("options", 6), ("story", 6)},  # an action's label prints a define reading a hidden hand
+    "label": {("options", 10)},  # an action's label prints a hidden counter filled from a hidden hand
 }
 
 
@@ -192,3 +192,15 @@ def test_the_twin_is_answered_with_the_card_at_the_same_place():
     assert first.decider == st.decider and a in first.option_values
     i = first.option_values.index(a)
     assert leaks._answer_in_twin(first, second, i, (a, b)) == st.program.card_ids[b]
+
+
+def test_a_window_that_does_not_say_publicly_tells_no_one_who_could_answer(tmp_path):
+    """The window fixture without `, publicly`: every player is asked, one
+    who cannot answer may only decline, and the detector finds nothing."""
+    text = (FIXTURES / "window.rules").read_text().replace(", publicly:", ":")
+    (tmp_path / "clean.rules").write_text((FIXTURES / "clean.rules").read_text())
+    (tmp_path / "cards.yaml").write_text((FIXTURES / "cards.yaml").read_text())
+    (tmp_path / "window.rules").write_text(text)
+    result = CliRunner().invoke(cli, ["check", "--leaks", str(tmp_path / "window.rules"), "-n", "4"])
+    assert result.exit_code == 0, result.output
+    assert "no leak found" in result.output

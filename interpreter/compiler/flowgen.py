@@ -103,10 +103,12 @@ class FlowGen:
                 # player is asked all the same, and may only decline.
                 when = self.x.gen(decl.when, bound)
                 sources = self.x.card_sources(decl.when, bound)
-                if not reads_private_counter(decl.when, self.ctx.model):
+                if decl.publicly:  # the rules tell who could answer
+                    sources = ""
+                if decl.publicly or not reads_private_counter(decl.when, self.ctx.model):
                     public = f" and R_public(st, ({sources},))" if sources else ""
                     self.jump_if(f"not ({when}){public}", skip, decl.when.span)
-                if sources or reads_private_counter(decl.when, self.ctx.model):
+                if not decl.publicly and (sources or reads_private_counter(decl.when, self.ctx.model)):
                     options = f"({yes_no} if ({when}) else {no_only})"
             label = self.x.function(decl.label, bound, f"reaction {name}", decl.span, template=True)
             point = dp.MayPoint(label, f"react to {s.event.replace('_', ' ')}", s.event)

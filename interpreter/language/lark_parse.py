@@ -152,8 +152,11 @@ class _ToAst(Transformer):
         return n.ShowValueDecl(name, visibility or "visible")
 
     @_raw
-    def reaction_decl(self, name, params, label, event, when, body):
-        return n.ReactionDecl(str(name), params or (), self._template(label), str(event), when, body)
+    def reaction_decl(self, name, params, label, event, when, publicly, body):
+        return n.ReactionDecl(str(name), params or (), self._template(label), str(event), when, body,
+                              publicly is not None)
+
+    publicly = staticmethod(lambda: True)
 
     def announce_stmt(self, event, args, start, first_only):
         return n.Announce(event, tuple(args or ()), start, first_only is not None)

@@ -549,6 +549,7 @@ class ReactionDecl(Decl):
     event: str
     when: Optional[Expr]
     body: tuple[Stmt, ...]
+    publicly: bool = False  # `when C, publicly`: only the players for whom C holds are asked
 
 
 class HookDecl(Decl):
