@@ -89,9 +89,15 @@ def instance_visible(st, zi: int, viewer: int) -> bool:
 
 
 def card_visible(st, card: int, viewer: int) -> bool:
-    """Whether `viewer` sees which card `card` is, where it lies."""
+    """Whether `viewer` sees which card `card` is, where it lies (or knows it)."""
     if st.known[card] and knows(st, card, viewer):
         return True
+    return card_seen_in_place(st, card, viewer)
+
+
+def card_seen_in_place(st, card: int, viewer: int) -> bool:
+    """Whether `viewer` sees `card` face up where it lies: its zone is seen,
+    and so is every card holding it."""
     for _ in range(len(st.loc)):  # through the cards holding it (a longer chain would be a loop)
         zi = st.loc[card]
         info = st.program.zone_of_instance[zi]
@@ -118,11 +124,13 @@ def card_counter_visible(st, info, card: int, viewer: int) -> bool:
 
 def option_visible(st, kind, value, decider: int, viewer: int) -> bool:
     """Whether `viewer` may see which option `decider` took: the decider
-    always; another player if the option names no card that player cannot see."""
+    always; another player if the option names no card that player cannot
+    see where it lies (knowing which card lies there is not enough: the
+    decider handles the cards of a place the others do not see unseen)."""
     if viewer == decider:
         return True
     if kind == "card" and isinstance(value, int) and not isinstance(value, bool):
-        return card_visible(st, value, viewer)
+        return card_seen_in_place(st, value, viewer)
     return True
 
 

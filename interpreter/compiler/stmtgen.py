@@ -528,12 +528,17 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
                 self.indent -= depth
         dispatch, end = Label(), Label()
         self.emit(f"if not vals: R_no_action({self.m.const(s.span)})", s.span)
-        self.emit("if len(vals) == 1:", s.span)
-        self.emit(f"    {slot} = vals[0]", s.span)
-        self.emit(f"    if st.events is not None: R_forced(st, {point.id}, vals[0])", s.span)
-        self.indent += 1
-        self.jump(dispatch, s.span)
-        self.indent -= 1
+        # One action left is taken without asking only where which actions
+        # were open reads nothing hidden (as a choice's options, visit_Choose)
+        whens = [decl.when for _, decl in actions if decl.when is not None]
+        if not any(reads_private_counter(when, self.ctx.model) for when in whens):
+            sources = ", ".join(filter(None, (self.x.card_sources(when, Names()) for when in whens)))
+            self.emit("if len(vals) == 1" + (f" and R_public(st, ({sources},))" if sources else "") + ":", s.span)
+            self.emit(f"    {slot} = vals[0]", s.span)
+            self.emit(f"    if st.events is not None: R_forced(st, {point.id}, vals[0])", s.span)
+            self.indent += 1
+            self.jump(dispatch, s.span)
+            self.indent -= 1
         self.suspend(point, f"list(map({self.m.const([name for name, _ in actions])}.__getitem__, vals))", "vals", s.span)
         point.dispatch = dispatch
         self.place(dispatch)
