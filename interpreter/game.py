@@ -18,6 +18,7 @@ from .engine.run import run
 from .compiler import ops
 from .compiler.program import FRAME_BLOCK
 from .compiler.runtime import not_legal, take
+from .language.shows import fields_by_show
 from .engine.state import State
 from .errors import InvalidActionError, RulesError, RulesRuntimeError
 from .traits import Traits, traits_of
@@ -48,6 +49,8 @@ class Game:
         self.model = model
         self.diagnostics = list(diagnostics)
         program.seers = visibility.seer_masks(program)
+        if model is not None:  # which `show` fits which card (view.card_text)
+            program.shown_fields = fields_by_show(model)
 
     def set_limits(self, steps: int | None = None, turns: int | None = None, check_invariants: bool | None = None,
                    decisions: int | None = None) -> None:

@@ -11,14 +11,18 @@ mark: every card has every per-card zone, and most never hold anything.
 from __future__ import annotations
 
 from . import visibility
+from .language.shows import template_for
 
 
 def card_text(st, card: int, viewer: int, zone: str | None = None) -> str:
     """A card as `viewer` sees it: its `show` text, the counters on it, and
     the cards it holds (or how many, where `viewer` does not see them)."""
     program = st.program
-    view = program.card_views.get(zone) or program.card_views.get("cards")
-    text = view(st, card) if view else program.card_names[card]
+    data = program.cards.cards[card].data
+    # a program compiled without its model (no Game made for it) trusts every template
+    fields = getattr(program, "shown_fields", None) or dict.fromkeys(program.card_views, ())
+    shown = template_for(fields, zone, program.card_kinds[card], lambda f: data.get(f) is None)
+    text = program.card_views[shown](st, card) if shown else program.card_names[card]
     marks = [f"{info.name}" if st.ctr[info.index][card] == 1 else f"{info.name} {st.ctr[info.index][card]}"
              for info in program.counter_list
              if info.scope == "card" and st.ctr[info.index][card] and visibility.counter_visible(info, card, viewer)]
