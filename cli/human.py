@@ -9,7 +9,7 @@ from rich.console import Console
 from interpreter import files, visibility
 from interpreter.errors import RulesError
 from interpreter.saves import session_text
-from interpreter.view import table_view
+from interpreter.view import prompt_words, table_view
 
 from . import lookup
 from .narrate import Narrator, after_choice, listen, styled
@@ -200,7 +200,7 @@ class Session:
         return decision.player if decision.player in self.humans else self.viewer
 
     def show_options(self, decision):
-        self.console.print(f"[bold]player {decision.player + 1}, {safe(decision.prompt.lower())}:[/bold]")
+        self.console.print(f"[bold]player {decision.player + 1}, {safe(prompt_words(self.state).lower())}:[/bold]")
         for i, option in enumerate(decision.options, 1):
             self.console.print(f"  {i:>2}. {safe(option.label)}")
 

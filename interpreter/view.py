@@ -11,6 +11,7 @@ mark: every card has every per-card zone, and most never hold anything.
 from __future__ import annotations
 
 from . import visibility
+from .compiler.decisions import ChoosePoint, MayPoint
 from .language.shows import template_for
 
 
@@ -23,8 +24,7 @@ def card_text(st, card: int, viewer: int, zone: str | None = None) -> str:
     fields = getattr(program, "shown_fields", None) or dict.fromkeys(program.card_views, ())
     shown = template_for(fields, zone, program.card_kinds[card], lambda f: data.get(f) is None)
     text = program.card_views[shown](st, card) if shown else program.card_names[card]
-    marks = [f"{info.name}" if st.ctr[info.index][card] == 1 else f"{info.name} {st.ctr[info.index][card]}"
-             for info in program.counter_list
+    marks = [f"{words(info.name)} {st.ctr[info.index][card]}" for info in program.counter_list
              if info.scope == "card" and st.ctr[info.index][card] and visibility.counter_visible(info, card, viewer)]
     if marks:
         text += " (" + ", ".join(marks) + ")"
@@ -34,9 +34,9 @@ def card_text(st, card: int, viewer: int, zone: str | None = None) -> str:
             held = [c for c in st.z[zi] if c is not None]
             if held and not visibility.instance_visible(st, zi, viewer):
                 hidden = f"{len(held)} hidden" if visibility.size_seen(st, zi, viewer) else "hidden"
-                text += f" [{info.name}: {hidden}]"
+                text += f" [{words(info.name)}: {hidden}]"
             elif held:
-                text += f" [{info.name}: " + ", ".join(card_text(st, c, viewer, info.name) for c in held) + "]"
+                text += f" [{words(info.name)}: " + ", ".join(card_text(st, c, viewer, info.name) for c in held) + "]"
     return text
 
 
@@ -105,3 +105,24 @@ def phase_label(program, number: int) -> str:
         return ""
     phase = program.phases[number - 1]
     return phase.label or phase.name.replace("_", " ")
+
+
+def words(name: str) -> str:
+    """A name of the rules (a counter, a zone) as players read it: `gold_left` is "gold left"."""
+    return name.replace("_", " ")
+
+
+CHOICE_WORDS = {"card": "choose a card", "player": "choose a player"}
+
+
+def prompt_words(st) -> str:
+    """The question of the pending decision in players' words. A `choose` or
+    a `may` has no words of its own (its prompt is the name of the rule it is
+    in: `turn`, a procedure's name), so it is asked as what it is; the
+    engine's own points (an action, effects to resolve) keep theirs."""
+    point = st.program.decisions[st.pending().point]
+    if isinstance(point, MayPoint):
+        return "you may"
+    if isinstance(point, ChoosePoint):
+        return CHOICE_WORDS.get(point.kind, "choose one")
+    return st.prompt()

@@ -2,6 +2,7 @@
 browser's seat views: who won and why, who plays each seat, the hints."""
 from __future__ import annotations
 
+import random
 import re
 
 from click.testing import CliRunner
@@ -57,3 +58,47 @@ def test_a_tie_broken_by_the_tiebreak_is_said_on_the_browser_s_end_screen(tmp_pa
     assert end["scores"] == [1, 1]
     assert end["said"] == f"player {end['winners'][0] + 1} wins on the tiebreak: tied with player " \
                           f"{2 - end['winners'][0]} on 1"
+
+
+# A counter on each card: 1 on Alpha, 2 on Beta.
+MARKED = TIED.replace("zone box", "counter time_left: per card, min 0\nzone box").replace(
+    "setup:\n    pass\n", "setup:\n    for each c in box:\n        gain c.cost time_left of c\n")
+
+
+def test_a_counter_on_a_card_is_shown_in_words_with_its_number(tmp_path):
+    hub, table = new_hub(tmp_path / "store", rules=write(tmp_path, MARKED), players=2, humans=(0, 1))
+    box = next(z for z in hub.view(table, 0)["table"]["shared"] if z["zone"] == "box")
+    assert [c["text"] for c in box["cards"]] == ["Alpha (time left 1)", "Beta (time left 2)"]
+
+
+SNAKE = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
+NAMES = ("name", "zone", "id", "kind", "epoch", "action")  # keys whose values are names for programs, not words
+
+
+def words_in(view, key=None):
+    """Every text of a seat view meant for people (not the names of things the page looks up)."""
+    if isinstance(view, dict):
+        for k, value in view.items():
+            if k not in NAMES:
+                yield from words_in(value, k)
+    elif isinstance(view, list):
+        for value in view:
+            yield from words_in(value, key)
+    elif isinstance(view, str):
+        yield view
+
+
+def test_a_three_player_game_s_seat_views_speak_players_words(tmp_path):
+    hub, table = new_hub(tmp_path, rules="rules/catalyst.rules", players=3, humans=(0, 1, 2), seed=5)
+    rnd, seen, prompts = random.Random(2), set(), set()
+    while True:
+        for seat in range(3):
+            view = hub.view(table, seat)
+            seen.update(words_in(view))
+            if view["decision"]:
+                prompts.add(view["decision"]["prompt"])
+        if table.state.is_terminal():
+            break
+        table.play(rnd.choice(table.state.option_ids))
+    assert not [t for t in seen if "<no field" in t or SNAKE.search(t)]
+    assert "turn" not in prompts and "recruit one" not in prompts and "choose a card" in prompts

@@ -13,7 +13,7 @@ shown (the cards that never left the zone every card starts in excepted).
 from __future__ import annotations
 
 from ..events import outcome_words, player_name
-from ..view import card_text, table_view, unseen_words
+from ..view import card_text, prompt_words, table_view, unseen_words
 from ..visibility import EVERYTHING, PUBLIC, card_visible
 from .board import layouts
 from .tables import HOTSEAT
@@ -90,7 +90,7 @@ def option_picks(st) -> dict:
 
 def decision_json(st) -> dict:
     decision = st.decision()
-    return {"player": decision.player, "name": player_name(decision.player), "prompt": decision.prompt,
+    return {"player": decision.player, "name": player_name(decision.player), "prompt": prompt_words(st),
             "options": [{"number": i, "id": o.id, "label": o.label} for i, o in enumerate(decision.options, 1)]}
 
 

@@ -1,0 +1,55 @@
+"""What a person reads at a terminal 80 columns wide: a whole game played
+through a pseudo-terminal (pexpect), every line within the width, in words
+(no `<no field ...>`, no names_with_underscores, no rule names as questions)."""
+from __future__ import annotations
+
+import random
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+
+pexpect = pytest.importorskip("pexpect")
+
+CATALYST_BIN = str(Path(sys.executable).parent / "catalyst")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+OPTION = re.compile(r"^\s*(\d+)\. ", re.M)
+SNAKE = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
+
+
+def spawn(home, *args):
+    return pexpect.spawn(CATALYST_BIN, [str(a) for a in args], cwd=str(ROOT), encoding="utf-8", timeout=60,
+                         dimensions=(24, 80), env={"PATH": str(Path(sys.executable).parent), "TERM": "xterm",
+                                                   "NO_COLOR": "1", "HOME": str(home)})
+
+
+def play_out(child, seed: int) -> str:
+    """Answer every question with a random option number; the whole screen, colours removed."""
+    rnd, screen = random.Random(seed), []
+    while child.expect(["\r\n> ", pexpect.EOF]) == 0:
+        screen.append(child.before)
+        child.sendline(str(rnd.randint(1, int(OPTION.findall(child.before)[-1]))))
+    screen.append(child.before)
+    return ANSI.sub("", "".join(screen)).replace("\r", "")
+
+
+@pytest.mark.timeout(180)
+def test_a_whole_solo_game_fits_80_columns_in_players_words(tmp_path):
+    screen = play_out(spawn(tmp_path, "run", "rules/solo.rules", "--seed", 11), seed=1)
+    assert "final scores" in screen
+    lines = screen.split("\n")
+    assert max(len(line) for line in lines) <= 80, max(lines, key=len)
+    assert "<no field" not in screen
+    assert SNAKE.findall(screen) == []
+    questions = set(re.findall(r"^player \d+, (.*):$", screen, re.M))
+    assert questions and questions <= {"choose a card", "choose a player", "choose one", "you may",
+                                       "choose an action", "resolve effects in any order", "choose one effect"}
+
+
+def test_bots_on_every_seat_in_a_terminal_say_how_to_take_one(tmp_path):
+    child = spawn(tmp_path, "run", "rules/catalyst.rules", "--bots", "random", "--seed", 3)
+    child.expect("bots play every seat; add --human 1 to play player 1")
+    child.expect(pexpect.EOF)
