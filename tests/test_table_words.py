@@ -102,3 +102,10 @@ def test_a_three_player_game_s_seat_views_speak_players_words(tmp_path):
         table.play(rnd.choice(table.state.option_ids))
     assert not [t for t in seen if "<no field" in t or SNAKE.search(t)]
     assert "turn" not in prompts and "recruit one" not in prompts and "choose a card" in prompts
+
+
+def test_a_seat_the_rules_play_is_not_called_a_bot(tmp_path):
+    hub, table = new_hub(tmp_path / "solo", rules="rules/solo.rules", players=2, humans=(0,), bots="greedy")
+    assert [s["who"] for s in hub.view(table, 0)["seats"]] == ["person", "the rules (automaton)"]
+    hub, table = new_hub(tmp_path / "base", rules="rules/catalyst.rules", players=2, humans=(0,), bots="greedy")
+    assert [s["who"] for s in hub.view(table, 0)["seats"]] == ["person", "bot greedy"]

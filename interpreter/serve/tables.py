@@ -107,8 +107,20 @@ class Table:
         return secrets.compare_digest(token, self.links.designer)
 
     def who(self, seat: int) -> str:
-        """Who plays a seat, in words: "person" or the bot's name."""
-        return "person" if self.is_person(seat) else f"bot {self.agents[seat].name}"
+        """Who plays a seat, in words: "person", the bot's name, or the rules
+        themselves for a seat that is never asked anything (an automaton the
+        rules play: left out of the turn order, where no one is asked
+        anything outside their turn), whatever bot stands ready for it."""
+        if self.is_person(seat):
+            return "person"
+        if self.never_asked(seat):
+            return "the rules (automaton)"
+        return f"bot {self.agents[seat].name}"
+
+    def never_asked(self, seat: int) -> bool:
+        st = self.state
+        return (not self.game.traits.off_turn and seat not in st.order
+                and all(d["player"] != seat for d in self.decisions))
 
     # ---------------------------------------------------------------- playing
     def replay(self, actions: list[str]) -> None:
