@@ -126,3 +126,23 @@ def prompt_words(st) -> str:
     if isinstance(point, ChoosePoint):
         return CHOICE_WORDS.get(point.kind, "choose one")
     return st.prompt()
+
+
+def option_numbers(st, last: tuple | None) -> tuple:
+    """The number each option of the pending decision is listed with, as
+    (key, {option id: number}); `last` is what this gave for the decision
+    before. Options are numbered from 1 in their order, but a decision that
+    follows one of the same point and player (resolving effects one after
+    the other, playing cards from a hand) keeps the numbers of the options
+    left, so that a number typed as it was read names the same option; an
+    option new there is numbered after the others."""
+    key = (st.current_player(), st.pending().point)
+    ids = st.option_ids
+    if last is None or last[0] != key:
+        return key, {option: number for number, option in enumerate(ids, 1)}
+    numbers = {option: last[1][option] for option in ids if option in last[1]}
+    following = max(last[1].values(), default=0) + 1
+    for option in ids:
+        if option not in numbers:
+            numbers[option], following = following, following + 1
+    return key, numbers

@@ -109,3 +109,40 @@ def test_a_seat_the_rules_play_is_not_called_a_bot(tmp_path):
     assert [s["who"] for s in hub.view(table, 0)["seats"]] == ["person", "the rules (automaton)"]
     hub, table = new_hub(tmp_path / "base", rules="rules/catalyst.rules", players=2, humans=(0,), bots="greedy")
     assert [s["who"] for s in hub.view(table, 0)["seats"]] == ["person", "bot greedy"]
+
+
+def test_an_option_keeps_its_number_in_the_seat_view_from_one_question_to_the_next(tmp_path):
+    hub, table = new_hub(tmp_path, rules="rules/solo.rules", players=2, humans=(0,), seed=11)
+    rnd, pairs, last = random.Random(1), 0, None
+    while not table.state.is_terminal():
+        decision = hub.view(table, 0)["decision"]
+        numbers = {o["id"]: o["number"] for o in decision["options"]}
+        assert sorted(numbers.values()) == [o["number"] for o in decision["options"]]  # listed by number
+        if last and last[0] == decision["prompt"] == "Resolve effects in any order":
+            pairs += 1
+            assert all(last[1][option] == number for option, number in numbers.items() if option in last[1])
+        last = (decision["prompt"], numbers)
+        table.play(rnd.choice(table.state.option_ids))
+    assert pairs
+
+
+def test_a_big_move_is_counted_whole():
+    from cli.narrate import short
+
+    text = "Alpha, Beta, Gamma, Delta, Epsilon, Zeta, Eta, Theta, 100 cards: box -> deck"
+    assert short(text, ("move",)) == "108 cards: box -> deck"
+    assert short("A, B, C, D, E, F, a card, cards: box -> deck", ("move",)) == "7 cards and more: box -> deck"
+
+
+def test_cards_apart_are_never_merged_at_the_terminal():
+    import io
+
+    from rich.console import Console
+
+    from cli.table import render_table
+
+    view = {"title": "T", "when": "round 1", "viewer": 0, "first_player": 0,
+            "shared": [("pile", {"cards": ["Apple", "Pear", "Apple", "Apple"]})], "shared_counters": {}, "players": []}
+    out = io.StringIO()
+    render_table(Console(file=out, width=80), view)
+    assert re.findall(r"(Apple(?: ×\d)?|Pear)", out.getvalue()) == ["Apple", "Pear", "Apple ×2"]

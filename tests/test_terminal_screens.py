@@ -31,7 +31,7 @@ def play_out(child, seed: int) -> str:
     rnd, screen = random.Random(seed), []
     while child.expect(["\r\n> ", pexpect.EOF]) == 0:
         screen.append(child.before)
-        child.sendline(str(rnd.randint(1, int(OPTION.findall(child.before)[-1]))))
+        child.sendline(rnd.choice(OPTION.findall(child.before.rpartition(":\r\n")[2])))
     screen.append(child.before)
     return ANSI.sub("", "".join(screen)).replace("\r", "")
 
@@ -53,3 +53,24 @@ def test_bots_on_every_seat_in_a_terminal_say_how_to_take_one(tmp_path):
     child = spawn(tmp_path, "run", "rules/catalyst.rules", "--bots", "random", "--seed", 3)
     child.expect("bots play every seat; add --human 1 to play player 1")
     child.expect(pexpect.EOF)
+
+
+def questions(screen: str) -> list:
+    """Each question asked: (its words, {option label: number})."""
+    asked = []
+    for block in re.split(r"^(?=player \d+, .*:$)", screen, flags=re.M)[1:]:
+        words, _, rest = block.partition(":\n")
+        options = re.findall(r"^\s*(\d+)\. (.*?)(?:\n|$)", rest.split("\n> ")[0].split(">")[0], re.M)
+        asked.append((words, {label: int(number) for number, label in options}))
+    return asked
+
+
+def test_an_option_keeps_its_number_from_one_question_to_the_next(tmp_path):
+    """Resolving effects one after the other: the options left keep their numbers
+    (typing the number read before chooses what it named)."""
+    screen = play_out(spawn(tmp_path, "run", "rules/solo.rules", "--seed", 11), seed=1)
+    pairs = [(a, b) for (a, b) in zip(questions(screen), questions(screen)[1:])
+             if a[0] == b[0] == "player 1, resolve effects in any order"]
+    assert pairs
+    for (_, before), (_, after) in pairs:
+        assert all(before[label] == number for label, number in after.items() if label in before), (before, after)

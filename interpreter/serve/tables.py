@@ -19,6 +19,7 @@ from ..agents import make_agents
 from ..errors import RulesError
 from ..events import player_name, tell_all
 from ..saves import SESSION_FORMAT, session_text
+from ..view import option_numbers
 from ..visibility import EVERYTHING, PUBLIC
 
 HOTSEAT = "hotseat"  # the seat of a link that plays every person's seat on one screen
@@ -126,7 +127,7 @@ class Table:
     def replay(self, actions: list[str]) -> None:
         """The game from its seed through `actions`, each step told to every viewer."""
         st = self.game.new_initial_state(self.setup.players, self.setup.seed, listen=True)
-        self.state, self.decisions = st, []
+        self.state, self.decisions, self.numbering = st, [], None
         self.told: dict = {viewer: [] for viewer in self.viewers()}
         self._tell()
         for action in actions:
@@ -142,8 +143,18 @@ class Table:
         label = next(o.label for o in decision.options if o.id == action)
         self.decisions.append({"n": len(self.decisions) + 1, "round": st.round, "turn": st.turns,
                                "player": decision.player, "action": action, "label": label})
+        self.numbers()  # the numbers this decision was listed with, which the next one may keep
         st.apply_action(action)
+        self.numbering = None if st.is_terminal() else option_numbers(st, self.numbering)
         self._tell()
+
+    def numbers(self) -> dict:
+        """Option id -> the number the pending decision lists it with (view.option_numbers)."""
+        if self.state.is_terminal() or self.state.pending() is None:
+            return {}
+        if self.numbering is None:
+            self.numbering = option_numbers(self.state, None)
+        return self.numbering[1]
 
     def _tell(self) -> None:
         """What happened since the last step, worded for each viewer and kept."""
