@@ -42,7 +42,7 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
     """Play a game of RULES with bots, or at the terminal, and print the scores."""
     from interpreter.agents import make_agents
     from interpreter.loader import load_game, load_named_game
-    from interpreter.replay import log_text
+    from interpreter.replay import RESULT_FORMAT, log_text
     from interpreter.saves import read_session
 
     from . import render
@@ -94,7 +94,7 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
     if log_path:
         render.write_log(log_path, log_text(game, final, log_path, rules, [a.name for a in agents], sets, result))
     if as_json:
-        click.echo(json.dumps(result, allow_nan=False))
+        click.echo(json.dumps({"format": RESULT_FORMAT, **result}, allow_nan=False))
         return
     if not quiet:
         render.reveal(final)
