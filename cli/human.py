@@ -202,7 +202,9 @@ class Session:
     def show_history(self, rest: str):
         count = int(rest) if rest.isdigit() else HISTORY
         lines = self.narrator.history(count)
-        if not lines:
+        if count == 0:
+            self.console.print("history 0 shows nothing; history N shows the last N steps.")
+        elif not lines:
             self.console.print("Nothing has happened yet.")
         for event, text in lines:
             self.console.print(styled(event, text))

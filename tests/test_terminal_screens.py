@@ -74,3 +74,17 @@ def test_an_option_keeps_its_number_from_one_question_to_the_next(tmp_path):
     assert pairs
     for (_, before), (_, after) in pairs:
         assert all(before[label] == number for label, number in after.items() if label in before), (before, after)
+
+
+def test_history_0_says_how_history_is_asked(tmp_path):
+    child = spawn(tmp_path, "run", "rules/solo.rules", "--seed", 3)
+    child.expect("\r\n> ")
+    child.sendline("history 0")
+    child.expect("\r\n> ")
+    said = ANSI.sub("", child.before).replace("\r", "").split("\n")
+    assert said[1:] == ["history 0 shows nothing; history N shows the last N steps."]
+    child.sendline("history 2")
+    child.expect("\r\n> ")
+    assert ANSI.sub("", child.before).replace("\r", "").split("\n")[1:] == ["round 1", "turn 1: player 1"]
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
