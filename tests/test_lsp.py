@@ -398,3 +398,19 @@ def test_the_quick_fix_replaces_the_misspelt_name_not_another_quoted_one():
 
     assert _misspelt_name("reaction 'whistle' answers 'turn_ends', which no rule announces", "turn_end") == "turn_ends"
     assert _misspelt_name("unknown counter 'cions'", "coins") == "cions"
+
+
+def test_a_misspelt_override_gets_the_quick_fix_on_its_name(client, tmp_path):
+    """The README's example: `override param coin_limt` is placed on the name, which the fix replaces."""
+    variant = tmp_path / "rich.rules"
+    variant.write_text(f'extends "{RULES / "catalyst.rules"}"\noverride param coin_limt = 10\n')
+    uri = client.open(variant)
+    [found] = client.diagnostics(uri, 1)
+    assert found["message"] == "nothing to override: the base rules have no parameter 'coin_limt'\n" \
+                               "hint: did you mean 'coin_limit'?"
+    assert span(found) == (1, 15, 1, 24)
+    [action] = client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": found["range"], "context": {"diagnostics": [found]}})
+    assert action["title"] == "Change 'coin_limt' to 'coin_limit'"
+    [edit] = action["edit"]["changes"][uri]
+    assert (edit["newText"], span(edit)) == ("coin_limit", (1, 15, 1, 24))
