@@ -36,9 +36,9 @@ def safe(text) -> str:
 WIDTH = 110  # columns drawn where standard output is not a terminal (a file, a pipe)
 
 
-def width() -> int:
-    """The columns to draw in: the terminal's (or $COLUMNS), else WIDTH."""
-    return shutil.get_terminal_size((WIDTH, 24)).columns
+def width(away: int = WIDTH) -> int:
+    """The columns to draw in: the terminal's (or $COLUMNS), else `away`."""
+    return shutil.get_terminal_size((away, 24)).columns
 
 
 def console() -> Console:
@@ -129,7 +129,7 @@ def cards_table(cards, fields) -> None:
         table.add_column(plain(name))
     for card in cards:
         table.add_row(plain(card.id), plain(card.kind), plain(card.name), *(plain(_cell(card.data.get(f))) for f in shown))
-    Console(file=sys.stdout, width=160, highlight=False, emoji=False).print(table)
+    Console(file=sys.stdout, width=width(160), highlight=False, emoji=False).print(table)
 
 
 def _cell(value) -> str:

@@ -88,3 +88,10 @@ def test_history_0_says_how_history_is_asked(tmp_path):
     assert ANSI.sub("", child.before).replace("\r", "").split("\n")[1:] == ["round 1", "turn 1: player 1"]
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def test_the_card_table_fits_the_terminal(tmp_path):
+    child = spawn(tmp_path, "cards", "rules/catalyst.rules")
+    child.expect(pexpect.EOF)
+    lines = ANSI.sub("", child.before).replace("\r", "").split("\n")
+    assert "80 cards" in lines[0] and max(len(line) for line in lines) <= 80
