@@ -37,8 +37,14 @@ WIDTH = 110  # columns drawn where standard output is not a terminal (a file, a 
 
 
 def width(away: int = WIDTH) -> int:
-    """The columns to draw in: the terminal's (or $COLUMNS), else `away`."""
-    return shutil.get_terminal_size((away, 24)).columns
+    """The columns to draw in: the terminal's (or $COLUMNS there), else
+    `away`: output kept in a file or read by a program is not cut to
+    whatever width the environment mentions."""
+    try:
+        on_terminal = sys.stdout.isatty()
+    except (AttributeError, ValueError):  # no stdout, or a closed one
+        on_terminal = False
+    return shutil.get_terminal_size((away, 24)).columns if on_terminal else away
 
 
 def console() -> Console:
