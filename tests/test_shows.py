@@ -90,3 +90,13 @@ def test_the_end_of_a_catalyst_game_shows_every_card_in_words(tmp_path):
     assert result.exit_code == 0, result.output
     assert "every card shown" in result.output
     assert "<no field" not in result.output
+
+
+def test_the_designer_page_shows_every_card_in_words_from_the_start(tmp_path):
+    import json
+
+    from .serving import new_hub
+
+    hub, table = new_hub(tmp_path, rules="rules/catalyst.rules", players=2, humans=(0,))
+    view = json.dumps(hub.view(table, None))
+    assert "The Grand Design" in view and "<no field" not in view
