@@ -9,7 +9,7 @@ from rich.console import Console
 from interpreter import files, visibility
 from interpreter.errors import RulesError
 from interpreter.saves import session_text
-from interpreter.view import table_view
+from interpreter.view import option_numbers, prompt_words, table_view
 
 from . import lookup
 from .narrate import Narrator, after_choice, listen, styled
@@ -43,6 +43,7 @@ class Session:
         self.narrator = Narrator(self.viewer)
         self.undo_points: list = []
         self.shown_turn = None  # the turn whose table was last drawn
+        self.numbering = None  # (decision key, {option id: number}) of the last question (view.option_numbers)
         self.stdin = sys.stdin
 
     def play(self):
@@ -61,6 +62,7 @@ class Session:
                 if choice == "undo":
                     continue
             else:
+                self.numbering = None  # a question after someone else's is numbered afresh
                 worlds = world_sampler(st, player, self.meta["seed"])
                 choice = self.agents[player].choose(decision, st.observation(player), worlds)
             if self.on_decision:
@@ -77,7 +79,8 @@ class Session:
 
     def ask(self, decision):
         st = self.state
-        self.undo_points.append((st.clone(), copy.deepcopy(self.agents), len(self.narrator.told)))
+        self.undo_points.append((st.clone(), copy.deepcopy(self.agents), len(self.narrator.told), self.numbering))
+        self.numbering = option_numbers(st, self.numbering)
         if self.shown_turn != st.turns:
             render_table(self.console, table_view(st, decision.player))
             self.shown_turn = st.turns
@@ -120,20 +123,27 @@ class Session:
             self.show_table(decision)
         elif word == "history":
             self.show_history(rest)
-        elif line.isdigit() and 1 <= int(line) <= len(decision.options):
-            return decision.options[int(line) - 1].id
+        elif line.isdigit() and int(line) in self.chosen_by():
+            return self.chosen_by()[int(line)]
         elif line.startswith("@") and line[1:].strip().isdigit():
             return self.by_position(decision, int(line[1:]))
         else:
-            self.console.print(f"Please type a number from 1 to {len(decision.options)}, or ? for help.")
+            numbers = sorted(self.chosen_by())
+            said = (f"a number from 1 to {len(numbers)}" if numbers == list(range(1, len(numbers) + 1))
+                    else "one of the numbers " + ", ".join(map(str, numbers)))
+            self.console.print(f"Please type {said}, or ? for help.")
         return None
+
+    def chosen_by(self) -> dict:
+        """Option number -> the id of the option it chooses."""
+        return {number: option for option, number in self.numbering[1].items()}
 
     def undo(self):
         if len(self.undo_points) < 2:
             self.console.print("Nothing to undo: this is your first decision.")
             return None
         self.undo_points.pop()
-        self.state, self.agents, told = self.undo_points.pop()
+        self.state, self.agents, told, self.numbering = self.undo_points.pop()
         del self.narrator.told[told:]
         listen(self.state)
         self.shown_turn = None
@@ -147,8 +157,9 @@ class Session:
         if not matches:
             self.console.print(f"No option names a card at position {position}.")
         else:
+            numbers = sorted(self.numbering[1][decision.options[i].id] for i in matches)
             self.console.print(f"Several options name a card at position {position}: "
-                               f"{', '.join(str(i + 1) for i in matches)}; type its number.")
+                               f"{', '.join(map(str, numbers))}; type its number.")
         return None
 
     def show_card(self, decision, what: str):
@@ -158,10 +169,11 @@ class Session:
             return
         if what.isdigit():
             number = int(what)
-            if not 1 <= number <= len(decision.options):
+            if number not in self.chosen_by():
                 self.console.print(f"There is no option {number}.")
                 return
-            cards = [c for c in [lookup.option_cards(st)[number - 1]] if c is not None]
+            index = [o.id for o in decision.options].index(self.chosen_by()[number])
+            cards = [c for c in [lookup.option_cards(st)[index]] if c is not None]
             missing = f"Option {number} names no card."
         elif what.startswith("@") and what[1:].strip().isdigit():
             cards = lookup.cards_at(st, int(what[1:]), self.viewer_of(decision))
@@ -190,7 +202,9 @@ class Session:
     def show_history(self, rest: str):
         count = int(rest) if rest.isdigit() else HISTORY
         lines = self.narrator.history(count)
-        if not lines:
+        if count == 0:
+            self.console.print("history 0 shows nothing; history N shows the last N steps.")
+        elif not lines:
             self.console.print("Nothing has happened yet.")
         for event, text in lines:
             self.console.print(styled(event, text))
@@ -200,9 +214,10 @@ class Session:
         return decision.player if decision.player in self.humans else self.viewer
 
     def show_options(self, decision):
-        self.console.print(f"[bold]player {decision.player + 1}, {safe(decision.prompt.lower())}:[/bold]")
-        for i, option in enumerate(decision.options, 1):
-            self.console.print(f"  {i:>2}. {safe(option.label)}")
+        self.console.print(f"[bold]player {decision.player + 1}, {safe(prompt_words(self.state).lower())}:[/bold]")
+        numbers = self.numbering[1]
+        for option in sorted(decision.options, key=lambda o: numbers[o.id]):
+            self.console.print(f"  {numbers[option.id]:>2}. {safe(option.label)}")
 
     def read(self):
         """A line typed at the prompt, or None once input has ended (or stdin is closed)."""

@@ -8,12 +8,15 @@ is only the decision a person just typed (they know it), never a forced
 move, another player's action, a trigger or the end."""
 from __future__ import annotations
 
+import re
+
 
 from interpreter.events import asked, tell_all
 
 from .text import safe
 
 MOST_NAMES = 6  # a printed line names at most this many cards moved together
+UNSEEN = re.compile(r"\d+ cards")
 
 
 def listen(st) -> None:
@@ -55,7 +58,10 @@ def short(text: str, event) -> str:
     parts = names.split(", ")
     if len(parts) <= MOST_NAMES:
         return text
-    return f"{len(parts)} cards: {rest}"
+    # the cards a viewer does not see are told as one part: "a card", "12 cards", or "cards" (how many is not told)
+    counted = [int(part.split()[0]) if UNSEEN.fullmatch(part) else 1 for part in parts if part != "cards"]
+    many = f"{sum(counted)} cards" if len(counted) == len(parts) else f"{sum(counted)} cards and more"
+    return f"{many}: {rest}"
 
 
 STYLES = {"counter": "dim", "move": "dim", "shuffle": "dim", "round": "bold cyan", "turn": "bold cyan",

@@ -7,6 +7,7 @@ control characters replaced, so it cannot drive the terminal either.
 """
 from __future__ import annotations
 
+import shutil
 import sys
 
 import click
@@ -21,8 +22,27 @@ from .options import printable
 from .text import plain
 
 
+WIDTH = 110  # columns drawn where standard output is not a terminal (a file, a pipe)
+
+
+def width(away: int = WIDTH) -> int:
+    """The columns to draw in: the terminal's (or $COLUMNS there), else
+    `away`: output kept in a file or read by a program is not cut to
+    whatever width the environment mentions."""
+    try:
+        on_terminal = sys.stdout.isatty()
+    except (AttributeError, ValueError):  # no stdout, or a closed one
+        on_terminal = False
+    return shutil.get_terminal_size((away, 24)).columns if on_terminal else away
+
+
 def console() -> Console:
-    return Console(file=sys.stdout, width=110, highlight=False, emoji=False)
+    return Console(file=sys.stdout, width=width(), highlight=False, emoji=False)
+
+
+def say(text: str) -> None:
+    """A line of plain words, wrapped at the width (never read as markup)."""
+    console().print(plain(text))
 
 
 def log_line(st, decision, label: str) -> str:
@@ -68,18 +88,26 @@ def final_table(st, quiet: bool) -> None:
             click.echo(f"player {p + 1}: {score}{mark}")
         return
     title = plain(f"{st.program.title}: final scores after {result['turns']} turns")
-    table = Table(title=title, min_width=len(title) + 4)  # the title on one line
-    table.add_column("player")
     labels = list(result["breakdown"][0]) if result["breakdown"] else []
-    for label in labels:
-        table.add_column(plain(label), justify="right")
-    table.add_column("total", justify="right", style="bold")
-    for p, (score, parts) in enumerate(zip(result["scores"], result["breakdown"])):
-        name = f"player {p + 1}" + (" (first)" if p == result["first_player"] else "")
-        won = " winner" if p in result["winners"] else ""
-        table.add_row(name + won, *(str(parts[label]) for label in labels), str(score))
-    Console(file=sys.stdout, width=max(100, 20 + 12 * len(labels)), highlight=False, emoji=False).print(table)
-    click.echo(outcome_words(result))
+    names = [f"player {p + 1}" + (" (first)" if p == result["first_player"] else "")
+             + (" winner" if p in result["winners"] else "") for p in range(len(result["scores"]))]
+    rows = [[str(parts[label]) for label in labels] + [str(score)]
+            for score, parts in zip(result["scores"], result["breakdown"])]
+    table = Table(title=title, min_width=len(title) + 4)  # the title on one line
+    if 20 + 12 * len(labels) <= width():  # a column per score label
+        table.add_column("player")
+        for label in [*labels, "total"]:
+            table.add_column(plain(label), justify="right", style="bold" if label == "total" else None)
+        for name, row in zip(names, rows):
+            table.add_row(name, *row)
+    else:  # too narrow for a column per label: a row per label, a column per player
+        table.add_column("")
+        for name in names:
+            table.add_column(name, justify="right")
+        for i, label in enumerate([*labels, "total"]):
+            table.add_row(plain(label), *(row[i] for row in rows), style="bold" if label == "total" else None)
+    console().print(table)
+    say(outcome_words(result))
 
 
 def write_log(path, text: str) -> None:
@@ -96,7 +124,7 @@ def cards_table(cards, fields) -> None:
         table.add_column(plain(name))
     for card in cards:
         table.add_row(plain(card.id), plain(card.kind), plain(card.name), *(plain(_cell(card.data.get(f))) for f in shown))
-    Console(file=sys.stdout, width=160, highlight=False, emoji=False).print(table)
+    Console(file=sys.stdout, width=width(160), highlight=False, emoji=False).print(table)
 
 
 def _cell(value) -> str:

@@ -56,8 +56,8 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
         files.check_writable(log_path, "the log")  # now, not after the game (and not over a file read)
     if saved:
         _check_saved_rules(game, saved, given, rules, load_path)
-    if not seats and bots is None and not quiet and not as_json:
-        seats = _default_seats()
+    if not seats and not quiet and not as_json:
+        seats = _default_seats() if bots is None else _bots_everywhere()
     game.set_limits(steps=max_steps, check_invariants=check_invariants)
     players = players if players is not None else game.player_range[0]
     _check_seats(seats, players)
@@ -65,7 +65,7 @@ def run(rules, players, seed, bots, humans, load_path, quiet, as_json, log_path,
                else game.new_initial_state(players, seed, listen=not quiet and not as_json))
     agents = make_agents(bots or "random", players, seed)
     if not quiet and not as_json:
-        click.echo(render.seed_line(game, rules, seed, players, resumed=saved is not None))
+        render.say(render.seed_line(game, rules, seed, players, resumed=saved is not None))
     elif fresh and quiet:  # the scores alone on standard output; the seed, to play the game again, beside them
         click.echo(f"seed {seed}", err=True)
     if seats:
@@ -106,7 +106,7 @@ def _check_seats(seats: set, players: int) -> None:
 
 def _report(game, final, rules, seed, sets, agents, log_path, quiet: bool, as_json: bool) -> None:
     """The end of a game: its log written, its result printed."""
-    from interpreter.replay import log_text
+    from interpreter.replay import RESULT_FORMAT, log_text
 
     from . import render
 
@@ -114,7 +114,7 @@ def _report(game, final, rules, seed, sets, agents, log_path, quiet: bool, as_js
     if log_path:
         render.write_log(log_path, log_text(game, final, log_path, rules, [a.name for a in agents], sets, result))
     if as_json:
-        click.echo(json.dumps(result, allow_nan=False))
+        click.echo(json.dumps({"format": RESULT_FORMAT, **result}, allow_nan=False))
         return
     if not quiet:
         render.reveal(final)
@@ -127,6 +127,14 @@ def _default_seats() -> set:
     if sys.stdin is not None and sys.stdin.isatty():
         return {0}
     click.echo("no terminal to play at: random bots play every player (--bots names others)", err=True)
+    return set()
+
+
+def _bots_everywhere() -> set:
+    """--bots without --human: bots play every player; in a terminal, where
+    one may have meant to play, say how to take a seat."""
+    if sys.stdin is not None and sys.stdin.isatty():
+        click.echo("bots play every seat; add --human 1 to play player 1", err=True)
     return set()
 
 

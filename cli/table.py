@@ -19,11 +19,16 @@ def _zone_text(name: str, zone: dict) -> str:
 
 
 def grouped(texts: list) -> list:
-    """Identical cards as one line: "Computer ×40"."""
-    counts: dict = {}
+    """Identical cards side by side as one line ("Computer ×40"); the order
+    of the zone is kept: cards apart are never merged (a pile's order, a
+    hand's places may matter to the rules)."""
+    runs: list = []
     for text in texts:
-        counts[text] = counts.get(text, 0) + 1
-    return [text if k == 1 else f"{text} ×{k}" for text, k in counts.items()]
+        if runs and runs[-1][0] == text:
+            runs[-1][1] += 1
+        else:
+            runs.append([text, 1])
+    return [text if k == 1 else f"{text} ×{k}" for text, k in runs]
 
 
 def render_table(console: Console, view: dict, title: str | None = None) -> None:

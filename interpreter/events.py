@@ -56,7 +56,12 @@ def outcome_words(result: dict) -> str:
     winners = result["winners"]
     if not winners:
         return "nobody wins"
-    return f"{names(winners)} win (shared)" if len(winners) > 1 else f"{names(winners)} wins"
+    said = f"{names(winners)} win (shared)" if len(winners) > 1 else f"{names(winners)} wins"
+    scores = result["scores"]
+    tied = [p for p, score in enumerate(scores) if score == scores[winners[0]] and p not in winners]
+    if tied:  # the same score as a winner, yet not a winner: the tiebreak decided
+        said += f" on the tiebreak: tied with {names(tied)} on {scores[winners[0]]}"
+    return said
 
 
 def place(st, zi: int) -> str:

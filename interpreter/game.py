@@ -19,6 +19,7 @@ from .compiler import ops
 from .compiler.program import FRAME_BLOCK
 from .compiler.decisions import UNSEEN_CARD as HIDDEN_OPTION
 from .compiler.runtime import not_legal, take
+from .language.shows import fields_by_show
 from .engine.state import State
 from .errors import InvalidActionError, RulesError, RulesRuntimeError
 from .traits import Traits, traits_of
@@ -50,6 +51,8 @@ class Game:
         self.diagnostics = list(diagnostics)
         program.seers = visibility.seer_masks(program)
         program.seen_by_all = visibility.seen_by_all
+        if model is not None:  # which `show` fits which card (view.card_text)
+            program.shown_fields = fields_by_show(model)
 
     def set_limits(self, steps: int | None = None, turns: int | None = None, check_invariants: bool | None = None,
                    decisions: int | None = None) -> None:

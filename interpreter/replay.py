@@ -21,6 +21,7 @@ from .events import asked, tell_all
 from .visibility import EVERYTHING
 
 LOG_FORMAT = "rules-game-log/2"
+RESULT_FORMAT = "rules-run-result/1"  # `run --json`: the result a log ends with (schemas/run-result.schema.json)
 _ENTRY = {"n": int, "round": int, "turn": int, "player": int, "action": str, "label": str}
 
 

@@ -15,6 +15,8 @@ class Traits:
     hidden: bool  # some zone or counter is not visible to every player
     can_end_lost: bool  # `end game lost`: everyone loses together
     can_end_won: bool  # `end game won`: everyone wins together
+    # someone other than the player whose turn it is may be asked something (see decides_off_turn)
+    off_turn: bool = True
 
     @property
     def together(self) -> bool:
@@ -29,4 +31,30 @@ def traits_of(model, program) -> Traits:
             random = True
         elif isinstance(node, n.EndGame):
             lost, won = lost or node.lost, won or node.won
-    return Traits(random, has_hidden_parts(program), lost, won)
+    return Traits(random, has_hidden_parts(program), lost, won, decides_off_turn(model))
+
+
+ASKING = (n.Choose, n.May, n.ChooseAction, n.Resolve)  # statements that may put a question to `me`
+
+
+def decides_off_turn(model) -> bool:
+    """Whether a player may be asked something outside its turn: `as`, a
+    reaction, a simultaneous choice, or a question in the setup or a hook
+    (followed into the procedures and effects they call). Where none can, a
+    seat the turn order leaves out is played by the rules alone."""
+    if model.reactions or any(isinstance(node, n.ActAs) or (isinstance(node, n.Choose) and node.simultaneous)
+                              for node in model.nodes()):
+        return True
+    callables = model.callables()
+    bodies = [model.setup.body if model.setup else ()]
+    bodies += [decl.body for decl in (*model.hooks.values(), *model.empty_hooks.values())]
+    followed: set = set()
+    while bodies:
+        for stmt in bodies.pop():
+            for node in n.walk(stmt):
+                if isinstance(node, ASKING):
+                    return True
+                if isinstance(node, n.CallStmt) and node.name in callables and node.name not in followed:
+                    followed.add(node.name)
+                    bodies.append(callables[node.name].body)
+    return False

@@ -11,16 +11,20 @@ mark: every card has every per-card zone, and most never hold anything.
 from __future__ import annotations
 
 from . import visibility
+from .compiler.decisions import ChoosePoint, MayPoint
+from .language.shows import template_for
 
 
 def card_text(st, card: int, viewer: int, zone: str | None = None) -> str:
     """A card as `viewer` sees it: its `show` text, the counters on it, and
     the cards it holds (or how many, where `viewer` does not see them)."""
     program = st.program
-    view = program.card_views.get(zone) or program.card_views.get("cards")
-    text = view(st, card) if view else program.card_names[card]
-    marks = [f"{info.name}" if st.ctr[info.index][card] == 1 else f"{info.name} {st.ctr[info.index][card]}"
-             for info in program.counter_list
+    data = program.cards.cards[card].data
+    # a program compiled without its model (no Game made for it) trusts every template
+    fields = program.shown_fields or dict.fromkeys(program.card_views, ())
+    shown = template_for(fields, zone, program.card_kinds[card], lambda f: data.get(f) is None)
+    text = program.card_views[shown](st, card) if shown else program.card_names[card]
+    marks = [f"{words(info.name)} {st.ctr[info.index][card]}" for info in program.counter_list
              if info.scope == "card" and st.ctr[info.index][card] and visibility.counter_visible(info, card, viewer)]
     if marks:
         text += " (" + ", ".join(marks) + ")"
@@ -30,9 +34,9 @@ def card_text(st, card: int, viewer: int, zone: str | None = None) -> str:
             held = [c for c in st.z[zi] if c is not None]
             if held and not visibility.instance_visible(st, zi, viewer):
                 hidden = f"{len(held)} hidden" if visibility.size_seen(st, zi, viewer) else "hidden"
-                text += f" [{info.name}: {hidden}]"
+                text += f" [{words(info.name)}: {hidden}]"
             elif held:
-                text += f" [{info.name}: " + ", ".join(card_text(st, c, viewer, info.name) for c in held) + "]"
+                text += f" [{words(info.name)}: " + ", ".join(card_text(st, c, viewer, info.name) for c in held) + "]"
     return text
 
 
@@ -103,3 +107,44 @@ def phase_label(program, number: int) -> str:
         return ""
     phase = program.phases[number - 1]
     return phase.label or phase.name.replace("_", " ")
+
+
+def words(name: str) -> str:
+    """A name of the rules (a counter, a zone) as players read it: `gold_left` is "gold left"."""
+    return name.replace("_", " ")
+
+
+CHOICE_WORDS = {"card": "choose a card", "player": "choose a player"}
+
+
+def prompt_words(st) -> str:
+    """The question of the pending decision in players' words. A `choose` or
+    a `may` has no words of its own (its prompt is the name of the rule it is
+    in: `turn`, a procedure's name), so it is asked as what it is; the
+    engine's own points (an action, effects to resolve) keep theirs."""
+    point = st.program.decisions[st.pending().point]
+    if isinstance(point, MayPoint):
+        return "you may"
+    if isinstance(point, ChoosePoint):
+        return CHOICE_WORDS.get(point.kind, "choose one")
+    return st.prompt()
+
+
+def option_numbers(st, last: tuple | None) -> tuple:
+    """The number each option of the pending decision is listed with, as
+    (key, {option id: number}); `last` is what this gave for the decision
+    before. Options are numbered from 1 in their order, but a decision that
+    follows one of the same point and player (resolving effects one after
+    the other, playing cards from a hand) keeps the numbers of the options
+    left, so that a number typed as it was read names the same option; an
+    option new there is numbered after the others."""
+    key = (st.current_player(), st.pending().point)
+    ids = st.option_ids
+    if last is None or last[0] != key:
+        return key, {option: number for number, option in enumerate(ids, 1)}
+    numbers = {option: last[1][option] for option in ids if option in last[1]}
+    following = max(last[1].values(), default=0) + 1
+    for option in ids:
+        if option not in numbers:
+            numbers[option], following = following, following + 1
+    return key, numbers

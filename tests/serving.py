@@ -54,3 +54,12 @@ def wait_until(test, seconds: float = 30.0, what: str = "the condition"):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.02)
+
+
+def drawn(table, seat):
+    """The page of `seat` (None: the designer's), drawn here, as the hub's
+    step processes draw it."""
+    from interpreter.serve.hub import Hub
+    from interpreter.serve.views import designer_view, seat_view
+
+    return designer_view(table, Hub.links(table)) if seat is None else seat_view(table, seat)

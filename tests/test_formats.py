@@ -18,7 +18,7 @@ referencing = pytest.importorskip("referencing")
 SCHEMAS = ROOT / "schemas"
 FORMATS = {"simulate-summary": "rules-simulate-summary/1", "compare-summary": "rules-compare-summary/1",
            "game-record": "rules-game-record/1", "game-log": "rules-game-log/2",
-           "tune-result": "rules-tune-result/1"}
+           "tune-result": "rules-tune-result/1", "run-result": "rules-run-result/1"}
 SOLO = RULES / "solo.rules"
 COOPERATIVE = RULES / "catastropolis" / "catastropolis.rules"
 STRONG = ROOT / "tests" / "fixtures" / "strong_seat0.rules"
@@ -129,3 +129,16 @@ def test_tune_result_validates(validators, tmp_path):
                              "--players", 2, "--budget", 200, "--first-games", 20, "-j", 1, "--json").stdout)
     assert data["format"] == FORMATS["tune-result"]
     valid(validators["tune-result"], data)
+
+
+@pytest.mark.parametrize("rules, args", [(CATALYST, ["--players", 3]), (COOPERATIVE, ["--players", 2])],
+                         ids=["catalyst", "cooperative"])
+def test_run_json_names_its_format_and_validates(validators, tmp_path, rules, args):
+    log = tmp_path / "game.jsonl"
+    result = json.loads(invoke("run", rules, *args, "--seed", 3, "--json", "--log", log).stdout)
+    assert result["format"] == FORMATS["run-result"]
+    valid(validators["run-result"], result)
+    logged = json.loads(log.read_text().splitlines()[-1])["result"]
+    assert {k: v for k, v in result.items() if k != "format"} == logged  # the result a log ends with
+    valid(validators["game-log"], {"result": logged})
+    assert validators["run-result"].is_valid({**result, "extra": 1}) is False

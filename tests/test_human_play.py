@@ -9,21 +9,24 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from interpreter.agents import make_agent
+from interpreter.view import option_numbers
 
 from .conftest import RULES
 
 SOLO = str(RULES / "solo.rules")
 
 
-def planned_game(solo, seed):
-    """Numbers a player would type (1-based option positions), and the result."""
+def planned_game(solo, seed, resumed_at=None):
+    """Numbers a player would type (as the table lists the options, see
+    view.option_numbers; numbered afresh where the game is resumed), and the result."""
     st = solo.new_initial_state(2, seed)
     bot = make_agent("random", seed, 0)
-    typed = []
+    typed, numbering = [], None
     while not st.is_terminal():
         decision = st.decision()
         choice = bot.choose(decision, {})
-        typed.append(str([o.id for o in decision.options].index(choice) + 1))
+        numbering = option_numbers(st, None if len(typed) == resumed_at else numbering)
+        typed.append(str(numbering[1][choice]))
         st.apply_action(choice)
     return typed, st.result()
 
@@ -35,6 +38,7 @@ def test_whole_solo_game_on_stdin_with_undo_save_and_load(tmp_path):
     typed, expected = planned_game(solo, seed=4)
     assert len(typed) > 20
     half = len(typed) // 2
+    typed, expected = planned_game(solo, seed=4, resumed_at=half)
     save = tmp_path / "game.json"
     # An invalid entry and an out-of-range one are asked again; undo goes back
     # one decision, which is then answered again.

@@ -224,7 +224,7 @@ def test_observation_vectors_carry_what_each_player_knows(game):
 
 
 def test_the_terminal_shows_the_looker_what_it_knows():
-    typed = "1\n1\n1\nquit\n"  # sort: Six on top, then Eight; a bot plays; then quit
+    typed = "1\n1\n2\nquit\n"  # sort: Six on top, then Eight (still option 2); a bot plays; then quit
     out = CliRunner().invoke(cli, ["run", str(PEEK), "--human", "1", "--bots", "random", "--seed", "3"], input=typed)
     assert out.exit_code == 0, out.output
     assert "player 1 looks at Six, Eight, Eleven (deck)" in out.output

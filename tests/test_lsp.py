@@ -416,3 +416,19 @@ def test_references_to_a_counter_sharing_its_name_with_an_effect_are_the_counter
     uses = [number for number, line in enumerate(text, 1)
             if re.search(r"(^counter |gain 1 |: |rank )military\b", line.partition("#")[0])]
     assert len(uses) == 4 and places == [(number, "military") for number in uses]
+
+
+def test_a_misspelt_override_gets_the_quick_fix_on_its_name(client, tmp_path):
+    """The README's example: `override param coin_limt` is placed on the name, which the fix replaces."""
+    variant = tmp_path / "rich.rules"
+    variant.write_text(f'extends "{RULES / "catalyst.rules"}"\noverride param coin_limt = 10\n')
+    uri = client.open(variant)
+    [found] = client.diagnostics(uri, 1)
+    assert found["message"] == "nothing to override: the base rules have no parameter 'coin_limt'\n" \
+                               "hint: did you mean 'coin_limit'?"
+    assert span(found) == (1, 15, 1, 24)
+    [action] = client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": found["range"], "context": {"diagnostics": [found]}})
+    assert action["title"] == "Change 'coin_limt' to 'coin_limit'"
+    [edit] = action["edit"]["changes"][uri]
+    assert (edit["newText"], span(edit)) == ("coin_limit", (1, 15, 1, 24))

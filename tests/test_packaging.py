@@ -26,6 +26,19 @@ def test_every_code_package_is_declared():
     assert found - listed == set()
 
 
+def test_every_folder_of_sample_games_is_installed_whole():
+    """Each folder of rules/ holding a rules file is a data package whose
+    patterns take every one of its files (a plain install has only those)."""
+    setuptools = declared()["tool"]["setuptools"]
+    for folder in {path.parent for path in (ROOT / "rules").rglob("*.rules")}:
+        package = ".".join(("catalyst_rules_data", *folder.relative_to(ROOT).parts))
+        assert package in setuptools["packages"], package
+        patterns = setuptools["package-data"].get(package, [])
+        for path in folder.iterdir():
+            if path.is_file():
+                assert any(path.match(pattern) for pattern in patterns), f"{path.relative_to(ROOT)} is not installed"
+
+
 def test_the_declared_licence_has_its_file():
     project = declared()["project"]
     assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
@@ -43,6 +56,10 @@ def test_a_plain_install_of_the_wheel_carries_the_sample_games(tmp_path):
                      "catalyst_rules_data/rules/catalyst.rules", "catalyst_rules_data/rules/cards.yaml",
                      "catalyst_rules_data/rules/solo.rules", "catalyst_rules_data/rules/variants/flat_market.rules",
                      "catalyst_rules_data/rules/catastropolis/catastropolis.rules",
+                     "catalyst_rules_data/rules/samples/capsule/capsule.rules",
+                     "catalyst_rules_data/rules/samples/capsule/capsule.schema.json",
+                     "catalyst_rules_data/rules/samples/rivals/rivals.rules",
+                     "catalyst_rules_data/rules/samples/rivals/cards.yaml",
                      "catalyst_rules_data/schemas/cards.schema.json",
                      "interpreter/serve/static/play.html", "interpreter/serve/static/designer.html",
                      "interpreter/serve/static/table.js", "interpreter/serve/static/style.css"):
@@ -56,6 +73,12 @@ def test_a_plain_install_of_the_wheel_carries_the_sample_games(tmp_path):
                              env=env, cwd=tmp_path, check=True).stdout
     installed = site / "catalyst_rules_data" / "rules" / "catalyst.rules"
     assert str(installed) in listing
+    for sample in ("capsule", "rivals"):  # the README's two sample games
+        path = site / "catalyst_rules_data" / "rules" / "samples" / sample / f"{sample}.rules"
+        assert str(path) in listing
+        check = subprocess.run([sys.executable, "-m", "cli.main", "check", str(path)], capture_output=True,
+                               text=True, env=env, cwd=tmp_path)
+        assert check.returncode == 0, check.stderr
     check = subprocess.run([sys.executable, "-m", "cli.main", "check", str(installed)], capture_output=True,
                            text=True, env=env, cwd=tmp_path)
     assert check.returncode == 0, check.stderr

@@ -309,3 +309,13 @@ def test_render_words_unseen_zones_as_the_tables_do(RulesEnv):
     text = render_text(st, 0)
     assert "pile: cards (hidden, how many is not told)" in text and "None" not in text
     assert "hand: 2 cards (hidden)" in text
+
+
+def test_the_documented_observation_sizes_are_the_encoder_s(games):
+    """docs/agent_apis.md gives the length of the vector for Catalyst and solo: the encoder's own."""
+    import re
+
+    text = re.sub(r"\s+", " ", (ROOT / "docs" / "agent_apis.md").read_text())
+    found = re.search(r"(\d+) floats for Catalyst, (\d+) for solo", text)
+    assert found, "docs/agent_apis.md no longer gives the observation sizes"
+    assert [int(found.group(1)), int(found.group(2))] == [Encoding(games[CATALYST]).size, Encoding(games[SOLO]).size]

@@ -53,10 +53,14 @@ class Table:
         self.screen.append(self.child.before)
         return found == 0
 
-    def options(self) -> int:
-        """How many options the last prompt offered (the numbers listed under its question)."""
+    def numbers(self) -> list[int]:
+        """The numbers listed under the last question (an option keeps its number from the question before)."""
         asked_at = re.split(r"player \d+, [^\n]*:\r?\n", ANSI.sub("", self.screen[-1]))[-1]
-        return int(OPTION.findall(asked_at)[-1])
+        return [int(n) for n in OPTION.findall(asked_at)]
+
+    def options(self) -> int:
+        """How many options the last prompt offered."""
+        return len(self.numbers())
 
     def say(self, line: str) -> str:
         """Type a command that does not answer the decision; what it printed."""
@@ -65,10 +69,10 @@ class Table:
         return self.screen[-1]
 
     def play(self, choose, limit=None):
-        """Answer every decision with `choose(number of options)` (at most `limit` times)."""
+        """Answer every decision with the option listed `choose(number of options)`-th (at most `limit` times)."""
         answered = 0
         while (limit is None or answered < limit) and self.wait():
-            self.child.sendline(str(choose(self.options())))
+            self.child.sendline(str(self.numbers()[choose(self.options()) - 1]))  # the n-th option listed
             answered += 1
         return answered
 

@@ -93,6 +93,7 @@ class Program:
     # Set by the game layer from visibility.py, the one place deciding it.
     seers: list = field(default_factory=list)
     seen_by_all: Optional[Callable] = None  # (st, card) -> whether every player sees the card where it lies
+    shown_fields: dict = field(default_factory=dict)  # which card fields each `show` reads (view.card_text)
     counter_list: list = field(default_factory=list)
     decisions: list = field(default_factory=list)  # decision points, by id
     module: object = None  # the generated code (codegen.Module)

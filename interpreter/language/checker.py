@@ -260,8 +260,9 @@ class Checker(FlowChecks, NothingChecks, Visitor):
                 self.error(f"board '{decl.name}' grows in zone '{decl.zone}', which is not declared", decl.span,
                            did_you_mean(decl.zone, m.zones) or "declare the zone the spaces are placed in")
         for name, decl in m.shows.items():
-            if name != "cards" and name not in m.zones:
-                self.error(f"`show {name}`: no zone named '{name}'", decl.span, did_you_mean(name, set(m.zones) | {"cards"}))
+            if name != "cards" and name not in m.zones and name not in self.db.kinds:
+                self.error(f"`show {name}`: no zone or kind of card named '{name}'", decl.span,
+                           did_you_mean(name, set(m.zones) | set(self.db.kinds) | {"cards"}))
             self.expr(decl.template, {"card"})
         for name, decl in m.shown_values.items():
             self.shown_value(name, decl)

@@ -19,6 +19,7 @@ from .cards import CardDB, load_card_fields, load_cards
 from .checker import check
 from .model import RulesModel
 from .params import evaluate_params
+from .shows import unfit_shows
 from .sources import load_model, source_text
 from .typecheck import type_problems
 
@@ -103,7 +104,7 @@ def check_loaded(model: RulesModel, db, params: dict, card_fields: dict, problem
     (only once every name is known): errors and warnings."""
     diagnostics = problems + check(model, db, params, card_fields)
     if not any(d.severity == "error" for d in diagnostics):
-        diagnostics += type_problems(model, db, params, card_fields)
+        diagnostics += type_problems(model, db, params, card_fields) + unfit_shows(model, db)
     return diagnostics
 
 

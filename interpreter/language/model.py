@@ -7,10 +7,11 @@ replaced whole.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..errors import Diagnostic, did_you_mean
+from ..errors import Diagnostic, Span, did_you_mean
 from . import nodes as n
 
 # Declaration class -> (namespace, key function)
@@ -135,7 +136,8 @@ def merge(model: RulesModel, tree: n.RulesFile, path: str, extends_base: bool) -
         elif override and existing is None:
             candidates = getattr(model, namespace) if isinstance(getattr(model, namespace), dict) else {}
             hint = did_you_mean(name, candidates) if name else None
-            problems.append(Diagnostic("error", f"nothing to override: the base rules have no {_describe(key)}", decl.span, hint))
+            problems.append(Diagnostic("error", f"nothing to override: the base rules have no {_describe(key)}",
+                                       _name_span(decl.span, name), hint))
             continue
         elif not override and existing is not None and extends_base:
             where = f"{existing.span.filename}:{existing.span.line}" if existing.span.source else "the base rules"
@@ -176,6 +178,18 @@ def _key(item):
     if cls is n.ScoreDecl:
         return ("score", "")
     return None
+
+
+def _name_span(span: Span, name: str) -> Span:
+    """Where `name` is written on the first line of a declaration (`override
+    param coin_limt = 10`): the place of a misspelt name, which an editor's
+    quick fix replaces; the whole declaration where it is not found there."""
+    found = re.search(rf"\b{re.escape(name)}\b", span.source.line(span.line)[span.column - 1:]) \
+        if name and span.source else None
+    if found is None:
+        return span
+    column = span.column + found.start()
+    return Span(span.source, span.line, column, span.line, column + len(name))
 
 
 def _describe(key) -> str:

@@ -19,6 +19,7 @@ from ..agents import make_agents
 from ..errors import RulesError
 from ..events import player_name, tell_all
 from ..saves import SESSION_FORMAT, session_text
+from ..view import option_numbers
 from ..visibility import EVERYTHING, PUBLIC
 
 HOTSEAT = "hotseat"  # the seat of a link that plays every person's seat on one screen
@@ -110,14 +111,26 @@ class Table:
         return token.isascii() and secrets.compare_digest(token, self.links.designer)
 
     def who(self, seat: int) -> str:
-        """Who plays a seat, in words: "person" or the bot's name."""
-        return "person" if self.is_person(seat) else f"bot {self.agents[seat].name}"
+        """Who plays a seat, in words: "person", the bot's name, or the rules
+        themselves for a seat that is never asked anything (an automaton the
+        rules play: left out of the turn order, where no one is asked
+        anything outside their turn), whatever bot stands ready for it."""
+        if self.is_person(seat):
+            return "person"
+        if self.never_asked(seat):
+            return "the rules (automaton)"
+        return f"bot {self.agents[seat].name}"
+
+    def never_asked(self, seat: int) -> bool:
+        st = self.state
+        return (not self.game.traits.off_turn and seat not in st.order
+                and all(d["player"] != seat for d in self.decisions))
 
     # ---------------------------------------------------------------- playing
     def replay(self, actions: list[str]) -> None:
         """The game from its seed through `actions`, each step told to every viewer."""
         st = self.game.new_initial_state(self.setup.players, self.setup.seed, listen=True)
-        self.state, self.decisions = st, []
+        self.state, self.decisions, self.numbering = st, [], None
         self.told: dict = {viewer: [] for viewer in self.viewers()}
         self._tell()
         for action in actions:
@@ -133,8 +146,18 @@ class Table:
         label = next(o.label for o in decision.options if o.id == action)
         self.decisions.append({"n": len(self.decisions) + 1, "round": st.round, "turn": st.turns,
                                "player": decision.player, "action": action, "label": label})
+        self.numbers()  # the numbers this decision was listed with, which the next one may keep
         st.apply_action(action)
+        self.numbering = None if st.is_terminal() else option_numbers(st, self.numbering)
         self._tell()
+
+    def numbers(self) -> dict:
+        """Option id -> the number the pending decision lists it with (view.option_numbers)."""
+        if self.state.is_terminal() or self.state.pending() is None:
+            return {}
+        if self.numbering is None:
+            self.numbering = option_numbers(self.state, None)
+        return self.numbering[1]
 
     def _tell(self) -> None:
         """What happened since the last step, worded for each viewer and kept."""

@@ -13,7 +13,7 @@ shown (the cards that never left the zone every card starts in excepted).
 from __future__ import annotations
 
 from ..events import outcome_words, player_name
-from ..view import card_text, table_view, unseen_words
+from ..view import card_text, prompt_words, table_view, unseen_words
 from ..visibility import EVERYTHING, PUBLIC, card_visible
 from .board import layouts
 from .tables import HOTSEAT
@@ -73,8 +73,8 @@ def _seat_or_none(player):
 
 
 # ---------------------------------------------------------------- options and boards
-def option_picks(st) -> dict:
-    """card -> numbers (from 1) of the options of the pending decision that name it."""
+def option_picks(st, numbers: dict) -> dict:
+    """card -> numbers (`numbers`: option id -> number) of the options of the pending decision that name it."""
     pending = st.pending()
     if st.is_terminal() or pending is None:
         return {}
@@ -82,16 +82,18 @@ def option_picks(st) -> dict:
     picks: dict = {}
     if kind != "card":
         return picks
-    for number, value in enumerate(pending.values, 1):
+    for option, value in zip(st.option_ids, pending.values):
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(st.program.card_ids):
-            picks.setdefault(value, []).append(number)
-    return picks
+            picks.setdefault(value, []).append(numbers[option])
+    return {card: sorted(found) for card, found in picks.items()}
 
 
-def decision_json(st) -> dict:
+def decision_json(st, numbers: dict) -> dict:
+    """The pending decision, its options listed by their numbers (`numbers`: option id -> number)."""
     decision = st.decision()
-    return {"player": decision.player, "name": player_name(decision.player), "prompt": decision.prompt,
-            "options": [{"number": i, "id": o.id, "label": o.label} for i, o in enumerate(decision.options, 1)]}
+    options = sorted(decision.options, key=lambda o: numbers[o.id])
+    return {"player": decision.player, "name": player_name(decision.player), "prompt": prompt_words(st),
+            "options": [{"number": numbers[o.id], "id": o.id, "label": o.label} for o in options]}
 
 
 _LAYOUTS: dict = {}  # program id -> (program, its layouts): a board never changes during a game
@@ -133,13 +135,13 @@ def seat_view(table, seat) -> dict:
     else:
         viewer, history = seat, table.told[seat]
     deciding = decider is not None and decider == viewer and table.error is None
-    picks = option_picks(st) if deciding else {}
+    picks = option_picks(st, table.numbers()) if deciding else {}
     boards = boards_json(st, viewer, picks)
     return {
         "kind": "seat", "title": st.program.title, "version": table.version, "epoch": table.epoch,
         "you": viewer if viewer >= 0 else None, "hotseat": seat == HOTSEAT,
         "seats": _seats(table, viewer), "table": table_json(st, viewer, picks, boards), "boards": boards,
-        "decision": decision_json(st) if deciding else None,
+        "decision": decision_json(st, table.numbers()) if deciding else None,
         "waiting_for": None if deciding or decider is None else {"player": decider, "name": player_name(decider)},
         "history": history, "end": end_json(st) if st.is_terminal() else None, "error": table.error,
     }
@@ -168,7 +170,7 @@ def designer_view(table, links: dict) -> dict:
     """Everything: the whole table, the pending decision, every decision
     taken and every event, the branches left behind, the set-up."""
     st = table.state
-    picks = option_picks(st)
+    picks = option_picks(st, table.numbers())
     boards = boards_json(st, EVERYTHING, picks)
     setup = table.setup
     return {
@@ -179,7 +181,7 @@ def designer_view(table, links: dict) -> dict:
         "seats": [{**s, "link": links.get(s["seat"])} for s in _seats(table, EVERYTHING)],
         "hotseat_link": links.get(HOTSEAT),
         "table": table_json(st, EVERYTHING, picks, boards), "boards": boards,
-        "decision": None if st.is_terminal() or table.error else decision_json(st),
+        "decision": None if st.is_terminal() or table.error else decision_json(st, table.numbers()),
         "decisions": table.decisions, "log": table.told[EVERYTHING],
         "branches": [{"index": i, "decisions": table.branch_decisions(i)} for i in range(len(table.branches))],
         "end": end_json(st) if st.is_terminal() else None, "error": table.error,

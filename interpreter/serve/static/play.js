@@ -73,7 +73,7 @@
   }
 
   async function choose(number) {
-    const option = view && view.decision && view.decision.options[number - 1];
+    const option = view && view.decision && view.decision.options.find((o) => o.number === number);
     if (!option) return;
     $("message").textContent = "";
     for (const button of document.querySelectorAll("button.option")) button.disabled = true;
@@ -113,7 +113,8 @@
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT" || !view || !view.decision || !$("cover").hidden) return;
     const n = Number(e.key);
-    if (n >= 1 && n <= view.decision.options.length && view.decision.options.length <= 9) choose(n);
+    const numbers = view.decision.options.map((o) => o.number);
+    if (numbers.includes(n) && Math.max(...numbers) <= 9) choose(n);
   });
 
   async function refresh() {

@@ -64,10 +64,12 @@ const Table = (function () {
     }
     if (!zone.cards.length) return el("span", { class: "empty", text: "—" });
     const list = el("div", { class: "cards" });
-    // Identical cards no option names are shown once, with their number.
+    // Identical cards side by side that no option names are shown once, with their number;
+    // cards apart are never merged: the zone's order is kept.
     const groups = [];
     for (const card of zone.cards) {
-      const same = !card.options.length && groups.find((g) => !g.card.options.length && g.card.text === card.text && g.card.name === card.name);
+      const last = groups[groups.length - 1];
+      const same = !card.options.length && last && !last.card.options.length && last.card.text === card.text && last.card.name === card.name ? last : null;
       if (same) same.count += 1;
       else groups.push({ card, count: 1 });
     }
