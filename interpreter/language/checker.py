@@ -14,13 +14,18 @@ from .fixed import changing
 from .names import names_in_scope, resolve_name, resolve_owned
 from .nothingcheck import NothingChecks
 from .params import allowed_values
+from .facecheck import face_leaks
 from .sizecheck import size_leaks
+from .typecheck import typed
 from .parser import readable_as_name
 from .visitor import Visitor
 
 
 def check(model, db, params: dict, card_fields: dict) -> list[Diagnostic]:
-    return Checker(model, db, params, card_fields).run() + size_leaks(model)
+    problems = Checker(model, db, params, card_fields).run()
+    if any(p.severity == "error" for p in problems):
+        return problems + size_leaks(model)
+    return problems + size_leaks(model) + face_leaks(model, typed(model, db, params, card_fields))
 
 
 class Checker(FlowChecks, NothingChecks, Visitor):

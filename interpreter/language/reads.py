@@ -93,7 +93,7 @@ class _Walk:
     def sources(self, expr, sc: _Scope, card: bool = False) -> tuple:
         """Where the cards of `expr` (a card or a list of cards; with `card`,
         a card whatever its type says) come from."""
-        used = _names(expr) & sc.reads.keys()
+        used = names_used(expr) & sc.reads.keys()
         if used:  # read through bound names: what those read
             return tuple(s for name in sorted(used) for s in sc.reads[name])
         if not card and self.types.of(expr, sc.types) not in (CARD, CARDS):
@@ -140,13 +140,13 @@ def _children(expr):
                     yield from (x for x in item if isinstance(x, n.Expr))
 
 
-def _names(expr) -> set:
+def names_used(expr) -> set:
     """The names `expr` uses."""
     if isinstance(expr, n.Name):
         return {expr.name}
     found = set()
     for child in _children(expr):
-        found |= _names(child)
+        found |= names_used(child)
     return found
 
 

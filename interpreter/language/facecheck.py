@@ -1,0 +1,45 @@
+"""Texts told to every player that read the faces of cards not every player sees.
+
+A pure pass beside the checker (as sizecheck.py is for the sizes of zones).
+A value shown `per player, visible` is told to every player as the rules
+compute it: where it reads the face of a card of a zone not every player
+sees (`sum c.points for c in hand`), it tells the others what that zone
+holds. That may be the rule (a score everyone keeps track of) or a leak;
+the warning lets the designer judge. (A label's part read from such a card
+is withheld from whoever does not see it: language/reads.py.)
+"""
+from __future__ import annotations
+
+from ..errors import Diagnostic
+from .reads import card_sources, names_used
+
+
+def face_leaks(model, types) -> list[Diagnostic]:
+    """A warning for each value shown to every player that reads the face of
+    a card lying where not every player sees it."""
+    problems = []
+    for name, decl in model.shown_values.items():
+        target = model.defines.get(name)
+        if decl.visibility == "owner" or target is None or target.params:
+            continue
+        hidden = sorted(set().union(*(_zones(model, source, frozenset())
+                                      for source, _ in card_sources(target.expr, {}, types, model))))
+        hidden = [zone for zone in hidden if model.zones[zone].visibility != "visible"]
+        if hidden:
+            problems.append(Diagnostic(
+                "warning", f"`show {name} per player` tells every player a value read from the cards of zone "
+                           f"'{hidden[0]}', which not every player sees", decl.span,
+                "write `show ... per player, owner only` if only its player may know it; "
+                "`check --leaks` shows what it tells"))
+    return problems
+
+
+def _zones(model, expr, seen: frozenset) -> set:
+    """The zones `expr` names, definitions followed."""
+    found = set()
+    for name in names_used(expr):
+        if name in model.zones:
+            found.add(name)
+        elif name in model.defines and name not in seen:
+            found |= _zones(model, model.defines[name].expr, seen | {name})
+    return found
