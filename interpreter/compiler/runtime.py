@@ -114,6 +114,20 @@ def lowest(values):
     return min(values) if values else None
 
 
+class memo(dict):
+    """A sub-expression of a loop computed once per key in one evaluation of
+    the loop (see hoist.py): `fn(key)` the first time a key is asked for."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __missing__(self, key):
+        value = self[key] = self.fn(key)
+        return value
+
+
 def shows(name, effects) -> bool:
     """Whether an effect list shows `name` in any item (`draw in c.effects`)."""
     return any(name in alts for alts in effects)
