@@ -67,3 +67,15 @@ def test_a_card_without_the_field_fails_where_it_did(tmp_path):
     with pytest.raises(RulesRuntimeError, match="card 'G' has no field 'suit'") as failed:
         game.new_initial_state(2, 1)
     assert "game.rules:11:5" in str(failed.value)
+
+
+def test_neighbouring_conditions_with_the_same_key_share_one_memo(tmp_path):
+    """`c.rank > 0 and not owns(c.suit) and (count ... c.suit) > 2`: the
+    last two read c only as its suit, so one memo per suit keeps both."""
+    game = suits(tmp_path)
+    text = game.program.module.text
+    both = "count c in box where c.rank > 0 and not owns(c.suit) and (count x in box where x.suit == c.suit) > 2"
+    (tmp_path / "game.rules").write_text(RULES.replace('"Everything"', f'"Both": {both}\n    "Everything"'))
+    merged = load_game(tmp_path / "game.rules")
+    assert merged.program.module.text.count("in [{}]") == text.count("in [{}]") + 1
+    assert steps_and_value(merged.new_initial_state(2, 1), "Both") == (6, 2)  # a call of owns per suit

@@ -488,7 +488,7 @@ class ExprGen(Visitor):
         return f"({self.visit(expr.operand, names)} in {self._kind_sets[expr.kind]})"
 
     def visit_BoolOp(self, expr, names):
-        return "(" + f" {expr.op} ".join(self.visit(o, names) for o in expr.operands) + ")"
+        return "(" + f" {expr.op} ".join(self.hoist.merged([self.visit(o, names) for o in expr.operands], expr.op)) + ")"
 
     def visit_Not(self, expr, names):
         return f"(not {self.visit(expr.operand, names)})"

@@ -63,6 +63,7 @@ class Hoister:
         self.enabled = enabled
         self.frames: list = []  # Loop, or None where a new scope starts (a lambda of the generated code)
         self.memos: dict = {}  # memo name -> (its Loop, its use, the source it replaces)
+        self.keys: dict = {}  # use of a memo -> (its Loop, its key)
 
     @contextmanager
     def loop(self, var: str):
@@ -73,7 +74,7 @@ class Hoister:
         finally:
             self.frames.pop()
             for m in frame.memos:  # bound inside the loop's own text from now on
-                del self.memos[m]
+                self.keys.pop(self.memos.pop(m)[1], None)
                 if self.frames and self.frames[-1] is not None:
                     self.frames[-1].names.discard(m)
 
@@ -111,6 +112,17 @@ class Hoister:
         key = self._key(full, inner, names)
         return self._memo(text, j, key) if key is not None else text
 
+    def merged(self, parts: list, op: str) -> list:
+        """`parts` of an `and`/`or`, with neighbours kept by memos of the same
+        loop and key kept by one memo instead (one lookup, one memo to make)."""
+        out = []
+        for part in parts:
+            if out and part in self.keys and self.keys.get(out[-1]) == self.keys[part]:
+                out[-1] = self.hoisted(f"({out[-1]} {op} {part})")
+            else:
+                out.append(part)
+        return out
+
     def _key(self, full: str, frame: Loop, names: set):
         """`same_<field>[var]` if `full` reads the loop's variable only as one
         field of it, else None."""
@@ -133,6 +145,7 @@ class Hoister:
             use = f"({m}[{k}] if ({k} := {key}) in {m} else {m}.setdefault({k}, {source}))"
         frame.memos.append(m)
         self.memos[m] = (frame, use, source)
+        self.keys[use] = (frame, key)
         if at > 0 and self.frames[at - 1] is not None:  # made before the loop: bound by the one enclosing it
             self.frames[at - 1].names.add(m)
         return use
@@ -153,4 +166,5 @@ class Hoister:
                 if drop:
                     frame.memos.remove(m)
                     del self.memos[m]
+                    self.keys.pop(use, None)
         return text
