@@ -7,8 +7,8 @@
 Each workload first does its setup (imports, loading the rules, building what
 the bots share), then its work `count` times; running it with 0 measures the
 setup, so the difference of two runs is the work alone. Every workload is
-seeded, so a run executes the same instructions every time (until the code
-changes): compare instruction counts, not noisy wall times, before and after a
+seeded, and counted with Python's string hashing fixed, so a run executes
+the same instructions every time (until the code changes): compare instruction counts, not noisy wall times, before and after a
 change. `--instructions` runs the workload under `valgrind --tool=callgrind`
 with `count` and with 0 and prints the difference per unit of work.
 `--profile` prints the hottest functions of the work (cProfile).
@@ -204,7 +204,8 @@ def instructions(workload: str, count: int) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "callgrind.out")
             subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
-                            __file__, workload, str(n)], check=True, capture_output=True)
+                            __file__, workload, str(n)], check=True, capture_output=True,
+                           env={**os.environ, "PYTHONHASHSEED": "0"})  # string hashes, so dict layouts, fixed too
             with open(out) as f:
                 totals.append(int(re.search(r"^(?:summary|totals): (\d+)", f.read(), re.M).group(1)))
     return totals[0] - totals[1]
