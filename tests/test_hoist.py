@@ -79,3 +79,14 @@ def test_neighbouring_conditions_with_the_same_key_share_one_memo(tmp_path):
     merged = load_game(tmp_path / "game.rules")
     assert merged.program.module.text.count("in [{}]") == text.count("in [{}]") + 1
     assert steps_and_value(merged.new_initial_state(2, 1), "Both") == (6, 2)  # a call of owns per suit
+
+
+def test_a_memo_can_stand_for_what_an_inner_loop_goes_through(tmp_path):
+    """The list an inner loop goes through, read per suit, is kept per suit
+    (Python names nothing inside a comprehension's iterable: the key is read
+    where it is needed)."""
+    term = "count c in box where any x in [y for y in box where y.suit == c.suit] where x.rank > 2"
+    (tmp_path / "cards.yaml").write_text(CARDS)
+    (tmp_path / "game.rules").write_text(RULES.replace('"Everything"', f'"Inner": {term}\n    "Everything"'))
+    st = load_game(tmp_path / "game.rules").new_initial_state(2, 1)
+    assert steps_and_value(st, "Inner")[0] == 6

@@ -141,8 +141,9 @@ class Hoister:
         if key is None:
             use = f"({m}[0] if {m} else {m}.setdefault(0, {source}))"
         else:
-            k = self.m.name("v")
-            use = f"({m}[{k}] if ({k} := {key}) in {m} else {m}.setdefault({k}, {source}))"
+            # the key is read again rather than named: Python allows no name to be assigned
+            # in what a comprehension goes through, and a named key costs more besides
+            use = f"({m}[{key}] if {key} in {m} else {m}.setdefault({key}, {source}))"
         frame.memos.append(m)
         self.memos[m] = (frame, use, source)
         self.keys[use] = (frame, key)
