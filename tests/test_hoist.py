@@ -20,6 +20,7 @@ RULES = """\
 game "Suits"
 players 2
 cards "cards.yaml" into box
+counter marks: per card, min 0
 zone box: shared, visible
 zone hand: per player, visible
 define owns(s) = any x in hand where x.suit == s
@@ -66,7 +67,7 @@ def test_a_card_without_the_field_fails_where_it_did(tmp_path):
     game = suits(tmp_path, CARDS + "  - {name: G, rank: 4}\n")
     with pytest.raises(RulesRuntimeError, match="card 'G' has no field 'suit'") as failed:
         game.new_initial_state(2, 1)
-    assert "game.rules:11:5" in str(failed.value)
+    assert "game.rules:12:5" in str(failed.value)
 
 
 def test_neighbouring_conditions_with_the_same_key_share_one_memo(tmp_path):
@@ -90,3 +91,16 @@ def test_a_memo_can_stand_for_what_an_inner_loop_goes_through(tmp_path):
     (tmp_path / "game.rules").write_text(RULES.replace('"Everything"', f'"Inner": {term}\n    "Everything"'))
     st = load_game(tmp_path / "game.rules").new_initial_state(2, 1)
     assert steps_and_value(st, "Inner")[0] == 6
+
+
+def test_a_value_that_reads_a_counter_of_the_card_is_not_kept_per_field_value(tmp_path):
+    """`marks of c` belongs to the card, not to its suit: the condition is
+    computed for each card (the call of owns, which reads only the suit, is
+    still kept per suit)."""
+    term = "count c in box where marks of c > 0 and not owns(c.suit)"
+    (tmp_path / "cards.yaml").write_text(CARDS)
+    (tmp_path / "game.rules").write_text(RULES.replace('"Everything"', f'"Marked": {term}\n    "Everything"'))
+    st = load_game(tmp_path / "game.rules").new_initial_state(2, 1)
+    red = next(c for c in st.z[0] if st.program.card_names[c] == "A")
+    st.ctr[st.program.counters["marks"].index][red] = 1
+    assert steps_and_value(st, "Marked") == (1, 1)

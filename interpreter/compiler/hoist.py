@@ -128,10 +128,13 @@ class Hoister:
         field of it, else None."""
         if names & frame.names != {frame.var}:
             return None
-        reads = set(re.findall(rf"\b(\w+)\[{frame.var}\](?!\()", full))
-        if len(reads) != 1 or len(re.findall(rf"\b{frame.var}\b", full)) != full.count(f"[{frame.var}]"):
+        reads = set(re.findall(rf"(?<![\w\]])(\w+)\[{frame.var}\](?!\()", full))
+        if len(reads) != 1:
             return None
-        table = self.same(reads.pop())
+        values = reads.pop()  # every mention of the variable must be this read (not a counter of the card, say)
+        if len(re.findall(rf"\b{frame.var}\b", full)) != len(re.findall(rf"(?<![\w\]]){values}\[{frame.var}\](?!\()", full)):
+            return None
+        table = self.same(values)
         return f"{table}[{frame.var}]" if table is not None else None
 
     def _memo(self, text: str, at: int, key) -> str:
