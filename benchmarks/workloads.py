@@ -7,8 +7,8 @@
 Each workload first does its setup (imports, loading the rules, building what
 the bots share), then its work `count` times; running it with 0 measures the
 setup, so the difference of two runs is the work alone. Every workload is
-seeded, so a run executes the same instructions every time (until the code
-changes): compare instruction counts, not noisy wall times, before and after a
+seeded, and counted with Python's string hashing fixed, so a run executes
+the same instructions every time (until the code changes): compare instruction counts, not noisy wall times, before and after a
 change. `--instructions` runs the workload under `valgrind --tool=callgrind`
 with `count` and with 0 and prints the difference per unit of work.
 `--profile` prints the hottest functions of the work (cProfile).
@@ -36,7 +36,7 @@ def _game():
     return load_game(RULES)
 
 
-def random_games():
+def random_games(players=2):
     """2-player random-bot games to the end, with their scores."""
     from interpreter.agents import make_agents
     from interpreter.play import play_game
@@ -44,21 +44,31 @@ def random_games():
     game = _game()
 
     def work(i):
-        play_game(game, 2, i, make_agents("random", 2, i)).scores()
+        play_game(game, players, i, make_agents("random", players, i)).scores()
 
     return work
 
 
-def baseline_games():
+def baseline_games(players=2):
     """The same games on the hand-written engine."""
     import baseline_catalyst as baseline
 
     cards = baseline.Cards()
 
     def work(i):
-        baseline.play(cards, 2, i, baseline.random_chooser(2, i))
+        baseline.play(cards, players, i, baseline.random_chooser(players, i))
 
     return work
+
+
+def random4_games():
+    """4-player random-bot games to the end, with their scores."""
+    return random_games(4)
+
+
+def baseline4_games():
+    """The same 4-player games on the hand-written engine."""
+    return baseline_games(4)
 
 
 def greedy_games():
@@ -180,7 +190,8 @@ def clones():
 
 
 WORKLOADS = {
-    "random": random_games, "baseline": baseline_games, "greedy": greedy_games, "mcts": mcts_search,
+    "random": random_games, "baseline": baseline_games, "random4": random4_games, "baseline4": baseline4_games,
+    "greedy": greedy_games, "mcts": mcts_search,
     "mcts_default": mcts_default_search,
     "openspiel": openspiel_search, "observation": observations, "clone": clones,
 }
@@ -193,7 +204,8 @@ def instructions(workload: str, count: int) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "callgrind.out")
             subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
-                            __file__, workload, str(n)], check=True, capture_output=True)
+                            __file__, workload, str(n)], check=True, capture_output=True,
+                           env={**os.environ, "PYTHONHASHSEED": "0"})  # string hashes, so dict layouts, fixed too
             with open(out) as f:
                 totals.append(int(re.search(r"^(?:summary|totals): (\d+)", f.read(), re.M).group(1)))
     return totals[0] - totals[1]

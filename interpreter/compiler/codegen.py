@@ -34,13 +34,13 @@ from ..errors import RulesError
 
 # Names generated code may use: locals of rule functions, numbered names of
 # values in the namespace, and helpers registered by prefix.
-_LOCALS = re.compile(r"^(st|fr|L|pc|ctr|z|nf|ids|vals|rest|[vtsp]\d+)$")
+_LOCALS = re.compile(r"^(st|fr|L|pc|ctr|z|nf|ids|vals|rest|[vtspm]\d+)$")
 _HELPERS = re.compile(r"^(R_[a-z_]+|B_[a-z_]+|S|BUDGET|CARD_IDS)$")
 _BUILTINS = {"len", "tuple", "list", "range", "max", "min", "sum", "any", "all", "abs", "isinstance", "int", "map",
              "enumerate", "None", "True", "False", "Exception"}
 _ATTRIBUTES = {"me", "n", "first", "round", "turns", "ctr", "z", "loc", "rng", "decider", "point", "option_ids",
                "option_values", "frames", "steps", "cov", "events", "lost", "end_round", "append", "extend", "pop", "index",
-               "count", "__getitem__", "program", "codes", "phase", "passed", "auto"}
+               "count", "__getitem__", "setdefault", "program", "codes", "phase", "passed", "auto"}
 _serial = itertools.count(1)
 BUILT: "weakref.WeakValueDictionary[str, Module]" = weakref.WeakValueDictionary()  # file name -> built module
 

@@ -9,6 +9,7 @@ arguments are plain names, else called as generated functions.
 from __future__ import annotations
 
 import re
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from .. import limits
 from ..language.builtins import FUNCTIONS, VALUES
@@ -20,6 +21,7 @@ from ..language.value_types import CARD, CARDS, NUMBER, PLAYER, PLAYERS
 from ..language.visitor import Visitor
 from . import runtime as rt
 from .failures import blame
+from .hoist import Hoister
 
 _SIMPLE = re.compile(r"^(L\[\d+\]|[vtsp]\d+|-?\d+|st\.me|K\d+|None|True|False)$")
 _ELEMENT_KIND = {CARD: "card", PLAYER: "player"}
@@ -61,8 +63,12 @@ class ExprGen(Visitor):
         self._slots: dict = {}
         self._inlining: set = set()
         self._uses: dict = {}
+        self._same_tables: dict = {}  # field name -> namespace name of its table of first cards with the same value
+        # Sub-expressions of loops computed once per value (hoist.py); not where
+        # every read of a card is counted, since a value kept is a read not made.
+        self.hoist = Hoister(module, self._same, enabled=not count_reads)
         for name in ("add", "times", "sized", "highest", "lowest", "shows", "rank", "render", "render_player", "steps",
-                     "told", "public"):
+                     "memo", "told", "public"):
             module.helper(f"R_{name}", getattr(rt, name))
         module.helper("R_fail", blame)  # the error to report, for an error computing an expression
         for name, b in [*FUNCTIONS.items(), *VALUES.items()]:
@@ -71,6 +77,12 @@ class ExprGen(Visitor):
     # ------------------------------------------------------------ entry points
     def gen(self, expr: n.Expr, names: Names) -> str:
         return self.visit(expr, names)
+
+    def visit(self, node, *args):
+        """The source of `node`, or the use of a memo computing it once for
+        the loops around it where it is worth it (hoist.py)."""
+        text = super().visit(node, *args)
+        return self.hoist.hoisted(text) if self.hoist.frames else text
 
     def type_of(self, expr, names: Names):
         return self.types.of(expr, names.types)
@@ -261,9 +273,10 @@ class ExprGen(Visitor):
             v = self.m.name("v")
             source, guard = self.loop(expr.iterable, names, v)
             inner = names.bind(expr.var, v, self.types.element(expr.iterable, names.types))
-            cond = self.visit(expr.cond, inner)
-            return [(0, self.numbered(f"for {v} in {source}:", v)), (1, f"if {guard + ' and ' if guard else ''}{cond}:"),
-                    (2, then), (2, "break")]
+            with self.hoist.loop(v) as frame:
+                cond = self.visit(expr.cond, inner)
+            return [*((0, line) for line in frame.lines()), (0, self.numbered(f"for {v} in {source}:", v)),
+                    (1, f"if {guard + ' and ' if guard else ''}{cond}:"), (2, then), (2, "break")]
         return [(0, f"if {self.visit(expr, names)}: {then}")]
 
     def _slotted_zone(self, expr, names: Names):
@@ -317,6 +330,21 @@ class ExprGen(Visitor):
         for name, ns_name in self._fields.items():
             self.m.ns[ns_name][:] = self._filled(name)
 
+    def _same(self, values: str):
+        """The namespace name of a table giving, for each card, the first card
+        with the same value of the field whose list is `values` (itself if it
+        has no value); None for a field of expressions, or a list that is no
+        field's."""
+        name = next((f for f, ns in self._fields.items() if ns == values), None)
+        if name is None or self.field_type(name) in ("expression", "expression map"):
+            return None
+        if name not in self._same_tables:
+            first, table = {}, []
+            for card, value in enumerate(self.p.fields.get(name) or [None] * len(self.p.card_ids)):
+                table.append(card if value is None else first.setdefault((type(value), repr(value)), card))
+            self._same_tables[name] = self.m.named_value(f"same {name}", table)
+        return self._same_tables[name]
+
     def field_type(self, name):
         for kind in self.model.kinds.values():
             for fname, ftype in kind.fields:
@@ -342,7 +370,9 @@ class ExprGen(Visitor):
         args = [self.visit(a, names) for a in expr.args]
         if expr.name == "slot" and args[0] in self._slots:  # a card met walking a slotted zone
             walk = self._slots[args[0]]
-            walk[1] = walk[1] or self.m.name("v")
+            if walk[1] is None:
+                walk[1] = self.m.name("v")
+                self.hoist.slot(args[0], walk[1])
             return walk[1]
         inline = FUNCTIONS[expr.name].inline_for(args, all(_SIMPLE.match(a) for a in args))
         if inline is not None:
@@ -386,7 +416,8 @@ class ExprGen(Visitor):
             self._inlining.add(name)
             outer, self._in_text = self._in_text, False  # one function serves rules and texts alike
             try:
-                body = self.visit(decl.expr, inner)
+                with self.hoist.scope([]):
+                    body = self.visit(decl.expr, inner)
             finally:
                 self._inlining.discard(name)
                 self._in_text = outer
@@ -410,14 +441,16 @@ class ExprGen(Visitor):
         loops, loop_vars = [], []
         depth = self._depth
         try:
-            for var, iterable in expr.loops:
-                v = self.m.name("v")
-                loop_vars.append(v)
-                loops.append(self.iterate(iterable, names, v))
-                names = names.bind(var, v, self.types.element(iterable, names.types))
-                self._depth = depth + 1
-            body = self.visit(expr.expr, names)
-            cond = f" if {self.visit(expr.cond, names)}" if expr.cond is not None else ""
+            with ExitStack() as frames:
+                for var, iterable in expr.loops:
+                    v = self.m.name("v")
+                    loop_vars.append(v)
+                    loops.append((self.iterate(iterable, names, v), frames.enter_context(self.hoist.loop(v))))
+                    names = names.bind(var, v, self.types.element(iterable, names.types))
+                    self._depth = depth + 1
+                body = self.visit(expr.expr, names)
+                cond = f" if {self.visit(expr.cond, names)}" if expr.cond is not None else ""
+                loops = [frame.clauses() + loop for loop, frame in loops]
         finally:
             self._depth = depth
         text = f"[{body} {' '.join(loops)}{cond}]"
@@ -472,7 +505,7 @@ class ExprGen(Visitor):
         return f"({self.visit(expr.operand, names)} in {self._kind_sets[expr.kind]})"
 
     def visit_BoolOp(self, expr, names):
-        return "(" + f" {expr.op} ".join(self.visit(o, names) for o in expr.operands) + ")"
+        return "(" + f" {expr.op} ".join(self.hoist.merged([self.visit(o, names) for o in expr.operands], expr.op)) + ")"
 
     def visit_Not(self, expr, names):
         return f"(not {self.visit(expr.operand, names)})"
@@ -487,8 +520,10 @@ class ExprGen(Visitor):
         inner = names.bind(expr.var, v, self.types.element(expr.iterable, names.types))
         self._depth += 1
         try:
-            cond = self.visit(expr.cond, inner) if expr.cond is not None else None
-            body = self.visit(expr.expr, inner) if expr.expr is not None else None
+            with self.hoist.loop(v) as frame:
+                cond = self.visit(expr.cond, inner) if expr.cond is not None else None
+                body = self.visit(expr.expr, inner) if expr.expr is not None else None
+            loop = frame.clauses() + loop
         finally:
             self._depth -= 1
         return self.numbered(self._aggregate(expr.op, body, cond, loop), v)
@@ -508,7 +543,8 @@ class ExprGen(Visitor):
         return f"R_{op}({values})"
 
     def visit_Rank(self, expr, names):
-        value = self.visit(expr.value, names)
+        with self.hoist.scope([None]):  # evaluated as each player in turn: nothing in it leaves the lambda
+            value = self.visit(expr.value, names)
         awards = self.visit(expr.awards, names)
         at_least = self.visit(expr.at_least, names) if expr.at_least is not None else "None"
         return f"R_rank(st, lambda: {value}, {awards}, {at_least}, {expr.ties == 'share'})"

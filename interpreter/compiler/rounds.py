@@ -161,7 +161,7 @@ def start_of_round(st) -> None:
             raise RulesRuntimeError("the turn order is empty")
     else:
         first, n = st.first, st.n
-        st.order = tuple([(first + i) % n for i in range(n)])
+        st.order = (*range(first, n), *range(first))
     st.pos = 0
 
 

@@ -150,6 +150,20 @@ def lowest(values):
     return min(values) if values else None
 
 
+class memo(dict):
+    """A sub-expression of a loop computed once per key in one evaluation of
+    the loop (see hoist.py): `fn(key)` the first time a key is asked for."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __missing__(self, key):
+        value = self[key] = self.fn(key)
+        return value
+
+
 def shows(name, effects) -> bool:
     """Whether an effect list shows `name` in any item (`draw in c.effects`)."""
     return any(name in alts for alts in effects)
@@ -294,10 +308,14 @@ def resolve_options(st, remaining, effects):
     conditions = st.program.effect_conditions
     if not conditions or not ids:
         return ids, values
-    kept = [(i, v) for i, v in zip(ids, values) if v == DONE or conditions.get(v[1]) is None or conditions[v[1]](st)]
+    kept_ids, kept = [], []
+    for i, v in zip(ids, values):  # "done" is the one value that is no (item, effect) pair
+        if v.__class__ is str or (when := conditions.get(v[1])) is None or when(st):
+            kept_ids.append(i)
+            kept.append(v)
     if len(kept) == 1:  # only "done": nothing left that can do anything
         return [], []
-    return [i for i, _ in kept], [v for _, v in kept]
+    return kept_ids, kept
 
 
 def possible(st, alternatives) -> tuple:

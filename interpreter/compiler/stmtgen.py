@@ -414,7 +414,9 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         if cond is None:
             return self.x.numbered(f"[{v} {loop}]", v)
         inner = names.bind(var, v, self.x.types.element(iterable, names.types))
-        return self.x.numbered(f"[{v} {loop} if {self.x.gen(cond, inner)}]", v)
+        with self.x.hoist.loop(v) as frame:  # one list made at once: its conditions may share values
+            test = self.x.gen(cond, inner)
+        return self.x.numbered(f"[{v} {frame.clauses()}{loop} if {test}]", v)
 
     # ------------------------------------------------------------ decisions
     def branches(self, body, names, else_body, else_names, other: Label, end: Label, span) -> None:

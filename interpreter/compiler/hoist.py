@@ -1,0 +1,174 @@
+"""Sub-expressions of a loop computed once, or once per value of a card field.
+
+A condition inside a loop of an expression often recomputes, for each item,
+a value that does not depend on the item (`size(hand)`), or depends on it
+only through one of its fields: `lowest x.level for x in stock where x.suit
+== c.suit`, inside a loop over `c`, is the same for every card of one suit,
+and a loop over a stock of n cards computes it n times, n steps each. Such a
+sub-expression, if it is worth keeping (it holds a loop or calls a
+definition), is computed at most once per evaluation of the loop, for each
+value of the field: a memo made just before the loop (`R_memo`, a dict that
+computes what it lacks) holds it, keyed by `None`, or by the first card that
+has the same value of the field (`same_<field>`, a per-card table made at
+compile time), so a card without the field has a key of its own and fails
+as it did.
+
+Nothing moves while an expression is evaluated, so a value computed once is
+the value each item would have computed; it is computed only when an item
+first asks for it (a condition that is never reached is never computed, and
+an error comes out where it did). Loops whose body can change the position
+(`for each`) and the statements between decisions are not expressions and
+are left alone. A loop variable of an expression is made by the `Module`, so
+the names the analysis looks for are never written by the rules.
+"""
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+
+_NAME = re.compile(r"\b[vm]\d+\b")
+_USE = re.compile(r"\(m\d+\[")
+_WORTH = re.compile(r" for |\bdefine_\w+\(")  # a loop, or a call of a definition's function
+
+
+class Loop:
+    """One loop of an expression being generated: the names it binds and the
+    memos to make before it, as (memo name, source)."""
+
+    __slots__ = ("var", "names", "memos")
+
+    def __init__(self, var: str):
+        self.var = var
+        self.names = {var}
+        self.memos: list = []
+
+    def clauses(self) -> str:
+        """The memos as comprehension clauses, to put before the loop's `for`."""
+        return "".join(f"for {m} in [{{}}] " for m in self.memos)
+
+    def lines(self) -> list:
+        """The memos as statements, to put before a statement `for` loop."""
+        return [f"{m} = {{}}" for m in self.memos]
+
+
+class Hoister:
+    """The loops enclosing the point being generated, and the memos made so far.
+
+    `same(list_name)`: the name of the table of first cards with the same value
+    for a field's list of values, or None where the field cannot be a key."""
+
+    def __init__(self, module, same, enabled: bool = True):
+        self.m = module
+        self.same = same
+        self.enabled = enabled
+        self.frames: list = []  # Loop, or None where a new scope starts (a lambda of the generated code)
+        self.memos: dict = {}  # memo name -> (its Loop, its use, the source it replaces)
+        self.keys: dict = {}  # use of a memo -> (its Loop, its key)
+
+    @contextmanager
+    def loop(self, var: str):
+        frame = Loop(var)
+        self.frames.append(frame)
+        try:
+            yield frame
+        finally:
+            self.frames.pop()
+            for m in frame.memos:  # bound inside the loop's own text from now on
+                self.keys.pop(self.memos.pop(m)[1], None)
+                if self.frames and self.frames[-1] is not None:
+                    self.frames[-1].names.discard(m)
+
+    @contextmanager
+    def scope(self, frames: list):
+        """Generate with `frames` as the enclosing loops: [None] inside a
+        lambda (nothing leaves it), [] for a function of its own."""
+        outer, self.frames = self.frames, frames
+        try:
+            yield
+        finally:
+            self.frames = outer
+
+    def slot(self, var: str, name: str) -> None:
+        """`name` is bound by the loop over `var` too (its slot number)."""
+        for frame in self.frames:
+            if frame is not None and frame.var == var:
+                frame.names.add(name)
+
+    def hoisted(self, text: str) -> str:
+        """`text`, or the use of a memo computing it, if it is worth one."""
+        frames = self.frames
+        if not self.enabled or not frames or frames[-1] is None or not (_WORTH.search(text) or _USE.search(text)):
+            return text
+        full = self._restored(text, 0, drop=False)
+        if not _WORTH.search(full):
+            return text
+        names = set(_NAME.findall(full))
+        j = len(frames) - 1
+        while j >= 0 and frames[j] is not None and not frames[j].names & names:
+            j -= 1
+        if j < len(frames) - 1:  # the same for every item of the loops after frames[j]
+            return self._memo(text, j + 1, None)
+        inner = frames[-1]
+        key = self._key(full, inner, names)
+        return self._memo(text, j, key) if key is not None else text
+
+    def merged(self, parts: list, op: str) -> list:
+        """`parts` of an `and`/`or`, with neighbours kept by memos of the same
+        loop and key kept by one memo instead (one lookup, one memo to make)."""
+        out = []
+        for part in parts:
+            if out and part in self.keys and self.keys.get(out[-1]) == self.keys[part]:
+                out[-1] = self.hoisted(f"({out[-1]} {op} {part})")
+            else:
+                out.append(part)
+        return out
+
+    def _key(self, full: str, frame: Loop, names: set):
+        """`same_<field>[var]` if `full` reads the loop's variable only as one
+        field of it, else None."""
+        if names & frame.names != {frame.var}:
+            return None
+        reads = set(re.findall(rf"(?<![\w\]])(\w+)\[{frame.var}\](?!\()", full))
+        if len(reads) != 1:
+            return None
+        values = reads.pop()  # every mention of the variable must be this read (not a counter of the card, say)
+        if len(re.findall(rf"\b{frame.var}\b", full)) != len(re.findall(rf"(?<![\w\]]){values}\[{frame.var}\](?!\()", full)):
+            return None
+        table = self.same(values)
+        return f"{table}[{frame.var}]" if table is not None else None
+
+    def _memo(self, text: str, at: int, key) -> str:
+        frame = self.frames[at]
+        source = self._restored(text, at)
+        m = self.m.name("m")
+        if key is None:
+            use = f"({m}[0] if {m} else {m}.setdefault(0, {source}))"
+        else:
+            # the key is read again rather than named: Python allows no name to be assigned
+            # in what a comprehension goes through, and a named key costs more besides
+            use = f"({m}[{key}] if {key} in {m} else {m}.setdefault({key}, {source}))"
+        frame.memos.append(m)
+        self.memos[m] = (frame, use, source)
+        self.keys[use] = (frame, key)
+        if at > 0 and self.frames[at - 1] is not None:  # made before the loop: bound by the one enclosing it
+            self.frames[at - 1].names.add(m)
+        return use
+
+    def _restored(self, text: str, at: int, drop: bool = True) -> str:
+        """`text` with the memos it uses made before frames[at] or a loop
+        inside it put back as the source they replace (and, if `drop`,
+        dropped from their loop)."""
+        inner = {id(f) for f in self.frames[at:] if f is not None}
+        found = True
+        while found:
+            found = False
+            for m in dict.fromkeys(re.findall(r"\((m\d+)\[", text)):
+                frame, use, source = self.memos.get(m, (None, None, None))
+                if frame is None or id(frame) not in inner or use not in text:
+                    continue
+                text, found = text.replace(use, source), True
+                if drop:
+                    frame.memos.remove(m)
+                    del self.memos[m]
+                    self.keys.pop(use, None)
+        return text

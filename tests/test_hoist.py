@@ -1,0 +1,106 @@
+"""Sub-expressions of a loop computed once per evaluation, or once per value
+of a card field (interpreter/compiler/hoist.py): the same values, less work."""
+from __future__ import annotations
+
+import pytest
+
+from interpreter.errors import RulesRuntimeError
+from interpreter.loader import load_game
+
+CARDS = """\
+thing:
+  - {name: A, suit: red, rank: 1}
+  - {name: B, suit: red, rank: 2}
+  - {name: C, suit: red, rank: 3}
+  - {name: D, suit: blue, rank: 1}
+  - {name: E, suit: blue, rank: 2}
+  - {name: F, suit: blue, rank: 3}
+"""
+RULES = """\
+game "Suits"
+players 2
+cards "cards.yaml" into box
+counter marks: per card, min 0
+zone box: shared, visible
+zone hand: per player, visible
+define owns(s) = any x in hand where x.suit == s
+define on_top(c) = c.rank == lowest x.rank for x in box where x.suit == c.suit
+setup:
+    end game after 1 more rounds
+turn:
+    choose c in box where on_top(c) as "take {c.name}":
+        move c to hand
+score:
+    "Unowned": count c in box where not owns(c.suit)
+    "Everything": count c in box where size([x for x in hand + box]) > 0
+"""
+
+
+def suits(tmp_path, cards=CARDS):
+    (tmp_path / "cards.yaml").write_text(cards)
+    (tmp_path / "game.rules").write_text(RULES)
+    return load_game(tmp_path / "game.rules")
+
+
+def steps_and_value(st, label):
+    """The score term `label` of the acting player, and the steps it counted."""
+    fn = dict(st.program.score_terms)[label]
+    before = st.steps
+    value = fn(st)
+    return value, st.steps - before
+
+
+def test_a_value_that_depends_on_a_card_only_through_a_field_is_computed_once_per_value(tmp_path):
+    st = suits(tmp_path).new_initial_state(2, 1)
+    # `owns(c.suit)` is a call of the definition (each counted as a step): once per suit, not per card
+    assert steps_and_value(st, "Unowned") == (6, 2)
+    assert st.legal_actions() == sorted(st.legal_actions()) and len(st.legal_actions()) == 2  # the lowest of each suit
+
+
+def test_a_value_that_does_not_depend_on_the_loop_is_computed_once(tmp_path):
+    st = suits(tmp_path).new_initial_state(2, 1)
+    # the inner list goes through the 6 cards (counted as steps inside another loop) once, not 6 times
+    assert steps_and_value(st, "Everything") == (6, 6)
+
+
+def test_a_card_without_the_field_fails_where_it_did(tmp_path):
+    game = suits(tmp_path, CARDS + "  - {name: G, rank: 4}\n")
+    with pytest.raises(RulesRuntimeError, match="card 'G' has no field 'suit'") as failed:
+        game.new_initial_state(2, 1)
+    assert "game.rules:12:5" in str(failed.value)
+
+
+def test_neighbouring_conditions_with_the_same_key_share_one_memo(tmp_path):
+    """`c.rank > 0 and not owns(c.suit) and (count ... c.suit) > 2`: the
+    last two read c only as its suit, so one memo per suit keeps both."""
+    game = suits(tmp_path)
+    text = game.program.module.text
+    both = "count c in box where c.rank > 0 and not owns(c.suit) and (count x in box where x.suit == c.suit) > 2"
+    (tmp_path / "game.rules").write_text(RULES.replace('"Everything"', f'"Both": {both}\n    "Everything"'))
+    merged = load_game(tmp_path / "game.rules")
+    assert merged.program.module.text.count("in [{}]") == text.count("in [{}]") + 1
+    assert steps_and_value(merged.new_initial_state(2, 1), "Both") == (6, 2)  # a call of owns per suit
+
+
+def test_a_memo_can_stand_for_what_an_inner_loop_goes_through(tmp_path):
+    """The list an inner loop goes through, read per suit, is kept per suit
+    (Python names nothing inside a comprehension's iterable: the key is read
+    where it is needed)."""
+    term = "count c in box where any x in [y for y in box where y.suit == c.suit] where x.rank > 2"
+    (tmp_path / "cards.yaml").write_text(CARDS)
+    (tmp_path / "game.rules").write_text(RULES.replace('"Everything"', f'"Inner": {term}\n    "Everything"'))
+    st = load_game(tmp_path / "game.rules").new_initial_state(2, 1)
+    assert steps_and_value(st, "Inner")[0] == 6
+
+
+def test_a_value_that_reads_a_counter_of_the_card_is_not_kept_per_field_value(tmp_path):
+    """`marks of c` belongs to the card, not to its suit: the condition is
+    computed for each card (the call of owns, which reads only the suit, is
+    still kept per suit)."""
+    term = "count c in box where marks of c > 0 and not owns(c.suit)"
+    (tmp_path / "cards.yaml").write_text(CARDS)
+    (tmp_path / "game.rules").write_text(RULES.replace('"Everything"', f'"Marked": {term}\n    "Everything"'))
+    st = load_game(tmp_path / "game.rules").new_initial_state(2, 1)
+    red = next(c for c in st.z[0] if st.program.card_names[c] == "A")
+    st.ctr[st.program.counters["marks"].index][red] = 1
+    assert steps_and_value(st, "Marked") == (1, 1)
