@@ -281,3 +281,26 @@ def test_setting_up_a_table_that_runs_away_is_stopped_too(tmp_path):
     assert slow.resume() == [] and len(slow.problems) == 1
     assert "not resumed: " in slow.problems[0] and "replaying the game: a step of the rules took longer than 1e-06 s" \
         in slow.problems[0]
+
+
+@pytest.mark.parametrize("named, said", [
+    ("/etc/hostname", "which is not a rules file (the name of a rules file ends in .rules)"),
+    ("secret.rules", "which cannot be loaded as rules (checking that file says why)"),
+])
+def test_a_kept_game_naming_another_file_as_its_rules_is_not_resumed_and_not_quoted(tmp_path, named, said):
+    """A served game's save may name only a rules file as its rules, and the
+    message never quotes a file it names (as `run --load` and `replay`)."""
+    import json
+
+    from interpreter.serve.store import Store
+
+    hub, table = new_hub(tmp_path / "kept", players=2, humans=(0,))
+    hub.store.save(table)
+    [path] = (tmp_path / "kept").glob("*.json")
+    (tmp_path / "kept" / "secret.rules").write_text("TOPSECRET words of another file\n")
+    data = json.loads(path.read_text())
+    data["rules"] = named
+    path.write_text(json.dumps(data))
+    tables, problems = Store(tmp_path / "kept").load_all()
+    assert tables == [] and len(problems) == 1
+    assert said in problems[0] and "TOPSECRET" not in problems[0], problems[0]

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from .. import files, limits
 from ..errors import RulesError, SaveFileError
-from ..loader import load_game
-from ..replay import path_in
+from ..loader import load_named_game
+from ..replay import rules_named_in
 from ..saves import session_data
 from . import steps
 from .tables import Links, Setup, Table, TableError
@@ -90,8 +90,8 @@ class Store:
         serve = data.get("serve")
         if not isinstance(serve, dict) or not isinstance(serve.get("links"), dict):
             raise SaveFileError(f"{path}: a saved game, but not one this server keeps (no links)")
-        rules = path_in(str(path), data["rules"])
-        game = load_game(rules, data["sets"])
+        rules = rules_named_in(str(path), data["rules"], "served game")
+        game = load_named_game(rules, data["sets"], str(path), "served game")
         if game.program.fingerprint != data["fingerprint"]:
             raise SaveFileError(f"the rules {rules} changed since the game was saved")
         state = game.state_from_json(json.dumps(data["game"]))

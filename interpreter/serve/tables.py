@@ -273,7 +273,7 @@ class Table:
             return text
         data = json.loads(text)
         data["rules"] = setup.rules  # a save sent away names its rules where they are
-        return json.dumps(data) + "\n"
+        return json.dumps(data, allow_nan=False) + "\n"
 
     def load(self, data: dict, game) -> None:
         """The game of a save (session_data), played with `game` (these rules,
