@@ -56,9 +56,7 @@ def check(ctx, rules, strict, leaks, players, games, seed, as_json, sets):
         try:
             game = load_game(path, parse_sets(sets))
         except RulesError as err:
-            if ctx.obj.debug:
-                show_traceback()
-            click.echo(printable(err.render()), err=True)
+            _tell_error(ctx, err)
             failed = True
             continue
         for d in game.diagnostics:
@@ -74,9 +72,7 @@ def check(ctx, rules, strict, leaks, players, games, seed, as_json, sets):
             try:
                 found, data = check_leaks(game, players, games, seed, as_json)
             except RulesError as err:
-                if ctx.obj.debug:
-                    show_traceback()
-                click.echo(printable(err.render()), err=True)
+                _tell_error(ctx, err)
                 failed = True
                 continue
             failed = failed or found
@@ -85,6 +81,13 @@ def check(ctx, rules, strict, leaks, players, games, seed, as_json, sets):
         print_reports(reports)
     if failed:
         ctx.exit(1)
+
+
+def _tell_error(ctx, err: RulesError) -> None:
+    """A rules error on standard error (with the traceback under --debug); the command goes on."""
+    if ctx.obj.debug:
+        show_traceback()
+    click.echo(printable(err.render()), err=True)
 
 
 @cli.command()

@@ -43,15 +43,33 @@ def determinize(st, player: int, seed_state: int):
     """A clone of `st` with the unseen cards redistributed; returns (clone, rng)."""
     world = st.clone()
     world.forget_history()  # the sample is no position the true actions lead to
-    backs = world.program.card_backs
     on_card = [world.ctr[c.index] for c in world.program.counter_list if c.scope == "card"]
     on_card.append(world.known)
     uncounted = _uncounted_zones(world, player)
+    by_back, loose, blanks = _unseen_by_back(world, player, uncounted, on_card)
+    spare = []
+    for back in sorted(by_back.keys() | loose.keys(), key=repr):
+        seed_state, left_over = _deal_back(world, player, by_back.get(back, []), loose.get(back, []), on_card,
+                                           seed_state)
+        spare += left_over
+    seed_state = _deal_uncounted(world, sorted(uncounted), blanks, spare, on_card, seed_state)
+    _forget_unseen_counters(world, player)
+    seed_state = _pick_secrets_again(world, player, seed_state)
+    # The world's own future randomness must not be the true one either.
+    world.rng, _ = _rng.next_u64(seed_state)
+    return world, seed_state
+
+
+def _unseen_by_back(world, player: int, uncounted: set, on_card: list) -> tuple:
+    """The places of the cards `player` cannot see, by back; and the cards
+    lying in a zone of `uncounted` with nothing on their backs (nor known to
+    lie in that zone), by back, with the places they leave, by zone."""
+    backs = world.program.card_backs
     bit = 1 << player
     pinned = world.known_in or ()  # (per card: the seats that know it lies in its zone instance)
     by_back: dict = {}
-    loose: dict = {}  # back -> cards lying in a zone of `uncounted` with nothing on their backs
-    blanks: dict = {}  # zone instance -> the places those cards leave
+    loose: dict = {}
+    blanks: dict = {}
     for zi, i in unseen_places(world, player):
         card = world.z[zi][i]
         if zi in uncounted and not any(values[card] for values in on_card) and not (pinned and pinned[card] & bit):
@@ -59,32 +77,32 @@ def determinize(st, player: int, seed_state: int):
             blanks.setdefault(zi, set()).add(i)
         else:
             by_back.setdefault(backs[card], []).append((zi, i))
-    spare = []
-    for back in sorted(by_back.keys() | loose.keys(), key=repr):
-        places = by_back.get(back, [])
-        # in a fixed order first, so the sample cannot depend on where the
-        # unseen cards really are
-        there = [world.z[zi][i] for zi, i in places]
-        kept = [card for card in there if pinned and pinned[card] & bit]
-        cards = sorted(set(there).difference(kept) | set(loose.get(back, [])))
-        seed_state = _rng.shuffle(seed_state, cards)
-        if kept:
-            seed_state, cards = _keep_in_their_zones(world, places, kept, cards, seed_state)
-        marks = [[values[card] for card in there] for values in on_card]  # (per counter: one pass each)
-        loc = world.loc
-        for (zi, i), card in zip(places, cards):
-            zone_to_change(world, zi)[i] = card
-            loc[card] = zi
-        for values, counts in zip(on_card, marks):
-            for card, count in zip(cards, counts):
-                values[card] = count
-        spare += cards[len(places):]
-    seed_state = _deal_uncounted(world, sorted(uncounted), blanks, spare, on_card, seed_state)
-    _forget_unseen_counters(world, player)
-    seed_state = _pick_secrets_again(world, player, seed_state)
-    # The world's own future randomness must not be the true one either.
-    world.rng, _ = _rng.next_u64(seed_state)
-    return world, seed_state
+    return by_back, loose, blanks
+
+
+def _deal_back(world, player: int, places: list, loose: list, on_card: list, seed_state: int) -> tuple:
+    """The cards of one back dealt anew to its `places` (those of `loose`
+    too); what lies on a place's back stays with the place. (rng, the cards
+    left over for the zones whose size is not told)."""
+    # in a fixed order first, so the sample cannot depend on where the
+    # unseen cards really are
+    pinned = world.known_in or ()
+    bit = 1 << player
+    there = [world.z[zi][i] for zi, i in places]
+    kept = [card for card in there if pinned and pinned[card] & bit]
+    cards = sorted(set(there).difference(kept) | set(loose))
+    seed_state = _rng.shuffle(seed_state, cards)
+    if kept:
+        seed_state, cards = _keep_in_their_zones(world, places, kept, cards, seed_state)
+    marks = [[values[card] for card in there] for values in on_card]  # (per counter: one pass each)
+    loc = world.loc
+    for (zi, i), card in zip(places, cards):
+        zone_to_change(world, zi)[i] = card
+        loc[card] = zi
+    for values, counts in zip(on_card, marks):
+        for card, count in zip(cards, counts):
+            values[card] = count
+    return seed_state, cards[len(places):]
 
 
 def _keep_in_their_zones(world, places: list, kept: list, cards: list, seed_state: int):

@@ -88,7 +88,7 @@ class FlowGen:
             offered = f"R_responders(st, {start}, {self.m.const(s.span)})"
         self.emit(f"{saved} = st.me; {seats} = {offered}; {k} = 0; {taken} = False", s.span)
         top, end = Label(), Label()
-        yes_no, no_only = self.m.const(["yes", "no"]), self.m.const(["no"])
+        yes_no = self.m.const(["yes", "no"])
         self.place(top)
         self.jump_if(f"{k} >= len({seats})" + (f" or {taken}" if s.first_only else ""), end, s.span)
         self.emit(f"st.me = {seats}[{k}]; {k} += 1", s.span)
@@ -97,23 +97,11 @@ class FlowGen:
             for param, slot, arg in zip(decl.params, slots, s.args):
                 bound = bound.bind(param, slot, self.x.type_of(arg, names))
             skip = Label()
-            options = yes_no
-            if decl.when is not None:
-                # Where the condition read what not every player sees, the
-                # player is asked all the same, and may only decline.
-                when = self.x.gen(decl.when, bound)
-                sources = self.x.card_sources(decl.when, bound)
-                if decl.publicly:  # the rules tell who could answer
-                    sources = ""
-                if decl.publicly or not reads_private_counter(decl.when, self.ctx.model):
-                    public = f" and R_public(st, ({sources},))" if sources else ""
-                    self.jump_if(f"not ({when}){public}", skip, decl.when.span)
-                if not decl.publicly and (sources or reads_private_counter(decl.when, self.ctx.model)):
-                    options = f"({yes_no} if ({when}) else {no_only})"
+            options = self.reaction_options(decl, bound, skip, yes_no)
             label = self.x.function(decl.label, bound, f"reaction {name}", decl.span, template=True)
             point = dp.MayPoint(label, f"react to {s.event.replace('_', ' ')}", s.event)
             self.ask(point, s.span)
-            if options != yes_no:
+            if options is not yes_no:
                 self.emit(f"vals = {options}", decl.when.span)
                 options = "vals"
             self.suspend(point, options, options, s.span)
@@ -127,6 +115,26 @@ class FlowGen:
         self.jump(top, s.span)
         self.place(end)
         self.emit(f"st.me = {saved}", s.span)
+
+
+    def reaction_options(self, decl, bound, skip, yes_no: str) -> str:
+        """The options offered a player for reaction `decl` (`yes_no`, or an
+        expression choosing between it and "no" alone), after a jump to
+        `skip` where its player is not asked. A player for whom the
+        condition does not hold is not asked where that condition reads only
+        what every player sees (or the rules say `publicly`); elsewhere it
+        is asked all the same, and may only decline."""
+        if decl.when is None:
+            return yes_no
+        when = self.x.gen(decl.when, bound)
+        sources = "" if decl.publicly else self.x.card_sources(decl.when, bound)
+        private = not decl.publicly and reads_private_counter(decl.when, self.ctx.model)
+        if not private:
+            public = f" and R_public(st, ({sources},))" if sources else ""
+            self.jump_if(f"not ({when}){public}", skip, decl.when.span)
+        if sources or private:
+            return f"({yes_no} if ({when}) else {self.m.const(['no'])})"
+        return yes_no
 
 
 def hooks_with_windows(model) -> dict:
