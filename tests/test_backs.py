@@ -149,3 +149,72 @@ def test_backs_name_kinds_or_fields_of_the_card_file(tmp_path, backs, message):
     result = CliRunner().invoke(cli, ["check", str(rules)])
     assert result.exit_code == 1
     assert message in result.output
+
+
+TOP = """\
+game "Top"
+players 2
+cards "cards.yaml" into box
+counter points: per player, min 0
+zone box: shared, hidden
+zone deck: shared, stack, hidden, top visible
+zone hand: per player, owner only
+
+setup:
+    move box to deck
+    shuffle deck
+
+turn:
+    choose action
+
+action draw "draw":
+    deal 1 from deck to hand
+
+action mix "shuffle the deck":
+    shuffle deck
+
+at end of round:
+    if size(deck) < 2 or round >= 3:
+        end game now
+
+score:
+    "Points": points
+"""
+
+
+def test_a_top_visible_pile_shows_its_top_card_to_every_player(tmp_path):
+    from interpreter.view import unseen_words
+
+    (tmp_path / "cards.yaml").write_text(CARDS)
+    (tmp_path / "top.rules").write_text(TOP)
+    game = load_game(tmp_path / "top.rules")
+    st = game.new_initial_state(2, seed=3)
+    deck = st.program.zones["deck"].base
+    names = st.program.card_ids
+    for viewer in (0, 1):
+        view = st.observation(viewer)["zones"]["deck"]
+        assert view["count"] == 7 and view["known"][-1] == names[st.z[deck][-1]]
+        assert [c for c in view["known"] if c is not None] == [names[st.z[deck][-1]]]  # the top alone
+        assert unseen_words(view)[1] == f"you know: {names[st.z[deck][-1]]} (top)"
+    top_card = st.z[deck][-1]
+    st.events = []
+    play_id = "draw" if "draw" in st.legal_actions() else st.legal_actions()[0]
+    from .conftest import play
+    play(st, play_id)  # player 1 draws the top card: everyone saw which, and sees the next
+    assert st.loc[top_card] == st.program.zones["hand"].base
+    from interpreter.events import tell_all
+    assert f"{st.program.card_names[top_card]}: deck -> player 1's hand" in [t for _, t in tell_all(st, st.events, 1)]
+    assert st.observation(1)["zones"]["deck"]["known"][-1] == names[st.z[deck][-1]]
+    for k in range(5):  # no sampled world moves the top card, nor the drawn one
+        world, _ = determinize(st, 1, k)
+        assert world.z[deck][-1] == st.z[deck][-1] and world.loc[top_card] == st.loc[top_card]
+
+
+def test_top_visible_is_for_a_pile_not_every_player_sees(tmp_path):
+    (tmp_path / "cards.yaml").write_text(CARDS)
+    (tmp_path / "game.rules").write_text(TOP.replace("zone deck: shared, stack, hidden, top visible",
+                                                     "zone deck: shared, stack, visible, top visible"))
+    result = CliRunner().invoke(cli, ["check", str(tmp_path / "game.rules")])
+    assert result.exit_code == 1
+    assert ("game.rules:6:6: error: zone 'deck' is `top visible`, but it is visible: every card of it is seen"
+            in result.output)

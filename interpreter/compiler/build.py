@@ -40,7 +40,8 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
         for i, (name, d) in enumerate(model.counters.items())
     }
     zones = {
-        name: ZoneInfo(name, i, d.scope, d.slots, d.stack, d.visibility, size_hidden=d.size_hidden)
+        name: ZoneInfo(name, i, d.scope, d.slots, d.stack, d.visibility, size_hidden=d.size_hidden,
+                       top_visible=d.top_visible)
         for i, (name, d) in enumerate(model.zones.items())
     }
     program = Program(

@@ -82,6 +82,10 @@ def move(st, card: int, zi: int, bottom: bool = False) -> None:
     else:
         zone_to_change(st, zi).append(card)
         loc[card] = zi
+    if left.top_visible:
+        show_top(st, src)
+    if infos[zi].top_visible:
+        show_top(st, zi)
     if st.events is not None:
         st.events.append(("move", card, src, zi))
     if left.empty_hook is not None and not any(c is not None for c in source):
@@ -122,6 +126,15 @@ def top(st, zi: int):
     return None
 
 
+def show_top(st, zi: int) -> None:
+    """The top card of a `top visible` instance is seen by every player:
+    they know it from then on, and where it goes (as a card seen leaving a
+    place one sees)."""
+    card = top(st, zi)
+    if card is not None:
+        st.known[card] |= (1 << st.n) - 1
+
+
 def deal(st, count: int, src: int, dst: int) -> None:
     for _ in range(count):
         card = top(st, src)
@@ -139,6 +152,8 @@ def shuffle(st, zi: int) -> None:
         if card is not None and known[card]:  # knowing where becomes knowing it is there
             knew_in(st, card, known[card])
             known[card] = 0
+    if st.program.zone_of_instance[zi].top_visible:
+        show_top(st, zi)
     if st.events is not None:
         st.events.append(("shuffle", zi))
 
@@ -178,6 +193,8 @@ def refill(st, zi: int, src: int) -> None:
             loc[card] = zi
             if seers:
                 st.known[card] |= seers
+            if info.top_visible:
+                show_top(st, src)
             if st.events is not None:
                 st.events.append(("move", card, src, zi))
             if info.empty_hook is not None and not any(c is not None for c in source):
@@ -236,4 +253,6 @@ def lay(st, card: int, rest) -> tuple:
     top = max(zone.index(c) for c in rest)
     here = zone.index(card)
     zone[here], zone[top] = zone[top], card
+    if st.program.zone_of_instance[zi].top_visible:
+        show_top(st, zi)
     return tuple(c for c in rest if c != card)

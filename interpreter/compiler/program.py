@@ -36,6 +36,7 @@ class ZoneInfo:
     count: int = 1  # number of instances
     empty_hook: Optional[int] = None  # code index run when an instance becomes empty
     size_hidden: bool = False  # who does not see its cards is not told how many there are
+    top_visible: bool = False  # every player sees its top card (and so knows it: ops.show_top)
 
 
 @dataclass

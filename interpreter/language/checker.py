@@ -144,6 +144,10 @@ class Checker(FlowChecks, NothingChecks, Visitor):
                     self.error(f"{kind} '{name}' is `others only`, but it is {decl.scope}, not per player",
                                decl.span, "`others only` means every player but its owner: declare it `per player`")
         for name, decl in m.zones.items():
+            if decl.top_visible and (decl.visibility == "visible" or decl.slots):
+                self.error(f"zone '{name}' is `top visible`, but it is "
+                           + ("visible: every card of it is seen" if decl.visibility == "visible" else "a row of slots"),
+                           decl.span, "`top visible` is for a pile that is `hidden`, `owner only` or `others only`")
             if decl.size_hidden and decl.visibility == "visible":
                 self.error(f"zone '{name}' is visible, so everyone sees how many cards it holds; `size hidden` "
                            "would hide nothing", decl.span, "write `hidden`, `owner only` or `others only` with it")

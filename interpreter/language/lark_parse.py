@@ -183,6 +183,7 @@ class _ToAst(Transformer):
     opt_visibility = staticmethod(lambda value: ("visibility", value))
     opt_stack = staticmethod(lambda: ("stack", True))
     opt_size_hidden = staticmethod(lambda: ("size_hidden", True))
+    opt_top_visible = staticmethod(lambda: ("top_visible", True))
     opt_slots = staticmethod(lambda value: ("slots", value))
 
     def counter_decl(self, names, scope, *options):

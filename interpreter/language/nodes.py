@@ -490,6 +490,7 @@ class ZoneDecl(Decl):
     slots: Optional[int] = None
     visibility: Visibility = "visible"
     size_hidden: bool = False  # `size hidden`: who does not see the cards is not told how many there are
+    top_visible: bool = False  # `top visible`: every player sees its top card
 
 
 class KindDecl(Decl):
