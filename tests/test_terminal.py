@@ -184,7 +184,8 @@ def test_a_three_player_game_against_two_bots(folders):
     expected = told_to(one / "rules" / "catalyst.rules", 0, one / "game.jsonl")
     others = [line for line in expected if re.match(r"player [23]: ", line)]
     assert any("Recruit a Catalyst" in line for line in others)  # the bots' own choices
-    assert any(line.endswith("(the only option)") for line in expected)
+    # whether another player had a choice is its own: only player 1's forced choices say so
+    assert all(line.startswith("player 1: ") for line in expected if line.endswith("(the only option)"))
     assert any(line.startswith("the game will end after round") for line in expected)
     assert_shown_in_order(screen, expected)
     assert "the game ends: round" in screen
