@@ -242,3 +242,24 @@ def test_cards_seen_shuffled_into_the_deck_are_known_to_lie_in_it(game):
         assert "inside" not in st.observation(1)["zones"]["deck"]
         return
     pytest.fail("no seed where player 1 may boast")
+
+
+def test_the_browser_seat_of_player_two_is_not_told_the_card_player_one_puts_under(tmp_path):
+    """The Rivals example through the browser's seat view (its history is
+    what the page shows), and the agents' observation: no card name."""
+    from interpreter.serve.views import seat_view
+
+    from .serving import new_hub
+
+    rivals = checked_game(RIVALS)
+    st = rivals.new_initial_state(2, seed=1)
+    rng = random.Random(1)
+    actions = []
+    while not st.is_terminal() and len(actions) < 400:
+        actions.append(rng.choice(st.legal_actions()))
+        st.apply_action(actions[-1])
+    hub, table = new_hub(tmp_path, rules=RIVALS, players=2, humans=(0, 1), seed=1)
+    table.replay(actions)
+    history = [line["text"] for line in seat_view(table, 1)["history"]]
+    put = [text for text in history if text.startswith("player 1: put ") and "draw stack" in text]
+    assert put and all(text.startswith("player 1: put a card under draw stack") for text in put), put
