@@ -163,6 +163,8 @@ def _decision(st, event, viewer):
     own = viewer in (player, visibility.EVERYTHING)
     if getattr(decision, "secret", False) and not own:
         return f"{player_name(player)} has chosen (shown when every player has)"
+    if decision.secretly and not own:
+        return f"{player_name(player)} chose in secret"
     if value == "no" and getattr(decision, "window", None):  # "pass" alone would not say to what
         return f"{player_name(player)}: no reaction to {decision.window.replace('_', ' ')}" if own else None
     if not visibility.option_visible(st, kind, value, player, viewer):

@@ -18,6 +18,7 @@ from .engine.run import run
 from .compiler import ops
 from .compiler.program import FRAME_BLOCK
 from .compiler.decisions import UNSEEN_CARD as HIDDEN_OPTION
+from .compiler.decisions import UNSEEN_OPTION as SECRET_OPTION
 from .compiler.runtime import not_legal, take
 from .language.shows import fields_by_show
 from .engine.state import State
@@ -150,6 +151,8 @@ class GameState(State):
         def label(value):
             if hidden and not visibility.option_visible(self, point.kind, value, self.decider, seer):
                 return HIDDEN_OPTION
+            if point.secretly and seer not in (self.decider, visibility.EVERYTHING):
+                return SECRET_OPTION
             return visibility.told_to(self, point.label(self, fr, value), seer)
         return [Option(i, label(v)) for i, v in zip(self.option_ids, self.option_values)]
 

@@ -26,7 +26,7 @@ the agent encoders all ask this module.
 """
 from __future__ import annotations
 
-from .compiler.runtime import cards_read
+from .compiler.runtime import Only, cards_read
 from .language.builtins import host_of
 
 PUBLIC = -1  # the viewer "every player": sees only what everyone sees
@@ -148,7 +148,9 @@ def told_to(st, text, viewer: int) -> str:
             out.append(part)
         else:
             words, sources, instead = part
-            out.append(words if all(card_visible(st, card, viewer) for card in cards_read(sources)) else instead)
+            mine = all(s.seat == viewer for s in sources if isinstance(s, Only))
+            out.append(words if mine and all(card_visible(st, card, viewer) for card in cards_read(sources))
+                       else instead)
     return "".join(out)
 
 

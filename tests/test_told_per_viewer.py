@@ -263,3 +263,23 @@ def test_the_browser_seat_of_player_two_is_not_told_the_card_player_one_puts_und
     history = [line["text"] for line in seat_view(table, 1)["history"]]
     put = [text for text in history if text.startswith("player 1: put ") and "draw stack" in text]
     assert put and all(text.startswith("player 1: put a card under draw stack") for text in put), put
+
+
+def test_a_choice_made_secretly_is_told_to_its_player_alone(game):
+    st = game.new_initial_state(3, seed=1, listen=True)
+    play(st, "bet")
+    assert [o.label for o in st.decision().options] == ["bet 1", "bet 2", "bet 3"]
+    for viewer in (1, 2, PUBLIC):
+        assert [o.label for o in st.decision(viewer=viewer).options] == ["an option chosen in secret"] * 3
+    st.events = []
+    play(st, "2")
+    # a label read from the secret choice is its player's alone too
+    assert [o.label for o in st.decision().options] == ["raise the bet of 2 by 1", "pass"]
+    assert [o.label for o in st.decision(viewer=1).options] == ["raise the bet of something by 1", "pass"]
+    play(st, "no")
+    story = told(st, (0, 1, 2, PUBLIC, EVERYTHING))
+    assert "player 1: bet 2" in story[0] and "player 1: bet 2" in story[EVERYTHING]
+    for viewer in (1, 2, PUBLIC):
+        assert "player 1 chose in secret" in story[viewer]
+        assert not any("bet 2" in line or "wager" in line for line in story[viewer])
+    assert st.observation(1)["counters"]["wager"][0] is None

@@ -14,6 +14,7 @@ from .ops import chosen
 from .runtime import DONE, PASS, Told, render
 
 UNSEEN_CARD = "a card you cannot see"  # a card option's label for a player who does not see the card
+UNSEEN_OPTION = "an option chosen in secret"  # an option of `choose ... secretly`, for another player
 
 
 class Point:
@@ -21,6 +22,7 @@ class Point:
 
     prompt_text = "Choose"
     kind = None  # "card" where the options are cards (what a player may see of a choice depends on it)
+    secretly = False  # `choose ... secretly`: which option was taken is told to its player alone
 
     def __init__(self):
         self.id = None  # index in program.decisions

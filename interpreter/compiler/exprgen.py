@@ -15,7 +15,7 @@ from .. import limits
 from ..language.builtins import FUNCTIONS, VALUES
 from ..language import nodes as n
 from ..language.names import LOCALS, resolve_name
-from ..language.reads import card_sources, withheld_word
+from ..language.reads import card_sources, names_used, withheld_word
 from ..language.types import Types
 from ..language.value_types import CARD, CARDS, NUMBER, PLAYER, PLAYERS
 from ..language.visitor import Visitor
@@ -34,9 +34,11 @@ class Names:
 
     access: dict = field(default_factory=dict)
     types: dict = field(default_factory=dict)
+    secret: frozenset = frozenset()  # names holding a choice made `secretly`: told to its player alone
 
-    def bind(self, name: str, text: str, type_=None) -> "Names":
-        return Names({**self.access, name: text}, {**self.types, name: type_})
+    def bind(self, name: str, text: str, type_=None, secret: bool = False) -> "Names":
+        return Names({**self.access, name: text}, {**self.types, name: type_},
+                     self.secret | {name} if secret else self.secret - {name})
 
 
 class ExprGen(Visitor):
@@ -68,7 +70,7 @@ class ExprGen(Visitor):
         # every read of a card is counted, since a value kept is a read not made.
         self.hoist = Hoister(module, self._same, enabled=not count_reads)
         for name in ("add", "times", "sized", "highest", "lowest", "shows", "rank", "render", "render_player", "steps",
-                     "memo", "told", "public"):
+                     "memo", "told", "public", "only"):
             module.helper(f"R_{name}", getattr(rt, name))
         module.helper("R_fail", blame)  # the error to report, for an error computing an expression
         for name, b in [*FUNCTIONS.items(), *VALUES.items()]:
@@ -149,6 +151,8 @@ class ExprGen(Visitor):
                 text = (f"R_render_player({self.visit(part, names)})" if self.type_of(part, names) == PLAYER
                         else f"R_render({self.visit(part, names)})")
                 sources = self.card_sources(part, names)
+                if names.secret & names_used(part):  # read from a secret choice: its player's alone
+                    sources = ", ".join(filter(None, (sources, "R_only(st.me)")))
                 if sources:
                     sourced = True
                     text = f"({text}, ({sources},), {self.m.const(withheld_word(part, names.types, self.types))})"

@@ -110,12 +110,29 @@ class Told(str):
         return (Told, (self.parts,))
 
 
+class Only:
+    """Among the sources of a text's part: a value only `seat` may be told
+    (a choice it made secretly)."""
+
+    __slots__ = ("seat",)
+
+    def __init__(self, seat: int):
+        self.seat = seat
+
+    def __reduce__(self):
+        return (Only, (self.seat,))
+
+
+def only(seat: int) -> Only:
+    return Only(seat)
+
+
 def public(st, sources) -> bool:
     """Whether every card of `sources` is seen by every player where it lies
     (`program.seen_by_all`, set by the game from visibility.py): what was
     read from them is no secret."""
     seen = st.program.seen_by_all
-    return all(seen(st, card) for card in cards_read(sources))
+    return not any(isinstance(s, Only) for s in sources) and all(seen(st, card) for card in cards_read(sources))
 
 
 def cards_read(sources):

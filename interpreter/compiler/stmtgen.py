@@ -452,9 +452,10 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
             return self.simultaneous_choice(s, names)
         kind = self.x.element_kind(s.iterable, names)
         slot = self.var(True)
-        label = self.x.function(s.label, names.bind(s.var, slot, self.x.types.element(s.iterable, names.types)),
-                                self.name, s.span, template=True) if s.label is not None else None
+        chosen = names.bind(s.var, slot, self.x.types.element(s.iterable, names.types), secret=s.secretly)
+        label = self.x.function(s.label, chosen, self.name, s.span, template=True) if s.label is not None else None
         point = dp.ChoosePoint(slot_index(slot), kind, label, self.prompt)
+        point.secretly = s.secretly
         self.ask(point, s.span)
         values, ids = self.options_of(s, names, kind)
         self.emit(f"vals = {values}", s.span)
@@ -483,7 +484,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         self.suspend(point, "ids", "vals", s.span)
         point.body, point.other = body, other
         self.place(body)
-        self.branches(s.body, names.bind(s.var, slot, self.x.types.element(s.iterable, names.types)),
+        self.branches(s.body, chosen,
                       s.else_body, names, other, end, s.span)
 
     def options_of(self, s, names, kind) -> tuple[str, str]:

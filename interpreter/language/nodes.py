@@ -374,6 +374,7 @@ class Choose(Stmt):
     body: tuple[Stmt, ...]
     else_body: tuple[Stmt, ...] = ()
     simultaneous: bool = False  # every player chooses unseen; the bodies run once all have chosen
+    secretly: bool = False  # `choose ... secretly`: told to its player alone
 
 
 class May(Stmt):
