@@ -442,6 +442,8 @@ class Checker(FlowChecks, NothingChecks, Visitor):
     def visit_Choose(self, s, scope):
         if s.simultaneous:
             self.simultaneous_choice(s)
+        if s.secretly:
+            self.secret_choice(s)
         self.expr(s.iterable, scope)
         inner = scope | {s.var}
         if s.cond is not None:

@@ -103,6 +103,22 @@ class FlowChecks:
                            f"reaction '{d.name}' takes {len(d.params)}", s.span,
                            f"it is declared as {d.name}({', '.join(d.params)}) (line {d.span.line})")
 
+    def secret_choice(self, s):
+        """`choose ... secretly` is its player's alone while its block runs:
+        no other player may decide there (the worlds a bot of that player
+        samples would hold the secret), and a simultaneous choice is told
+        once every player has chosen, so it cannot be secret as well."""
+        if s.simultaneous:
+            self.error("`simultaneously choose ... secretly`: a simultaneous choice is told once every player has "
+                       "chosen", s.span, "drop `secretly`, or `simultaneously` for one player's secret choice")
+            return
+        other = lets_others_decide(self.model, s.body)
+        if other is not None:
+            self.error(f"the block of `choose ... secretly` lets another player decide (line {other.span.line}), "
+                       "while the choice is its player's secret", s.span,
+                       "end the block before another player is asked, keeping what the choice decided in a counter "
+                       "its player alone sees")
+
     def simultaneous_choice(self, s):
         """Every player makes a simultaneous choice: not inside `as p:` (where
         p alone decides) nor inside another one's bodies (run per player)."""
@@ -186,6 +202,13 @@ def _reached(model, stmts):
                 if (what, decl.name) not in seen:
                     seen.add((what, decl.name))
                     todo.append(decl.body)
+
+
+def lets_others_decide(model, body):
+    """A statement in `body`, or in what it runs, through which another
+    player may decide (`as`, `announce`, `simultaneously choose`), or None."""
+    return next((s for s in _reached(model, body)
+                 if isinstance(s, (n.ActAs, n.Announce)) or (isinstance(s, n.Choose) and s.simultaneous)), None)
 
 
 def _may_leave(model, body) -> bool:
