@@ -283,3 +283,29 @@ def test_a_choice_made_secretly_is_told_to_its_player_alone(game):
         assert "player 1 chose in secret" in story[viewer]
         assert not any("bet 2" in line or "wager" in line for line in story[viewer])
     assert st.observation(1)["counters"]["wager"][0] is None
+
+
+def test_the_agents_vector_marks_cards_known_to_lie_in_a_zone(game):
+    """The adapters' vector carries what the observation says: a card known
+    to lie somewhere in the deck (after a shuffle) is 0.5 in the deck's
+    block of known cards."""
+    import numpy as np
+
+    from interpreter.adapters.encoding import Encoding
+
+    for seed in range(40):
+        st = game.new_initial_state(2, seed=seed)
+        if "boast" not in st.legal_actions():
+            continue
+        play(st, "boast")
+        play(st, st.legal_actions()[0])
+        laid = st.zone("table")
+        play(st, "recycle")
+        enc = Encoding(game)
+        buf = np.zeros(enc.size, np.float32)
+        enc.fill(buf, st, 1, st.observation(1))
+        info, per, block, known_at, _ = next(z for z in enc.zones if z[0].name == "deck")
+        marks = buf[block.start + known_at: block.start + known_at + enc.ncards]
+        assert sorted(np.flatnonzero(marks == 0.5)) == sorted(enc.card_index[c] for c in laid)
+        return
+    pytest.fail("no seed where player 1 may boast")

@@ -306,6 +306,8 @@ class Encoding:
             for c in view.get("known", ()):
                 if c is not None:
                     buf[at + known_at + cidx[c]] = 1
+            for c in view.get("inside", ()):  # known to lie somewhere in it, not where
+                buf[at + known_at + cidx[c]] = 0.5
             marks = view.get("marks", {})
             for k, counter in enumerate(self.back_counters):
                 buf[at + marks_at + k] = sum(marks.get(counter.name, ()))
