@@ -309,3 +309,25 @@ def test_the_agents_vector_marks_cards_known_to_lie_in_a_zone(game):
         assert sorted(np.flatnonzero(marks == 0.5)) == sorted(enc.card_index[c] for c in laid)
         return
     pytest.fail("no seed where player 1 may boast")
+
+
+def test_a_card_put_at_a_place_chosen_in_secret_is_known_to_lie_in_the_pile_not_where(game):
+    for seed in range(40):
+        st = game.new_initial_state(2, seed=seed, listen=True)
+        if "boast" not in st.legal_actions():
+            continue
+        play(st, "boast")
+        play(st, st.legal_actions()[0])
+        [card] = [st.program.card_ids.index(c) for c in st.zone("table")]
+        name = st.program.card_ids[card]
+        play(st, "tuck")  # player 2 tucks it (the only card of the table: taken without asking)
+        st.events = []
+        play(st, "2")
+        deck = st.z[st.program.zones["deck"].base]
+        assert deck[-2] == card  # second from the top
+        mine, theirs = st.observation(1)["zones"]["deck"], st.observation(0)["zones"]["deck"]
+        assert mine["known"][-2] == name and "inside" not in mine
+        assert theirs["inside"] == [name] and "known" not in theirs
+        assert "player 2 chose in secret" in told(st, (0,))[0]
+        return
+    pytest.fail("no seed where player 1 may boast")

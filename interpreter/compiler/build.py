@@ -183,7 +183,7 @@ def _register_runtime(module, program) -> None:
     for name in ("move_all", "cannot_pay", "negative", "too_large", "seat", "no_action", "end_now", "end_after",
                  "pick", "option_ids", "unique", "resolve_options", "possible", "forced", "counter_changed",
                  "collapse", "card_option_ids", "seats_together", "reveal", "responders", "look",
-                 "reorder_start", "answer"):
+                 "reorder_start", "answer", "move_to_place"):
         module.helper(f"R_{name}", getattr(rt, name))
     module.helper("R_runaway", calls.runaway)
     module.helper("R_pass_phase", pass_phase)

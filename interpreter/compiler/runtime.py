@@ -371,6 +371,26 @@ def move_all(st, value, zi, bottom, span):
             ops.move(st, card, zi, bottom)
 
 
+def move_to_place(st, card, zi, place, unseen: bool, span):
+    """`move c to Z at place N`: `card` on top of instance `zi`, then down
+    to the N-th place from the top (past the bottom: at the bottom). With
+    `unseen` (the place is a secret choice), the other players who knew the
+    card know only that it lies somewhere in `zi` (ops.knew_in)."""
+    if card is None:
+        raise RulesRuntimeError("nothing to move (the value is none)", span)
+    if st.program.zone_of_instance[zi].slots:
+        raise RulesRuntimeError("`at place` puts a card in a pile, not in a row of slots", span)
+    if not isinstance(place, int) or place < 1:
+        raise RulesRuntimeError(f"`at place` counts places from 1 (the top), not {render(place)}", span)
+    ops.move(st, card, zi)
+    zone = ops.zone_to_change(st, zi)
+    zone.insert(max(0, len(zone) - place), zone.pop())
+    if unseen:
+        others = st.known[card] & ~(1 << st.me | st.program.seers[zi])
+        ops.knew_in(st, card, others)
+        st.known[card] &= ~others
+
+
 def negative(amount, verb, name, span):
     raise RulesRuntimeError(f"cannot {verb} {render(amount)} {name}: the amount must be 0 or more", span,
                             f"write `{'lose' if verb == 'gain' else 'gain'} {render(-amount)} {name}` for the other way")

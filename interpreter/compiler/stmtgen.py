@@ -12,7 +12,7 @@ block, statements that cannot suspend are again straight Python.
 from __future__ import annotations
 
 from ..language import nodes as n
-from ..language.reads import options_list, reads_private_counter
+from ..language.reads import names_used, options_list, reads_private_counter
 from ..language.builtins import VALUES
 from . import decisions as dp
 from .blocks import HEAD, BlockWriter, slot_index
@@ -220,6 +220,11 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         cards = self.x.gen(s.cards, names)
         dest = self.zone_instance(s.dest, names)
         bottom = s.place == "bottom"
+        if s.at is not None:  # a place read from a secret choice is its player's alone
+            unseen = bool(names.secret & names_used(s.at))
+            self.emit(f"R_move_to_place(st, {cards}, {dest}, {self.x.gen(s.at, names)}, {unseen}, "
+                      f"{self.m.const(s.span)})", s.span)
+            return
         if self.x.type_of(s.cards, names) == CARD:
             card = self.temp()
             self.emit(f"{card} = {cards}", s.span)

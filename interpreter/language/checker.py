@@ -350,6 +350,8 @@ class Checker(FlowChecks, NothingChecks, Visitor):
     def visit_Move(self, s, scope):
         self.expr(s.cards, scope)
         self.zone_ref(s.dest, scope)
+        if s.at is not None:
+            self.expr(s.at, scope)
 
     def visit_Deal(self, s, scope):
         self.expr(s.count, scope)

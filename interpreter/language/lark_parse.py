@@ -227,6 +227,8 @@ class _ToAst(Transformer):
     def move_stmt(self, cards, dest, place):
         return n.Move(cards, dest, "bottom" if place == "at bottom" else "top")
 
+    move_at_place = staticmethod(lambda cards, dest, at: n.Move(cards, dest, "top", at))
+
     def call_stmt(self, name, args):
         return n.CallStmt(name, tuple(args or ()))
 

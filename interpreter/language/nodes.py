@@ -253,6 +253,7 @@ class Move(Stmt):
     cards: Expr
     dest: Ref
     place: Place = "top"
+    at: Optional[Expr] = None  # `at place N`: the N-th place from the top (1: on top)
 
 
 class Deal(Stmt):

@@ -146,7 +146,11 @@ class TypeCheck(Visitor):
         self.owner(s.target, scope)
 
     def visit_Move(self, s, scope):
-        self.expect(s.cards, scope, {CARD, CARDS, LIST}, "what is moved")
+        if s.at is not None:
+            self.expect(s.cards, scope, {CARD}, "the card moved to a place")
+            self.expect(s.at, scope, {NUMBER}, "the place (counted from the top)")
+        else:
+            self.expect(s.cards, scope, {CARD, CARDS, LIST}, "what is moved")
         self.owner(s.dest, scope)
 
     def visit_LookAt(self, s, scope):
