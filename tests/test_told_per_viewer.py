@@ -331,3 +331,19 @@ def test_a_card_put_at_a_place_chosen_in_secret_is_known_to_lie_in_the_pile_not_
         assert "player 2 chose in secret" in told(st, (0,))[0]
         return
     pytest.fail("no seed where player 1 may boast")
+
+
+def test_a_choice_left_without_options_by_a_hidden_hand_is_asked_all_the_same(game):
+    """No card of the hand above 6: whether a player had one is its own, so
+    it is asked all the same, with "pass" alone (not skipped unseen)."""
+    for seed in range(60):
+        st = game.new_initial_state(2, seed=seed)
+        hand = st.z[st.program.zones["hand"].base]
+        if any(cost(st, c) > 6 for c in hand) or "boast" not in st.legal_actions():
+            continue
+        play(st, "boast")
+        assert st.current_player() == 0 and st.legal_actions() == ["pass"]
+        play(st, "pass")
+        assert st.current_player() == 1
+        return
+    pytest.fail("no seed without a card above 6")

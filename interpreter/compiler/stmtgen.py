@@ -466,18 +466,36 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         self.emit(f"vals = {values}", s.span)
         body, end = Label(), Label()
         other = Label() if s.else_body else end
-        self.jump_if("not vals", other, s.span)
         if s.optional:
+            self.jump_if("not vals", other, s.span)
             self.emit(f"ids = {ids}; ids.append({self.m.const('pass')}); vals.append({self.m.const(dp.PASS)})", s.span)
-        elif reads_private_counter(s.iterable, self.ctx.model) or reads_private_counter(s.cond, self.ctx.model):
-            # How many options there are depends on what not every player
-            # sees: the player is asked even for one, so that the others
-            # cannot tell a forced choice from a free one.
-            self.emit(f"ids = {ids}", s.span)
         else:
-            # (likewise where it read the face of a card not every player sees)
-            sources = self.x.card_sources(options_list(s.var, s.iterable, s.cond), names)
-            self.emit("if len(vals) == 1" + (f" and R_public(st, ({sources},))" if sources else "") + ":", s.span)
+            self.options_told_alike(s, names, kind, point, slot, ids, body, other)
+        self.suspend(point, "ids", "vals", s.span)
+        point.body, point.other = body, other
+        self.place(body)
+        self.branches(s.body, chosen,
+                      s.else_body, names, other, end, s.span)
+
+    def options_told_alike(self, s, names, kind, point, slot, ids: str, body, other) -> None:
+        """The options of a choice one must make: none skip it, one is taken
+        without asking. Where how many there are depends on what not every
+        player sees (a hidden counter; the face of a card not every player
+        sees, tested when it is read), the player is asked all the same, so
+        that the others cannot tell: with no option, "pass" alone."""
+        private = reads_private_counter(s.iterable, self.ctx.model) or reads_private_counter(s.cond, self.ctx.model)
+        sources = "" if private else self.x.card_sources(options_list(s.var, s.iterable, s.cond), names)
+        public = "False" if private else (f"R_public(st, ({sources},))" if sources else "True")
+        if public == "True":
+            self.jump_if("not vals", other, s.span)
+        else:
+            self.jump_if(f"not vals and {public}", other, s.span)
+            self.emit("if not vals:", s.span)
+            self.emit(f"    ids = [{self.m.const('pass')}]; vals = [{self.m.const(dp.PASS)}]", s.span)
+            self.emit("else:", s.span)
+            self.indent += 1
+        if public != "False":
+            self.emit(f"if len(vals) == 1{'' if public == 'True' else ' and ' + public}:", s.span)
             self.emit(f"    {slot} = vals[0]", s.span)
             if kind == "card":  # taken unseen, as if chosen (ops.chosen)
                 self.emit(f"    R_chosen(st, {slot})", s.span)
@@ -485,12 +503,9 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
             self.indent += 1
             self.jump(body, s.span)
             self.indent -= 1
-            self.emit(f"ids = {ids}", s.span)
-        self.suspend(point, "ids", "vals", s.span)
-        point.body, point.other = body, other
-        self.place(body)
-        self.branches(s.body, chosen,
-                      s.else_body, names, other, end, s.span)
+        self.emit(f"ids = {ids}", s.span)
+        if public != "True":
+            self.indent -= 1
 
     def options_of(self, s, names, kind) -> tuple[str, str]:
         """Sources of a choice's option values and (over `vals`) their ids."""
