@@ -11,20 +11,21 @@ is withheld from whoever does not see it: language/reads.py.)
 from __future__ import annotations
 
 from ..errors import Diagnostic
+from . import nodes as n
 from .reads import card_sources, names_used
+from .sizecheck import texts_read
 
 
 def face_leaks(model, types) -> list[Diagnostic]:
-    """A warning for each value shown to every player that reads the face of
-    a card lying where not every player sees it."""
-    problems = []
+    """A warning for each value shown to every player, and each label of an
+    action, a `may` or a reaction, that reads the face of a card lying
+    where not every player sees it."""
+    problems = _labels_withheld(model, types)
     for name, decl in model.shown_values.items():
         target = model.defines.get(name)
         if decl.visibility == "owner" or target is None or target.params:
             continue
-        hidden = sorted(set().union(*(_zones(model, source, frozenset())
-                                      for source, _ in card_sources(target.expr, {}, types, model))))
-        hidden = [zone for zone in hidden if model.zones[zone].visibility != "visible"]
+        hidden = _hidden_zones(model, types, target.expr)
         if hidden:
             problems.append(Diagnostic(
                 "warning", f"`show {name} per player` tells every player a value read from the cards of zone "
@@ -32,6 +33,28 @@ def face_leaks(model, types) -> list[Diagnostic]:
                 "write `show ... per player, owner only` if only its player may know it; "
                 "`check --leaks` shows what it tells"))
     return problems
+
+
+def _labels_withheld(model, types) -> list[Diagnostic]:
+    """Labels read as the deciding player's words by everyone (an action's,
+    a `may`'s, a reaction's) with a part read from a hidden zone's cards:
+    that part is withheld from the players who do not see them."""
+    problems = []
+    for text, what, everyone, span in texts_read(model):
+        if not everyone or not isinstance(text, n.Template):
+            continue
+        hidden = _hidden_zones(model, types, text)
+        if hidden:
+            problems.append(Diagnostic(
+                "warning", f"{what} reads the cards of zone '{hidden[0]}', which not every player sees: "
+                           "that part is withheld from the players who do not see them", span,
+                "name the card in the block (a choice's label), or leave it out of the label"))
+    return problems
+
+
+def _hidden_zones(model, types, expr) -> list:
+    zones = set().union(*(_zones(model, source, frozenset()) for source, _ in card_sources(expr, {}, types, model)))
+    return sorted(zone for zone in zones if model.zones[zone].visibility != "visible")
 
 
 def _zones(model, expr, seen: frozenset) -> set:

@@ -29,7 +29,7 @@ def size_leaks(model) -> list[Diagnostic]:
     if not hidden:
         return []
     problems = []
-    for text, what, everyone, span in _texts(model):
+    for text, what, everyone, span in texts_read(model):
         found = _reads(model, hidden, text, (), set())
         leak = next((read for read in found if everyone or not read[2]), None)
         if leak is not None:
@@ -37,7 +37,7 @@ def size_leaks(model) -> list[Diagnostic]:
     return problems
 
 
-def _texts(model):
+def texts_read(model):
     """(expression, what it is in words, whether every player reads it, where)."""
     for decl in model.actions.values():
         yield decl.label, f"the label of action '{decl.name}'", True, decl.label.span
