@@ -347,3 +347,28 @@ def test_a_choice_left_without_options_by_a_hidden_hand_is_asked_all_the_same(ga
         assert st.current_player() == 1
         return
     pytest.fail("no seed without a card above 6")
+
+
+def test_pettingzoo_selects_every_other_player_in_a_window_whatever_their_hands():
+    """Through the PettingZoo adapter: after a draw, the agents selected are
+    every other player, in seat order, whatever their hidden hands hold; one
+    who cannot object has the one action "no" in its mask."""
+    from interpreter.adapters.pettingzoo_env import env as rules_env
+
+    seen_masks = set()
+    for seed in range(8):
+        environment = rules_env(str(SECRETS), players=3)
+        environment.reset(seed=seed)
+        st = environment.game_state
+        if "draw" not in st.legal_actions():
+            continue
+        environment.step(environment.action_index("draw"))
+        selected = []
+        while environment.game_state.prompt() and environment.game_state.prompt().startswith("react"):
+            agent = environment.agent_selection
+            mask = environment.observe(agent)["action_mask"]
+            selected.append(agent)
+            seen_masks.add(tuple(environment.action_id(i) for i in mask.nonzero()[0]))
+            environment.step(environment.action_index("no"))
+        assert selected == ["player_1", "player_2"]
+    assert ("no",) in seen_masks  # some player could not object, and was asked all the same
