@@ -38,6 +38,20 @@ def cost(st, card) -> int:
     return st.program.cards.by_id(st.program.card_ids[card]).data["cost"]
 
 
+def laid_on_the_table(game, listen: bool = False):
+    """The first deal (seed 0 up) of a 2-player game where player 1 lays a
+    card above 6 on the table; player 2 is to play."""
+    for seed in range(60):
+        st = game.new_initial_state(2, seed=seed, listen=listen)
+        if "boast" not in st.legal_actions():
+            continue
+        play(st, "boast")
+        if st.legal_actions() != ["pass"]:  # (no card above 6: "pass" alone)
+            play(st, st.legal_actions()[0])
+            return st
+    pytest.fail("no seed where player 1 may lay a card above 6")
+
+
 def test_a_number_option_whose_label_names_a_hidden_card_is_told_without_it(game):
     st = game.new_initial_state(3, seed=1, listen=True)
     play(st, "stash")
@@ -73,26 +87,19 @@ def test_a_label_is_told_once_the_viewer_sees_the_card(game):
 
 
 def test_the_only_option_is_told_to_the_player_who_had_it(game):
-    for seed in range(40):
-        st = game.new_initial_state(2, seed=seed, listen=True)
-        if "boast" not in st.legal_actions():
-            continue
-        play(st, "boast")
-        play(st, st.legal_actions()[0])  # one card on the table
-        play(st, "draw")  # player 2 draws; player 1 is asked whether to object
-        play(st, "no")
-        st.events = []
-        play(st, "pick_up")
-        assert st.current_player() == 1  # taken without asking
-        story = told(st, (0, 1, PUBLIC, EVERYTHING))
-        mine = [line for line in story[0] if line.endswith("(the only option)")]
-        assert mine and mine[0].startswith("player 1: take ")
-        assert story[EVERYTHING] == story[0]
-        for viewer in (1, PUBLIC):
-            assert not any("only option" in line for line in story[viewer])
-            assert mine[0].removesuffix(" (the only option)") in story[viewer]
-        return
-    pytest.fail("no seed where player 1 may boast")
+    st = laid_on_the_table(game, listen=True)
+    play(st, "draw")  # player 2 draws; player 1 is asked whether to object
+    play(st, "no")
+    st.events = []
+    play(st, "pick_up")
+    assert st.current_player() == 1  # taken without asking
+    story = told(st, (0, 1, PUBLIC, EVERYTHING))
+    mine = [line for line in story[0] if line.endswith("(the only option)")]
+    assert mine and mine[0].startswith("player 1: take ")
+    assert story[EVERYTHING] == story[0]
+    for viewer in (1, PUBLIC):
+        assert not any("only option" in line for line in story[viewer])
+        assert mine[0].removesuffix(" (the only option)") in story[viewer]
 
 
 def test_a_choice_whose_options_read_a_hidden_hand_is_asked_even_with_one_option(game):
@@ -218,30 +225,23 @@ def test_cards_seen_shuffled_into_the_deck_are_known_to_lie_in_it(game):
     from interpreter.view import unseen_words
     from interpreter.worlds import determinize
 
-    for seed in range(40):
-        st = game.new_initial_state(2, seed=seed, listen=True)
-        if "boast" not in st.legal_actions():
-            continue
-        play(st, "boast")
-        play(st, st.legal_actions()[0])
-        laid = st.zone("table")
-        play(st, "recycle")  # player 2 shuffles it into the deck
-        deck = st.program.zones["deck"].base
-        names = sorted(laid)
-        for viewer in (0, 1):
-            view = st.observation(viewer)["zones"]["deck"]
-            assert view["inside"] == names and "known" not in view
-            assert "somewhere in it: " + ", ".join(names) in unseen_words(view)
-        cards = [st.program.card_ids.index(c) for c in laid]
-        for k in range(20):
-            world, _ = determinize(st, 0, k)
-            assert all(world.loc[c] == deck for c in cards)
-        play(st, "draw")  # player 1 draws a card it cannot tell
-        if st.prompt() and st.prompt().startswith("react"):
-            play(st, "no")
-        assert "inside" not in st.observation(1)["zones"]["deck"]
-        return
-    pytest.fail("no seed where player 1 may boast")
+    st = laid_on_the_table(game, listen=True)
+    laid = st.zone("table")
+    play(st, "recycle")  # player 2 shuffles it into the deck
+    deck = st.program.zones["deck"].base
+    names = sorted(laid)
+    for viewer in (0, 1):
+        view = st.observation(viewer)["zones"]["deck"]
+        assert view["inside"] == names and "known" not in view
+        assert "somewhere in it: " + ", ".join(names) in unseen_words(view)
+    cards = [st.program.card_ids.index(c) for c in laid]
+    for k in range(20):
+        world, _ = determinize(st, 0, k)
+        assert all(world.loc[c] == deck for c in cards)
+    play(st, "draw")  # player 1 draws a card it cannot tell
+    if st.prompt() and st.prompt().startswith("react"):
+        play(st, "no")
+    assert "inside" not in st.observation(1)["zones"]["deck"]
 
 
 def test_the_browser_seat_of_player_two_is_not_told_the_card_player_one_puts_under(tmp_path):
@@ -293,44 +293,30 @@ def test_the_agents_vector_marks_cards_known_to_lie_in_a_zone(game):
 
     from interpreter.adapters.encoding import Encoding
 
-    for seed in range(40):
-        st = game.new_initial_state(2, seed=seed)
-        if "boast" not in st.legal_actions():
-            continue
-        play(st, "boast")
-        play(st, st.legal_actions()[0])
-        laid = st.zone("table")
-        play(st, "recycle")
-        enc = Encoding(game)
-        buf = np.zeros(enc.size, np.float32)
-        enc.fill(buf, st, 1, st.observation(1))
-        info, per, block, known_at, _ = next(z for z in enc.zones if z[0].name == "deck")
-        marks = buf[block.start + known_at: block.start + known_at + enc.ncards]
-        assert sorted(np.flatnonzero(marks == 0.5)) == sorted(enc.card_index[c] for c in laid)
-        return
-    pytest.fail("no seed where player 1 may boast")
+    st = laid_on_the_table(game)
+    laid = st.zone("table")
+    play(st, "recycle")
+    enc = Encoding(game)
+    buf = np.zeros(enc.size, np.float32)
+    enc.fill(buf, st, 1, st.observation(1))
+    info, per, block, known_at, _ = next(z for z in enc.zones if z[0].name == "deck")
+    marks = buf[block.start + known_at: block.start + known_at + enc.ncards]
+    assert sorted(np.flatnonzero(marks == 0.5)) == sorted(enc.card_index[c] for c in laid)
 
 
 def test_a_card_put_at_a_place_chosen_in_secret_is_known_to_lie_in_the_pile_not_where(game):
-    for seed in range(40):
-        st = game.new_initial_state(2, seed=seed, listen=True)
-        if "boast" not in st.legal_actions():
-            continue
-        play(st, "boast")
-        play(st, st.legal_actions()[0])
-        [card] = [st.program.card_ids.index(c) for c in st.zone("table")]
-        name = st.program.card_ids[card]
-        play(st, "tuck")  # player 2 tucks it (the only card of the table: taken without asking)
-        st.events = []
-        play(st, "2")
-        deck = st.z[st.program.zones["deck"].base]
-        assert deck[-2] == card  # second from the top
-        mine, theirs = st.observation(1)["zones"]["deck"], st.observation(0)["zones"]["deck"]
-        assert mine["known"][-2] == name and "inside" not in mine
-        assert theirs["inside"] == [name] and "known" not in theirs
-        assert "player 2 chose in secret" in told(st, (0,))[0]
-        return
-    pytest.fail("no seed where player 1 may boast")
+    st = laid_on_the_table(game, listen=True)
+    [card] = [st.program.card_ids.index(c) for c in st.zone("table")]
+    name = st.program.card_ids[card]
+    play(st, "tuck")  # player 2 tucks it (the only card of the table: taken without asking)
+    st.events = []
+    play(st, "2")
+    deck = st.z[st.program.zones["deck"].base]
+    assert deck[-2] == card  # second from the top
+    mine, theirs = st.observation(1)["zones"]["deck"], st.observation(0)["zones"]["deck"]
+    assert mine["known"][-2] == name and "inside" not in mine
+    assert theirs["inside"] == [name] and "known" not in theirs
+    assert "player 2 chose in secret" in told(st, (0,))[0]
 
 
 def test_a_choice_left_without_options_by_a_hidden_hand_is_asked_all_the_same(game):
