@@ -36,6 +36,7 @@ import os
 from types import SimpleNamespace
 
 from . import visibility
+from .compiler.decisions import UNSEEN_CARD
 
 
 def player_name(seat: int) -> str:
@@ -168,7 +169,7 @@ def _decision(st, event, viewer):
     if value == "no" and getattr(decision, "window", None):  # "pass" alone would not say to what
         return f"{player_name(player)}: no reaction to {decision.window.replace('_', ' ')}" if own else None
     if not visibility.option_visible(st, kind, value, player, viewer):
-        label = "chose a card you cannot see"
+        label = f"chose {UNSEEN_CARD}"
     else:
         label = visibility.told_to(st, label, viewer)
     return f"{player_name(player)}: {label}" + (" (the only option)" if forced and own else "")
@@ -243,7 +244,7 @@ def _reveal(st, event, viewer):
     kind = getattr(st.program.decisions[point], "kind", None)
     told = [f"{player_name(player)}: "
             + (visibility.told_to(st, label, viewer) if visibility.option_visible(st, kind, value, player, viewer)
-               else "a card you cannot see")
+               else UNSEEN_CARD)
             for player, value, label in picks]
     return "all have chosen: " + "; ".join(told)
 
