@@ -15,11 +15,11 @@ from . import observation as _observation
 from . import saves, visibility
 from .engine import invariants
 from .engine.run import run
-from .compiler import ops
-from .compiler.program import FRAME_BLOCK
+from .runtime import ops
+from .runtime.calls import FRAME_BLOCK
 from .compiler.decisions import UNSEEN_CARD as HIDDEN_OPTION
 from .compiler.decisions import UNSEEN_OPTION as SECRET_OPTION
-from .compiler.runtime import not_legal, take
+from .runtime.helpers import not_legal, take
 from .language.shows import fields_by_show
 from .engine.state import State
 from .errors import InvalidActionError, RulesError, RulesRuntimeError

@@ -28,8 +28,8 @@ from . import events as _events
 from . import visibility
 from .agents import make_agent
 from .compiler.decisions import ActionPoint
-from .compiler.ops import zone_to_change
-from .compiler.program import FRAME_CODE, FRAME_LOCALS
+from .runtime.ops import zone_to_change
+from .runtime.calls import FRAME_CODE, FRAME_LOCALS
 from .engine import invariants
 from .errors import NO_SPAN, RulesError
 from .play import world_sampler

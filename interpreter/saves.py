@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 
 from . import files, limits
-from .compiler.program import FRAME_BLOCK, FRAME_CODE, FRAME_LOCALS
+from .runtime.calls import FRAME_BLOCK, FRAME_CODE, FRAME_LOCALS
 from .engine import invariants
 from .engine.run import run
 from .engine.state import DERIVED, FIELDS, SAVED, from_plain, plain

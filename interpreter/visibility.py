@@ -12,7 +12,7 @@ The rules declare each zone and counter `visible` (everyone), `owner only`
 - a card is also seen, where it lies unseen, by the players who know it
   (`state.known`): who saw it leave a place they see, who looked at it
   (`look at`), to whom it was revealed (`reveal ... to`); a shuffle of its
-  zone makes it unknown again (compiler/ops.py keeps the marks);
+  zone makes it unknown again (runtime/ops.py keeps the marks);
 - a counter's value is seen by whoever its visibility allows; a per-card
   counter is seen with its card, and on the card's back, by place, by who
   does not see the card (`marks_on_backs`);
@@ -26,7 +26,7 @@ the agent encoders all ask this module.
 """
 from __future__ import annotations
 
-from .compiler.runtime import Only, cards_read
+from .runtime.helpers import Only, cards_read
 from .language.builtins import host_of
 
 PUBLIC = -1  # the viewer "every player": sees only what everyone sees
@@ -136,7 +136,7 @@ def option_visible(st, kind, value, decider: int, viewer: int) -> bool:
 
 def told_to(st, text, viewer: int) -> str:
     """`text` (a label, a story line's words) as `viewer` is told it: each
-    part read from cards (a `Told`'s parts, see compiler/runtime.py) only if
+    part read from cards (a `Told`'s parts, see runtime/helpers.py) only if
     the viewer sees every one of them where it lies, else what the part
     says instead ("a card")."""
     parts = getattr(text, "parts", None)
@@ -274,7 +274,7 @@ def _maybe_unseen(program, viewer: int) -> frozenset:
 
 def seen_by_all(st, card: int) -> bool:
     """Whether every player sees `card` where it lies (the run-time test of
-    compiler/runtime.py's `public`, set on the program by the game)."""
+    runtime/helpers.py's `public`, set on the program by the game)."""
     return card_visible(st, card, PUBLIC)
 
 

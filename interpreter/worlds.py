@@ -34,7 +34,7 @@ options that player has in the sample (the player's own pick stays).
 from __future__ import annotations
 
 from . import rng as _rng
-from .compiler.ops import zone_to_change
+from .runtime.ops import zone_to_change
 from .engine.run import run
 from .visibility import counter_visible, instance_visible, unseen_places
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from interpreter.agents import AGENTS, GreedyAgent, MCTSAgent, make_agent, make_agents
-from interpreter.compiler.ops import zone_to_change
+from interpreter.runtime.ops import zone_to_change
 from interpreter.engine.state import fields_of
 from interpreter.visibility import unseen_places
 from interpreter.worlds import determinize

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from interpreter.agents import make_agent
-from interpreter.compiler.ops import zone_to_change
+from interpreter.runtime.ops import zone_to_change
 from interpreter.loader import load_game
 from interpreter.play import world_sampler
 from interpreter.visibility import unseen_places

@@ -11,7 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from interpreter.compiler.calls import SUSPEND
+from interpreter.runtime.calls import SUSPEND
 from interpreter.errors import RulesError
 from interpreter.loader import load_game
 

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from cli.main import cli
 from interpreter import visibility
 from interpreter.agents import make_agent
-from interpreter.compiler.ops import zone_to_change
+from interpreter.runtime.ops import zone_to_change
 from interpreter.errors import RulesError
 from interpreter.events import tell_all
 from interpreter.loader import load_game

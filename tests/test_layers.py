@@ -1,7 +1,10 @@
 """The layer contract: imports run one way, from the front end down to the CLI.
 
 Each module belongs to a layer; it may import modules of its own layer and
-of the layers above it, never below. Consumers of the game API (agents,
+of the layers above it, never below. The run-time primitives (runtime/) sit
+above both the compiler, which emits code calling them, and the engine, which
+runs that code: the engine imports only the runtime and the base, never the
+compiler nor the language. Consumers of the game API (agents,
 simulation, adapters, tools) sit side by side: simulation and the adapters
 may use the agents, but no two of these packages import each other
 otherwise. And no two modules of `interpreter/`, nor two of `cli/`, import
@@ -21,6 +24,7 @@ from .conftest import ROOT
 LAYERS = [
     ("base", ["interpreter.errors", "interpreter.rng", "interpreter.files", "interpreter.limits"]),
     ("language", ["interpreter.language"]),
+    ("runtime", ["interpreter.runtime"]),
     ("compiler", ["interpreter.compiler"]),
     ("engine", ["interpreter.engine"]),
     ("game", ["interpreter.game", "interpreter.loader", "interpreter.visibility", "interpreter.view",
@@ -31,6 +35,8 @@ LAYERS = [
                "interpreter.leaks"]),
     ("cli", ["cli"]),
 ]
+# A layer that may import only some of the layers above it.
+ONLY = {"engine": ("base", "runtime")}
 FACADE = "interpreter"  # interpreter/__init__.py re-exports the game API for users
 
 
@@ -102,6 +108,10 @@ def wrong_way(edges: dict) -> list[str]:
                 problems.append(f"{target} (imported by {source}) belongs to no layer")
             elif dst[0] > src[0]:
                 problems.append(f"{source} ({LAYERS[src[0]][0]}) imports {target} ({LAYERS[dst[0]][0]})")
+            elif dst[0] < src[0] and LAYERS[dst[0]][0] not in ONLY.get(LAYERS[src[0]][0], (LAYERS[dst[0]][0],)):
+                allowed = " and ".join(ONLY[LAYERS[src[0]][0]])
+                problems.append(f"{source} ({LAYERS[src[0]][0]}) imports {target} ({LAYERS[dst[0]][0]}): "
+                                f"it may import only {allowed}")
             elif dst[0] == src[0] and LAYERS[src[0]][0] == "tools" and dst[1] != src[1]:
                 problems.append(f"{source} imports {target}: the tools do not import each other")
     return problems
@@ -143,20 +153,43 @@ def test_every_module_is_in_a_layer():
     assert [m for m in modules(ROOT) if m != FACADE and layer_of(m) is None] == []
 
 
-@pytest.mark.parametrize("planted, expected", [
-    ("from ..game import Game\n", "interpreter.engine.planted (engine) imports interpreter.game (game)"),
-    ("from ..simulation import simulate\n", "interpreter.adapters.planted imports interpreter.simulation: the tools do not import each other"),
-], ids=["engine-imports-game", "adapter-imports-simulation"])
-def test_a_planted_wrong_way_import_is_caught(tmp_path, planted, expected):
-    """The contract fails on a copy of the tree with one wrong-way import added."""
-    for folder in ("interpreter", "cli"):
-        for path in (ROOT / folder).rglob("*.py"):
-            target = tmp_path / path.relative_to(ROOT)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(path.read_text())
-    package = "engine" if "game" in planted else "adapters"
-    (tmp_path / "interpreter" / package / "planted.py").write_text(planted)
-    assert expected in wrong_way(graph(tmp_path))
+@pytest.fixture(scope="module")
+def tree():
+    """The modules of this tree and their imports, read once."""
+    return modules(ROOT), graph(ROOT)
+
+
+def planted(tree, tmp_path, module: str, text: str) -> dict:
+    """The import graph of this tree with one more module, `module`, of `text`."""
+    known, edges = tree
+    path = tmp_path / (module.rpartition(".")[2] + ".py")
+    path.write_text(text)
+    return {**edges, module: imports(module, path, {**known, module: path})}
+
+
+@pytest.mark.parametrize("package, text, expected", [
+    ("engine", "from ..game import Game\n", "interpreter.engine.planted (engine) imports interpreter.game (game)"),
+    ("engine", "from ..compiler.build import compile_program\n",
+     "interpreter.engine.planted (engine) imports interpreter.compiler.build (compiler): it may import only base and runtime"),
+    ("engine", "def f():\n    from ..language import nodes\n",
+     "interpreter.engine.planted (engine) imports interpreter.language.nodes (language): it may import only base and runtime"),
+    ("runtime", "from ..compiler.codegen import Module\n",
+     "interpreter.runtime.planted (runtime) imports interpreter.compiler.codegen (compiler)"),
+    ("adapters", "from ..simulation import simulate\n",
+     "interpreter.adapters.planted imports interpreter.simulation: the tools do not import each other"),
+], ids=["engine-imports-game", "engine-imports-compiler", "engine-imports-language", "runtime-imports-compiler",
+        "adapter-imports-simulation"])
+def test_a_planted_wrong_way_import_is_caught(tree, tmp_path, package, text, expected):
+    """The contract fails on this tree with one wrong-way import added."""
+    edges = planted(tree, tmp_path, f"interpreter.{package}.planted", text)
+    assert expected in wrong_way(edges)
+
+
+def test_a_planted_cycle_through_the_cli_is_caught(tree, tmp_path):
+    """A module of cli/ that imports one importing it back makes a cycle."""
+    edges = planted(tree, tmp_path, "cli.planted", "from .main import main\n")
+    edges = {**edges, "cli.main": edges["cli.main"] | {"cli.planted"}}
+    assert "cli.main -> cli.planted -> cli.main" in cycles(edges)
 
 
 def test_a_planted_cycle_is_caught(tmp_path):

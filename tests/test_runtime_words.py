@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from interpreter.compiler.explain import in_rules_words
+from interpreter.runtime.explain import in_rules_words
 
 HEAD = '''game "Words"
 players 2

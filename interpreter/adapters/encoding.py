@@ -26,7 +26,7 @@ import dataclasses
 import json
 import math
 
-from ..compiler.runtime import render
+from ..runtime.helpers import render
 from ..errors import RulesError
 from ..visibility import VISIBLE, back_counters, counter_ever_seen, zone_ever_seen
 from ..language import nodes as n
@@ -112,7 +112,7 @@ def _computed_number_choices(game) -> list:
 def _copy_ids(program) -> list:
     """The ids options over identical copies can take: the group's, and the
     group's at each place (and slot) where copies could lie together."""
-    from ..compiler.runtime import place_id
+    from ..runtime.helpers import place_id
 
     groups = [g for g in dict.fromkeys(program.card_groups) if g not in set(program.card_ids)]
     if not groups:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from functools import partial
 
-from ..compiler.ops import zone_to_change
+from ..runtime.ops import zone_to_change
 from ..errors import RulesRuntimeError
 from ..language.builtins import hosted_cards
 from .recall import Recall

@@ -9,8 +9,8 @@ from ..language import nodes as n
 from ..language.nodes import EffectList
 from ..language.typecheck import typed
 from ..language.value_types import CARD
-from . import calls, ops
-from . import runtime as rt
+from ..runtime import calls, ops
+from ..runtime import helpers as rt
 from .boards import adjacency_functions, build_boards
 from .codegen import Module
 from .exprgen import ExprGen, Names

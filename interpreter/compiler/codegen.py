@@ -31,6 +31,7 @@ import types
 import weakref
 
 from ..errors import RulesError
+from ..runtime.built import BUILT
 
 # Names generated code may use: locals of rule functions, numbered names of
 # values in the namespace, and helpers registered by prefix.
@@ -42,7 +43,6 @@ _ATTRIBUTES = {"me", "n", "first", "round", "turns", "ctr", "z", "loc", "rng", "
                "option_values", "frames", "steps", "cov", "events", "lost", "end_round", "append", "extend", "pop", "index",
                "count", "__getitem__", "setdefault", "program", "codes", "phase", "passed", "auto"}
 _serial = itertools.count(1)
-BUILT: "weakref.WeakValueDictionary[str, Module]" = weakref.WeakValueDictionary()  # file name -> built module
 
 
 class Label:
@@ -64,7 +64,7 @@ class Module:
         self.functions: list = []  # (name, lines): each line (indent, text, span)
         self.rule_names: dict = {}  # function name -> the rule it belongs to ("procedure draw")
         self.rule_spans: dict = {}  # function name -> the span of the rule's declaration
-        # What run-time errors name (explain.py): (function name, local) -> (the rules'
+        # What run-time errors name (runtime/explain.py): (function name, local) -> (the rules'
         # name for it, how a `let` may have made it none); a card field's list -> the field.
         self.lets: dict = {}
         self.names: set = set()  # every global name made or registered here

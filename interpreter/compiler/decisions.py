@@ -10,8 +10,8 @@ only when asked for.
 from __future__ import annotations
 
 from .codegen import Label
-from .ops import chosen
-from .runtime import DONE, PASS, Told, render
+from ..runtime.ops import chosen
+from ..runtime.helpers import DONE, PASS, Told, render
 
 UNSEEN_CARD = "a card you cannot see"  # a card option's label for a player who does not see the card
 UNSEEN_OPTION = "an option chosen in secret"  # an option of `choose ... secretly`, for another player

@@ -19,8 +19,8 @@ from ..language.reads import card_sources, names_used, withheld_word
 from ..language.types import Types
 from ..language.value_types import CARD, CARDS, NUMBER, PLAYER, PLAYERS
 from ..language.visitor import Visitor
-from . import runtime as rt
-from .failures import blame
+from ..runtime import helpers as rt
+from ..runtime.failures import blame
 from .hoist import Hoister
 
 _SIMPLE = re.compile(r"^(L\[\d+\]|[vtsp]\d+|-?\d+|st\.me|K\d+|None|True|False)$")

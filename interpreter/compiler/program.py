@@ -9,10 +9,6 @@ from typing import Callable, Optional
 
 from .. import limits
 
-# A running rule's frame is a list `[code, block, locals]`: the rule's code
-# index, the block to resume at, and its locals (arguments first).
-FRAME_CODE, FRAME_BLOCK, FRAME_LOCALS = 0, 1, 2
-
 
 @dataclass
 class CounterInfo:

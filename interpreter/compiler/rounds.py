@@ -7,7 +7,7 @@ of the round below.
 from __future__ import annotations
 
 from ..errors import RulesRuntimeError
-from .calls import SUSPEND, GameOver, call
+from ..runtime.calls import SUSPEND, GameOver, call
 from .program import Code
 
 

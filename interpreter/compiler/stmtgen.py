@@ -20,11 +20,11 @@ from .codegen import Label
 from ..language.value_types import CARD
 from ..language.visitor import Visitor
 from .exprgen import Names
-from .explain import nothing_from
+from ..runtime.explain import nothing_from
 from .flowgen import FlowGen
 from .knowgen import KnowledgeGen
 from .program import Code
-from .runtime import LARGEST
+from ..runtime.helpers import LARGEST
 
 
 def suspending_rules(model, keys: dict) -> set:

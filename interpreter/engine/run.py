@@ -1,13 +1,13 @@
 """The run loop: run rule functions until a decision is pending or the game ends.
 
 Anything raised while rules run is reported to the right party
-(compiler/failures.py): a mistake of the rules at the rule's line in its
+(runtime/failures.py): a mistake of the rules at the rule's line in its
 file, a fault of the interpreter as an internal error naming the rule.
 """
 from __future__ import annotations
 
-from ..compiler.calls import SUSPEND, GameOver
-from ..compiler.failures import blame, generated_frame, generated_rules
+from ..runtime.calls import SUSPEND, GameOver
+from ..runtime.failures import blame, generated_frame, generated_rules
 from ..errors import NO_SPAN, RulesRuntimeError
 
 

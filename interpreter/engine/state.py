@@ -24,7 +24,7 @@ import types
 from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
-from ..compiler.program import FRAME_BLOCK, FRAME_CODE, FRAME_LOCALS
+from ..runtime.calls import FRAME_BLOCK, FRAME_CODE, FRAME_LOCALS
 
 
 @dataclass(frozen=True)
@@ -67,13 +67,13 @@ FIELDS = (
     StateField("ctr", "rows", "counter values: one row per counter, one entry per owner", part="counters"),
     StateField("z", "shared rows", "zone instances: the cards in each, bottom first (None: an empty slot); "
                                    "a clone shares them until one of the two states changes one "
-                                   "(compiler/ops.py: `zone_to_change`)", part="zones"),
+                                   "(runtime/ops.py: `zone_to_change`)", part="zones"),
     StateField("loc", "list", "the zone instance holding each card", part="locations"),
     StateField("known", "list", "per card, the seats that know it where it lies unseen, as a bit mask "
                                 "(bit p: seat p): see interpreter/visibility.py", part="knowledge"),
     StateField("known_in", "list", "per card, the seats that know it lies somewhere in its zone instance, not where "
                                    "(a shuffle turns knowing where into this), as a bit mask; None until a shuffle "
-                                   "makes any (compiler/ops.py)", part="knowledge"),
+                                   "makes any (runtime/ops.py)", part="knowledge"),
     StateField("rng", "value", "the random generator's state (SplitMix64, one integer)", part="random"),
     StateField("frames", "frames", "where rule execution stands: [code, block, locals] per running rule",
                part="execution"),

@@ -1,7 +1,7 @@
 """Where a card value may be nothing: `top`, `bottom`, `highest`... give
 none when there is nothing to give, and reading a field of none stops the
 game. The checker warns where such a value's field is read without a test;
-the run-time error (compiler/explain.py) says where the value came from.
+the run-time error (runtime/explain.py) says where the value came from.
 
 A best effort, made to stay silent rather than guess: a value is taken as
 tested when the rule compares it with none before or around the read, or

@@ -1,7 +1,7 @@
 """Calling rules: frames, suspension, triggers, and naming the rules that run.
 
 A rule that may reach a decision runs in a frame `[code, block, locals]`
-(see `program.FRAME_*`): it returns SUSPEND when a decision is pending,
+(see `FRAME_*`): it returns SUSPEND when a decision is pending,
 leaving its frame on `st.frames`, and pops its frame when it ends.
 """
 from __future__ import annotations
@@ -10,6 +10,10 @@ import sys
 
 from .. import limits
 from ..errors import NO_SPAN, Diagnostic, RulesRuntimeError
+
+# A running rule's frame is a list `[code, block, locals]`: the rule's code
+# index, the block to resume at, and its locals (arguments first).
+FRAME_CODE, FRAME_BLOCK, FRAME_LOCALS = 0, 1, 2
 
 class _Suspend:
     """The value a rule function returns when a decision is pending. Code
