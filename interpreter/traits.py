@@ -27,14 +27,11 @@ class Traits:
 def traits_of(model, program) -> Traits:
     random = lost = won = False
     for node in model.nodes():
-        if isinstance(node, (n.Shuffle, n.PickRandom)):
+        if isinstance(node, n.Stmt) and node.facts.random:
             random = True
-        elif isinstance(node, n.EndGame):
+        if isinstance(node, n.EndGame):
             lost, won = lost or node.lost, won or node.won
     return Traits(random, has_hidden_parts(program), lost, won, decides_off_turn(model))
-
-
-ASKING = (n.Choose, n.May, n.ChooseAction, n.Resolve)  # statements that may put a question to `me`
 
 
 def decides_off_turn(model) -> bool:
@@ -42,8 +39,7 @@ def decides_off_turn(model) -> bool:
     reaction, a simultaneous choice, or a question in the setup or a hook
     (followed into the procedures and effects they call). Where none can, a
     seat the turn order leaves out is played by the rules alone."""
-    if model.reactions or any(isinstance(node, n.ActAs) or (isinstance(node, n.Choose) and node.simultaneous)
-                              for node in model.nodes()):
+    if model.reactions or any(isinstance(node, n.Stmt) and node.lets_others_decide() for node in model.nodes()):
         return True
     callables = model.callables()
     bodies = [model.setup.body if model.setup else ()]
@@ -52,7 +48,7 @@ def decides_off_turn(model) -> bool:
     while bodies:
         for stmt in bodies.pop():
             for node in n.walk(stmt):
-                if isinstance(node, ASKING):
+                if isinstance(node, n.Stmt) and node.facts.asks_me:
                     return True
                 if isinstance(node, n.CallStmt) and node.name in callables and node.name not in followed:
                     followed.add(node.name)

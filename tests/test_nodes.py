@@ -61,3 +61,62 @@ def test_children_and_walk_reach_every_node_of_a_parsed_file():
     tree = parse_rules('game "X"\nplayers 2..2\nsetup:\n    gain 1 gold\n')
     names = {type(node).__name__ for node in n.walk(tree)}
     assert {"RulesFile", "GameDecl", "PlayersDecl", "Gain"} <= names
+
+
+def statement_kinds(base=n.Stmt) -> list:
+    """Every kind of statement: the subclasses of `Stmt`, at any depth."""
+    return [kind for sub in base.__subclasses__() for kind in (sub, *statement_kinds(sub))]
+
+
+def kinds_without_facts() -> list:
+    """The kinds of statement that do not declare their facts themselves."""
+    return sorted(kind.__name__ for kind in statement_kinds()
+                  if kind not in n.STMT_FACTS or "facts" not in vars(kind))
+
+
+def test_every_kind_of_statement_declares_every_fact():
+    """The passes read a statement's facts (`stmt.facts`) instead of keeping
+    lists of classes: a new kind must say each of them, with no default."""
+    assert kinds_without_facts() == []
+    assert n.StmtFacts._field_defaults == {}
+    for kind, facts in n.STMT_FACTS.items():
+        assert len(facts) == len(n.StmtFacts._fields), kind
+        others = facts.others_decide
+        assert isinstance(others, bool) or others in kind._fields, kind
+
+
+def test_a_kind_of_statement_without_its_facts_is_caught():
+    import gc
+
+    class Planted(n.Stmt):
+        cards: n.Expr
+
+    assert kinds_without_facts() == ["Planted"]
+    with pytest.raises(AttributeError):
+        Planted(n.Name("x")).facts
+    del Planted
+    gc.collect()
+    assert kinds_without_facts() == []
+
+
+def test_the_facts_answer_for_a_parsed_rule():
+    """Pausing, chance and who decides, read from the facts of parsed statements."""
+    rules = parse_rules(
+        "game \"t\"\nplayers 2..2\nzone deck: shared, visible\n"
+        "procedure p:\n    shuffle deck\n    simultaneously choose c in deck:\n        pass\n")
+    shuffle, choose = rules.items[-1].body
+    assert shuffle.facts.random and not shuffle.facts.decides
+    assert choose.facts.decides and choose.lets_others_decide()
+
+
+def test_the_checker_has_a_rule_for_every_kind_of_statement_holding_anything():
+    """A new kind of statement with expressions or a block is not skipped
+    unchecked: the checker asks for its rule."""
+    from interpreter.language.checker import Checker
+
+    class Planted(n.Stmt):
+        cards: n.Expr
+
+    with pytest.raises(TypeError, match="Checker has no rule for the statement Planted"):
+        Checker.generic_visit(Checker.__new__(Checker), Planted(n.Name("x")), set())
+    Checker.generic_visit(Checker.__new__(Checker), n.Pass(), set())  # nothing inside: nothing to check

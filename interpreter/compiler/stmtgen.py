@@ -41,20 +41,10 @@ def suspending_rules(model, keys: dict) -> set:
 
 
 def may_suspend(stmt, suspending: set) -> bool:
-    if isinstance(stmt, n.DECIDING):
-        return True
-    if isinstance(stmt, n.CallStmt):
-        return stmt.name in suspending
-    return any(may_suspend(s, suspending) for s in _children(stmt))
-
-
-def _children(stmt):
-    if isinstance(stmt, n.If):
-        for _, body in stmt.branches:
-            yield from body
-        yield from stmt.else_body
-    elif isinstance(stmt, (n.ForEach, n.RepeatWhile, n.RepeatTimes, n.ActAs, n.PickRandom)):
-        yield from stmt.body
+    """Whether `stmt`, or a statement nested in it, may reach a decision
+    (calling a rule in `suspending` does)."""
+    return any(s.facts.decides or (isinstance(s, n.CallStmt) and s.name in suspending)
+               for s in n.walk(stmt) if isinstance(s, n.Stmt))
 
 
 class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):

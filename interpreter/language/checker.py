@@ -309,7 +309,7 @@ class Checker(FlowChecks, NothingChecks, Visitor):
 
         def decides(stmts) -> n.Node | None:
             for s in walk_stmts(stmts):
-                if isinstance(s, n.DECIDING):
+                if s.facts.decides:
                     return s
                 if isinstance(s, n.CallStmt) and s.name not in seen:
                     seen.add(s.name)
@@ -329,7 +329,11 @@ class Checker(FlowChecks, NothingChecks, Visitor):
             self.visit(s, scope)
 
     def generic_visit(self, node, scope):
-        """Expressions without rules of their own: check what is inside."""
+        """Expressions without rules of their own: check what is inside. A
+        statement holding anything (an expression, a block) needs its own
+        rule: a new kind must say how it is checked."""
+        if isinstance(node, n.Stmt) and any(True for _ in n.children(node)):
+            raise TypeError(f"{type(self).__name__} has no rule for the statement {type(node).__name__}")
         if isinstance(node, n.Expr):
             for child in n.children(node):
                 self.expr(child, scope)

@@ -207,8 +207,7 @@ def _reached(model, stmts):
 def lets_others_decide(model, body):
     """A statement in `body`, or in what it runs, through which another
     player may decide (`as`, `announce`, `simultaneously choose`), or None."""
-    return next((s for s in _reached(model, body)
-                 if isinstance(s, (n.ActAs, n.Announce)) or (isinstance(s, n.Choose) and s.simultaneous)), None)
+    return next((s for s in _reached(model, body) if s.lets_others_decide()), None)
 
 
 def _may_leave(model, body) -> bool:
@@ -219,7 +218,7 @@ def _may_leave(model, body) -> bool:
 
 
 def _asks(model, body) -> bool:
-    return any(isinstance(s, (n.Choose, n.May, n.ChooseAction)) for s in _reached(model, body))
+    return any(s.facts.asks_each_run for s in _reached(model, body))
 
 
 def all_stmts(model):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import FrozenInstanceError
 from typing import Literal as OneOf  # (`Literal` is the node class of a written value, below)
-from typing import Optional, Union
+from typing import NamedTuple, Optional, Union
 
 from ..errors import NO_SPAN, Span
 
@@ -219,7 +219,15 @@ class Rank(Expr):
 
 # ---------------------------------------------------------------- statements
 class Stmt(Node):
-    pass
+    """A statement. What its kind does is declared once, in STMT_FACTS
+    below, and read as `stmt.facts` by every pass that needs to know."""
+
+    # `facts` (a StmtFacts, not a field) is set on each kind from STMT_FACTS.
+
+    def lets_others_decide(self) -> bool:
+        """Whether another player than `me` may decide in it."""
+        others = self.facts.others_decide
+        return getattr(self, others) if isinstance(others, str) else others
 
 
 class Ref(Node):
@@ -398,8 +406,54 @@ class PickRandom(Stmt):
     body: tuple[Stmt, ...]
 
 
-# The statements that ask a player a decision (a rule holding one may pause there).
-DECIDING = (Choose, May, ChooseAction, Resolve, Announce, Reorder)
+class StmtFacts(NamedTuple):
+    """What a kind of statement does, as the passes need to know it."""
+
+    decides: bool  # may ask someone a decision: a rule holding it may pause there
+    asks_me: bool  # may put a question to the player it runs as (`me`)
+    asks_each_run: bool  # asks a decision each time it runs (a loop of it is never run unasked)
+    random: bool  # draws from the game's random generator (OpenSpiel's chance mode)
+    others_decide: Union[bool, str]  # lets another player decide: always, or when the field named is set
+
+
+_ = False
+T = True
+# Every kind of statement, with its facts (tests/test_nodes.py checks each kind has its row).
+STMT_FACTS = {
+    #                     decides asks_me each  random others_decide
+    Gain: StmtFacts(      _,      _,      _,    _,     _),
+    Pay: StmtFacts(       _,      _,      _,    _,     _),
+    Lose: StmtFacts(      _,      _,      _,    _,     _),
+    SetCounter: StmtFacts(_,      _,      _,    _,     _),
+    Move: StmtFacts(      _,      _,      _,    _,     _),
+    Deal: StmtFacts(      _,      _,      _,    _,     _),
+    Shuffle: StmtFacts(   _,      _,      _,    T,     _),
+    Slide: StmtFacts(     _,      _,      _,    _,     _),
+    Refill: StmtFacts(    _,      _,      _,    _,     _),
+    LookAt: StmtFacts(    _,      _,      _,    _,     _),
+    Reveal: StmtFacts(    _,      _,      _,    _,     _),
+    Reorder: StmtFacts(   T,      _,      _,    _,     _),
+    CallStmt: StmtFacts(  _,      _,      _,    _,     _),  # (what the called rule does is followed by name)
+    Stop: StmtFacts(      _,      _,      _,    _,     _),
+    Pass: StmtFacts(      _,      _,      _,    _,     _),
+    PassPhase: StmtFacts( _,      _,      _,    _,     _),
+    EndGame: StmtFacts(   _,      _,      _,    _,     _),
+    Let: StmtFacts(       _,      _,      _,    _,     _),
+    Resolve: StmtFacts(   T,      T,      _,    _,     _),
+    Announce: StmtFacts(  T,      _,      _,    _,     T),  # (the reactions to it decide)
+    ChooseAction: StmtFacts(T,    T,      T,    _,     _),
+    If: StmtFacts(        _,      _,      _,    _,     _),
+    ForEach: StmtFacts(   _,      _,      _,    _,     _),
+    RepeatWhile: StmtFacts(_,     _,      _,    _,     _),
+    RepeatTimes: StmtFacts(_,     _,      _,    _,     _),
+    Choose: StmtFacts(    T,      T,      T,    _,     "simultaneous"),
+    May: StmtFacts(       T,      T,      T,    _,     _),
+    ActAs: StmtFacts(     _,      _,      _,    _,     T),
+    PickRandom: StmtFacts(_,      _,      _,    T,     _),
+}
+for _kind, _facts in STMT_FACTS.items():
+    _kind.facts = _facts
+del _, T, _kind, _facts
 
 
 # ---------------------------------------------------------------- declarations
