@@ -16,9 +16,10 @@ the position changes (see `GameState.observation`).
 """
 from __future__ import annotations
 
-import types
+import re
 from itertools import compress
 
+from .runtime.audit import Allowed, function
 from .visibility import HIDDEN, back_counters, card_visible, counter_visible, unseen_instance, zone_visible
 
 
@@ -49,7 +50,7 @@ def _observer(st, viewer: int):
 
     counters = []
     for info in program.counter_list:
-        key, i = repr(info.name), info.index
+        key, i = const(info.name), info.index
         if info.scope == "card":
             # all 0 (`count(0)` is the quickest test: small ints compare by identity) is the usual case
             value = (f"(card_counter(st, {i}, {viewer}) if ctr[{i}].count(0) != {ncards} else {{}})"
@@ -96,7 +97,7 @@ def _observer(st, viewer: int):
                          f"for i, s in zip({seats}, {const(flags)})]")
         else:
             value = f"card_zone(st, {const(info)}, {const(places)}, {viewer})"
-        zones.append(f"{name!r}: {value}")
+        zones.append(f"{const(name)}: {value}")
 
     values = f"st.shown_values({viewer})" if program.shown_values else "{}"
     phases = ", 'phase': st.phase, 'passed': sorted(st.passed)" if program.phases else ""
@@ -110,8 +111,19 @@ def _observer(st, viewer: int):
     namespace = {"ids": ids, "name": ids.__getitem__, "unseen": unseen_instance, "marked_cards": _marked_cards,
                  "masked": _masked, "slotted": _slot_ids, "card_counter": _card_counter, "card_zone": _card_zone,
                  **consts}
-    code = next(c for c in compile(source, "<observation>", "exec").co_consts if isinstance(c, types.CodeType))
-    return types.FunctionType(code, namespace, "observe")
+    allowed = Allowed(_NAMES | namespace.keys(), _LOCALS, _WORDS)
+    return function(source, "observe", namespace, allowed, "<observation>")
+
+
+# What an observer's source holds besides its namespace: the state's
+# attributes and the built-ins it reads, its locals, and the keys of the
+# observation (the names of the rules' zones and counters are namespace
+# constants, never part of the source).
+_NAMES = frozenset({"observe", "z", "ctr", "count", "known", "known_in", "current_player", "round", "turns", "first",
+                    "shown_values", "phase", "passed", "isdisjoint", "len", "list", "map", "sorted", "range", "zip"})
+_LOCALS = re.compile(r"^(st|z|ctr|marked|i|s)$")
+_WORDS = frozenset({"player", "current_player", "round", "turn", "first_player", "counters", "zones", "values", "phase",
+                    "passed", "count"})
 
 
 def _marked_cards(st, backs: tuple) -> set:

@@ -106,6 +106,43 @@ def test_the_audit_refuses_async_functions():
         audit(compile("async def made(st):\n    return 1\n", "<t>", "exec"), {"made"})
 
 
+def test_generated_python_is_compiled_in_one_audited_place():
+    """Every piece of Python the interpreter writes (rules, the state's
+    clone, a bot's reads, an observer) is compiled and made into functions
+    by runtime/audit.py, after its audit: nothing else calls compile, exec
+    or eval, nor makes a function from a code object."""
+    found = []
+    for folder in ("interpreter", "cli"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                name = getattr(node, "id", None) or getattr(node, "attr", None)
+                called = isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("compile", "exec", "eval")
+                if called or name == "FunctionType":
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found and all(place.startswith("interpreter/runtime/audit.py:") for place in found), found
+
+
+def test_an_observer_holds_no_name_of_the_rules(monkeypatch):
+    """The names of zones and counters reach an observer as constants of
+    its namespace: its source holds none of them (the audit refuses any text
+    but the observation's own keys)."""
+    from interpreter.runtime import audit as audited
+
+    sources = []
+    compiled = audited.compiled
+    monkeypatch.setattr(audited, "compiled", lambda source, *rest: sources.append(source) or compiled(source, *rest))
+    game = load_game(CATALYST)
+    observation = game.new_initial_state(2, 1).observation(0)
+    assert [s for s in sources if s.startswith("def observe")]
+    names = set(observation["counters"]) | set(observation["zones"])
+    assert "buildings" in names
+    for source in sources:
+        assert not any(f"'{name}'" in source for name in names), source
+    with pytest.raises(RulesError, match="constant 'hand'"):
+        audited.audit(compile("def observe(st):\n    return {'hand': 1}\n", "<t>", "exec"),
+                      audited.Allowed(frozenset({"observe"}), re.compile("st"), frozenset({"zones"})))
+
+
 @pytest.mark.parametrize("text", ["a\nimport os", "a\rimport os", "a\x00b", "a\u2028import os", "a\x0cb"],
                          ids=["newline", "carriage-return", "nul", "line-separator", "form-feed"])
 def test_a_comment_never_ends_early(text):

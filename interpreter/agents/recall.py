@@ -20,11 +20,12 @@ a value that never asks which turn it is serves every turn.
 """
 from __future__ import annotations
 
+import re
 import threading
-import types
 from operator import itemgetter
 
 from ..engine.state import fields_of
+from ..runtime.audit import Allowed, function
 
 EVERYTHING = None  # a read of the whole list (iterated, measured, sliced)
 _MISSING = object()
@@ -148,10 +149,12 @@ def _numbers_maker(counters, places, bookkeeping):
         parts += [f"tuple(ctr[{k}])"] if entries is EVERYTHING else [f"ctr[{k}][{i}]" for i in entries]
     parts += ["tuple(st.loc)"] if places is EVERYTHING else [f"loc[{i}]" for i in places]
     # (only numbers and the names of BOOKKEEPING go into the source; compiled
-    # as the state's `clone` is, engine/state.py)
+    # and audited as all generated code is, runtime/audit.py)
     source = f"def numbers(st):\n    ctr, loc = st.ctr, st.loc\n    return ({', '.join(parts)}{',' if parts else ''})\n"
-    code = compile(source, "<recall numbers>", "exec")
-    return types.FunctionType(next(c for c in code.co_consts if isinstance(c, types.CodeType)), {"tuple": tuple}, "numbers")
+    return function(source, "numbers", {"tuple": tuple}, _NUMBERS, "<recall numbers>")
+
+
+_NUMBERS = Allowed(frozenset({"numbers", "tuple", "ctr", "loc", *BOOKKEEPING}), re.compile(r"^(st|ctr|loc)$"))
 
 
 def _numbers_in(counters, places):

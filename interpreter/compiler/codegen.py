@@ -22,15 +22,14 @@ from __future__ import annotations
 import ast
 import builtins
 import functools
-import inspect
 import itertools
 import linecache
-import opcode
 import re
 import types
 import weakref
 
 from ..errors import RulesError
+from ..runtime import audit as audited
 from ..runtime.built import BUILT
 
 # Names generated code may use: locals of rule functions, numbered names of
@@ -175,10 +174,7 @@ class Module:
         text = self.source()
         code, defaults = _compiled(text, frozenset(self.names))
         code = _renamed(code, self.filename)
-        made = {}
-        for const in code.co_consts:
-            if isinstance(const, types.CodeType):
-                made[const.co_name] = types.FunctionType(const, self.ns, const.co_name, defaults[const.co_name] or None)
+        made = audited.functions(code, self.ns, defaults)
         self.ns.update(made)
         self.text = text
         linecache.cache[self.filename] = (len(text), None, text.splitlines(True), self.filename)
@@ -195,8 +191,7 @@ def _compiled(text: str, names: frozenset) -> tuple:
     default values. Code objects are immutable, so a game loaded again with
     the same rules (a test suite, a server, a language server) reuses them;
     each load still makes its own functions over its own namespace."""
-    code = compile(text, _UNNAMED, "exec")
-    audit(code, names)
+    code = audited.compiled(text, _UNNAMED, _allowed(names))
     return code, _defaults(text)
 
 
@@ -227,42 +222,17 @@ def _comment(text: str) -> str:
 
 
 def audit(code: types.CodeType, names: set) -> None:
-    """Check the compiled generated code, before any of it runs: it uses
-    only the names the module made or registered (as globals or attributes),
-    locals of the generated kinds, constants that are numbers, and none of
-    import, class, global or async.
+    """Check the compiled generated code, before any of it runs
+    (runtime/audit.py): it uses only the names the module made or registered
+    (as globals or attributes), locals of the generated kinds, constants that
+    are numbers, and none of import, class, global or async.
 
     A failure here is a bug of the compiler, never of a rules file."""
-    problems: list = []
-    _audit_code(code, frozenset(names), problems, module=True)
-    if problems:
-        raise RulesError("internal error: generated code failed its audit: " + ", ".join(sorted(set(problems))[:10]))
+    audited.audit(code, _allowed(names))
+
+
+def _allowed(names) -> audited.Allowed:
+    return audited.Allowed(frozenset(names) | _NAMES, _LOCALS)
 
 
 _NAMES = frozenset(_BUILTINS | _ATTRIBUTES)
-_NESTED = {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>", "<lambda>"}
-_REFUSED_OPS = {opcode.opmap[op]: op for op in ("IMPORT_NAME", "IMPORT_FROM", "IMPORT_STAR", "STORE_GLOBAL",
-                                              "DELETE_GLOBAL", "LOAD_BUILD_CLASS") if op in opcode.opmap}
-_ASYNC = inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
-
-
-def _audit_code(code: types.CodeType, names: frozenset, problems: list, module: bool = False) -> None:
-    problems.extend(f"name {name!r}" for name in code.co_names if name not in names and name not in _NAMES)
-    problems.extend(f"local {name!r}" for name in (*code.co_varnames, *code.co_cellvars, *code.co_freevars)
-                    if name != ".0" and not _LOCALS.match(name))
-    problems.extend(_REFUSED_OPS[op] for op in set(code.co_code[::2]) & _REFUSED_OPS.keys())
-    if code.co_flags & _ASYNC:
-        problems.append("async")
-    if not module and code.co_name not in _NESTED and (code.co_name not in names or _LOCALS.match(code.co_name)):
-        problems.append(f"function {code.co_name!r}")
-    _audit_constants(code.co_consts, names, problems)
-
-
-def _audit_constants(values, names: frozenset, problems: list) -> None:
-    for value in values:
-        if isinstance(value, types.CodeType):
-            _audit_code(value, names, problems)
-        elif isinstance(value, (tuple, frozenset)):
-            _audit_constants(value, names, problems)
-        elif not (value is None or isinstance(value, int)):  # int: True and False too
-            problems.append(f"constant {value!r}")

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import types
+import re
 from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
+from ..runtime.audit import Allowed, function
 from ..runtime.calls import FRAME_BLOCK, FRAME_CODE, FRAME_LOCALS
 
 
@@ -163,9 +164,9 @@ def _clone_function():
         value = _COPY[f.copy].format(f"self.{f.name}") if f.saved else repr(f.default)
         lines.append(f"    o.{f.name} = {value}")
     lines.append("    return o")
-    code = compile("\n".join(lines) + "\n", "<state fields>", "exec")
-    fn = next(c for c in code.co_consts if isinstance(c, types.CodeType))
-    return types.FunctionType(fn, {"new": object.__new__}, "clone")
+    allowed = Allowed(frozenset({"clone", "new", "program", "owned", "__class__", *(f.name for f in FIELDS)}),
+                      re.compile(r"^(self|o|r|f)$"))
+    return function("\n".join(lines) + "\n", "clone", {"new": object.__new__}, allowed, "<state fields>")
 
 
 class State:
