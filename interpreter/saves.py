@@ -238,7 +238,7 @@ def _check_frame(program, depth: int, frame):
     if not _is_int(code) or not 0 <= code < len(program.codes) or (code == program.main) != (depth == 0):
         raise SaveFileError("a frame names no rule that can wait for a decision there")
     rule = program.codes[code]
-    if rule.light or not _is_int(block) or not 0 <= block < rule.nblocks:
+    if not rule.resumable or not _is_int(block) or not 0 <= block < rule.nblocks:
         raise SaveFileError(f"rule '{rule.name}' has no place {_show(block)} to stand at")
     if not isinstance(local_values, list) or len(local_values) != rule.nlocals:
         raise SaveFileError(f"rule '{rule.name}' does not have {rule.nlocals} local values")

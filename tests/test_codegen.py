@@ -178,7 +178,7 @@ def test_a_runtime_failure_names_the_rule_and_line():
 
 def test_rules_without_decisions_are_plain_functions():
     program = load_game(CATALYST).program
-    kinds = {code.name: code.light for code in program.codes[1:]}
+    kinds = {code.name: not code.resumable for code in program.codes[1:]}
     assert kinds["effect coin"] and kinds["procedure prepare_deck"]
     assert not kinds["turn"] and not kinds["procedure recruit_one"] and not kinds["effect recruit"]
     assert all(code.fn is not None for code in program.codes)

@@ -118,7 +118,7 @@ def test_a_program_not_loaded_from_a_file_says_why_it_cannot_be_pickled():
 def test_a_cloudpickled_rule_function_still_returns_the_sentinel():
     """Generated code copied by value (cloudpickle) finds the engine's SUSPEND."""
     program = load_game(CATALYST).program
-    fn = next(code.fn for code in program.codes[1:] if code is not None and not code.light)
+    fn = next(code.fn for code in program.codes[1:] if code is not None and code.resumable)
     copied = cloudpickle.loads(cloudpickle.dumps(fn))
     assert copied.__globals__["S"] is SUSPEND
 

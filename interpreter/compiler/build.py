@@ -17,7 +17,7 @@ from .exprgen import ExprGen, Names
 from .flowgen import hooks_with_windows
 from .program import CounterInfo, Program, ZoneInfo
 from .rounds import Phase, build_main, pass_phase
-from .stmtgen import RuleGen, suspending_rules
+from .stmtgen import RuleGen, resumable_rules
 
 
 def compile_program(model, db, params: dict, card_fields: dict, count_reads: bool = False) -> Program:
@@ -102,9 +102,9 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
         bodies.append((("turn",), "turn", {}, model.turn.body, "turn", model.turn))
     for i, (key, *_rest) in enumerate(bodies):
         code_index[key] = i + 1  # code 0 is the main loop
-    suspending = suspending_rules(model, {key: body for key, _, _, body, _, _ in bodies})
+    resumable = resumable_rules(model, {key: body for key, _, _, body, _, _ in bodies})
     ctx = RuleContext(program, model, module, exprs, code_index,
-                      {code_index[key] for key in suspending})
+                      {code_index[key] for key in resumable})
     ctx.function_names = {code_index[key]: module.function_name(name) for key, name, *_ in bodies}
     program.codes = [None]
     for key, name, params_, body, prompt, decl in bodies:
@@ -165,7 +165,8 @@ class RuleContext:
         self.program, self.model, self.module, self.exprs = program, model, module, exprs
         self.code_index = code_index
         self.resumable = resumable  # code indices of rules that may reach a decision
-        self.suspending = {key for key, i in code_index.items() if i in resumable and isinstance(key, str)}
+        # the names of the resumable procedures and effects (a call to one may reach a decision)
+        self.resumable_names = {key for key, i in code_index.items() if i in resumable and isinstance(key, str)}
         self.points: list = []
         self.function_names: dict = {}  # code index -> the name of its generated function
 

@@ -53,7 +53,7 @@ class ExprGen(Visitor):
         self.count_reads = count_reads
         self._in_text = False
         self.model = model
-        self.m = module
+        self.module = module
         self.types = types
         self._fields: dict = {}  # field name -> namespace name of its per-card list
         self._kind_sets: dict = {}
@@ -146,7 +146,7 @@ class ExprGen(Visitor):
         try:
             for part in tmpl.parts:
                 if isinstance(part, str):
-                    parts.append(self.m.const(part))
+                    parts.append(self.module.const(part))
                     continue
                 text = (f"R_render_player({self.visit(part, names)})" if self.type_of(part, names) == PLAYER
                         else f"R_render({self.visit(part, names)})")
@@ -155,12 +155,12 @@ class ExprGen(Visitor):
                     sources = ", ".join(filter(None, (sources, "R_only(st.me)")))
                 if sources:
                     sourced = True
-                    text = f"({text}, ({sources},), {self.m.const(withheld_word(part, names.types, self.types))})"
+                    text = f"({text}, ({sources},), {self.module.const(withheld_word(part, names.types, self.types))})"
                 parts.append(text)
         finally:
             self._in_text = outer
         if not parts:
-            return self.m.const("")
+            return self.module.const("")
         if sourced:
             return f"R_told(({', '.join(parts)},))"
         return parts[0] if len(parts) == 1 and isinstance(tmpl.parts[0], str) else "(" + " + ".join(parts) + ")"
@@ -176,12 +176,12 @@ class ExprGen(Visitor):
         the rules' identifiers: free text such as a score label stays out of
         it); errors come out located at `span`."""
         body = self.template(expr, names) if template else self.visit(expr, names)
-        fname = self.m.function_name(name or f"{rule} {'label' if template else 'value'}")
-        where = self.m.const(span or expr.span)
+        fname = self.module.function_name(name or f"{rule} {'label' if template else 'value'}")
+        where = self.module.const(span or expr.span)
         lines = [(0, f"def {fname}(st, L=None):", None), *_hoist(body, 1), (1, "try:", None),
                  (2, f"return {body}", span or expr.span), (1, "except Exception as t0:", None),
                  (2, f"raise R_fail(t0, {where}) from t0", None)]
-        self.m.add_function(fname, rule, lines, span or expr.span)
+        self.module.add_function(fname, rule, lines, span or expr.span)
         return fname
 
     # ------------------------------------------------------------ visitors
@@ -195,7 +195,7 @@ class ExprGen(Visitor):
             return repr(value)
         if isinstance(value, int) and abs(value) < 1 << 62:
             return repr(value) if value >= 0 else f"({value})"
-        return self.m.const(value)
+        return self.module.const(value)
 
     def visit_Template(self, expr, names):
         return self.template(expr, names)
@@ -217,7 +217,7 @@ class ExprGen(Visitor):
         if namespace == "defines":
             return self.call_define(name, (), names)
         if namespace == "effects":
-            return self.m.const(name)
+            return self.module.const(name)
         value = VALUES[name]
         return value.source or f"B_{name}(st)"
 
@@ -227,7 +227,7 @@ class ExprGen(Visitor):
         the step budget, unless they are a zone's (a zone holds at most every card)."""
         source, guard = self.loop(expr, names, var)
         if self._depth and not self._is_zone(expr, names):
-            source = f"R_steps(st, {source}, {self.m.const(expr.span)})"
+            source = f"R_steps(st, {source}, {self.module.const(expr.span)})"
         return f"for {var} in {source}" + (f" if {guard}" if guard else "")
 
     def numbered(self, text: str, var: str) -> str:
@@ -274,7 +274,7 @@ class ExprGen(Visitor):
             finally:
                 self._inlining.discard(expr.name)
         if isinstance(expr, n.Aggregate) and expr.op == "any" and expr.cond is not None:
-            v = self.m.name("v")
+            v = self.module.name("v")
             source, guard = self.loop(expr.iterable, names, v)
             inner = names.bind(expr.var, v, self.types.element(expr.iterable, names.types))
             with self.hoist.loop(v) as frame:
@@ -297,7 +297,7 @@ class ExprGen(Visitor):
         gaps, unless `raw`)."""
         where = f"z[{info.base}{offset}]"
         if info.slots and not raw:
-            v = self.m.name("v")
+            v = self.module.name("v")
             return f"[{v} for {v} in {where} if {v} is not None]"
         return where
 
@@ -320,8 +320,8 @@ class ExprGen(Visitor):
         """The namespace name of a field's list of values, indexed by card; a
         card without the field holds a value whose every use is an error."""
         if name not in self._fields:
-            self._fields[name] = self.m.named_value(f"field {name}", self._filled(name))
-            self.m.lets[self._fields[name]] = name
+            self._fields[name] = self.module.named_value(f"field {name}", self._filled(name))
+            self.module.lets[self._fields[name]] = name
         return self._fields[name]
 
     def _filled(self, name: str) -> list:
@@ -332,7 +332,7 @@ class ExprGen(Visitor):
         """Copy the program's field values (now with functions for card
         expressions) into the lists generated code reads."""
         for name, ns_name in self._fields.items():
-            self.m.ns[ns_name][:] = self._filled(name)
+            self.module.ns[ns_name][:] = self._filled(name)
 
     def _same(self, values: str):
         """The namespace name of a table giving, for each card, the first card
@@ -346,7 +346,7 @@ class ExprGen(Visitor):
             first, table = {}, []
             for card, value in enumerate(self.p.fields.get(name) or [None] * len(self.p.card_ids)):
                 table.append(card if value is None else first.setdefault((type(value), repr(value)), card))
-            self._same_tables[name] = self.m.named_value(f"same {name}", table)
+            self._same_tables[name] = self.module.named_value(f"same {name}", table)
         return self._same_tables[name]
 
     def field_type(self, name):
@@ -375,7 +375,7 @@ class ExprGen(Visitor):
         if expr.name == "slot" and args[0] in self._slots:  # a card met walking a slotted zone
             walk = self._slots[args[0]]
             if walk[1] is None:
-                walk[1] = self.m.name("v")
+                walk[1] = self.module.name("v")
                 self.hoist.slot(args[0], walk[1])
             return walk[1]
         inline = FUNCTIONS[expr.name].inline_for(args, all(_SIMPLE.match(a) for a in args))
@@ -411,8 +411,8 @@ class ExprGen(Visitor):
     def define_function(self, name: str) -> str:
         if name not in self._defines:
             decl = self.model.defines[name]
-            fname = self._defines[name] = self.m.function_name(f"define {name}")
-            params = [self.m.name("p") for _ in decl.params]
+            fname = self._defines[name] = self.module.function_name(f"define {name}")
+            params = [self.module.name("p") for _ in decl.params]
             inner = Names()
             given = self.types.parameters("define", decl)
             for param, text in zip(decl.params, params):
@@ -428,11 +428,11 @@ class ExprGen(Visitor):
             self._define_sizes[name] = len(body)
             # Each call counts as a step, so definitions that call one another
             # without end, or twice over at every level, are stopped in time.
-            where = self.m.const(decl.span)
+            where = self.module.const(decl.span)
             lines = [(0, f"def {fname}({', '.join(['st', *params])}):", None), *_hoist(body, 1),
                      (1, "st.steps += 1", None), (1, f"if st.steps > BUDGET: R_runaway(st, {where})", None),
                      (1, f"return {body}", decl.span)]
-            self.m.add_function(fname, f"define {name}", lines, decl.span)
+            self.module.add_function(fname, f"define {name}", lines, decl.span)
         return self._defines[name]
 
     def visit_ListLit(self, expr, names):
@@ -447,7 +447,7 @@ class ExprGen(Visitor):
         try:
             with ExitStack() as frames:
                 for var, iterable in expr.loops:
-                    v = self.m.name("v")
+                    v = self.module.name("v")
                     loop_vars.append(v)
                     loops.append((self.iterate(iterable, names, v), frames.enter_context(self.hoist.loop(v))))
                     names = names.bind(var, v, self.types.element(iterable, names.types))
@@ -496,7 +496,7 @@ class ExprGen(Visitor):
         container = self.visit(expr.container, names)
         if isinstance(expr.container, n.Field) and self.field_type(expr.container.name) == "effects":
             if isinstance(expr.item, n.Name) and expr.item.name in self.model.effects and expr.item.name not in names.access:
-                item = self.m.const(expr.item.name)  # `draw in c.effects` names the effect, even if a counter shares the name
+                item = self.module.const(expr.item.name)  # `draw in c.effects` names the effect, even if a counter shares the name
             else:
                 item = self.visit(expr.item, names)
             return f"({'not ' if expr.negate else ''}R_shows({item}, {container}))"
@@ -505,7 +505,7 @@ class ExprGen(Visitor):
     def visit_IsKind(self, expr, names):
         if expr.kind not in self._kind_sets:
             cards = frozenset(i for i, k in enumerate(self.p.card_kinds) if k == expr.kind)
-            self._kind_sets[expr.kind] = self.m.named_value(f"kind {expr.kind}", cards)
+            self._kind_sets[expr.kind] = self.module.named_value(f"kind {expr.kind}", cards)
         return f"({self.visit(expr.operand, names)} in {self._kind_sets[expr.kind]})"
 
     def visit_BoolOp(self, expr, names):
@@ -519,7 +519,7 @@ class ExprGen(Visitor):
         return f"({then} if {cond} else {otherwise})"
 
     def visit_Aggregate(self, expr, names):
-        v = self.m.name("v")
+        v = self.module.name("v")
         loop = self.iterate(expr.iterable, names, v)
         inner = names.bind(expr.var, v, self.types.element(expr.iterable, names.types))
         self._depth += 1

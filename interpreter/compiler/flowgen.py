@@ -19,7 +19,7 @@ class FlowGen:
     """The order-of-play statements of a rule generator."""
 
     def visit_PassPhase(self, s, names):
-        self.emit(f"R_pass_phase(st, {self.m.const(s.span)})", s.span)
+        self.emit(f"R_pass_phase(st, {self.module.const(s.span)})", s.span)
 
     def simultaneous_choice(self, s, names):
         """`simultaneously [may] choose x in L ...`: each player of the round's
@@ -40,7 +40,7 @@ class FlowGen:
         values, ids = self.options_of(s, names, kind)
         self.emit(f"vals = {values}", s.span)
         self.emit("if not vals:" if s.optional else "if len(vals) <= 1:", s.span)
-        self.emit(f"    {slot} = vals[0] if vals else {self.m.const(dp.PASS)}", s.span)
+        self.emit(f"    {slot} = vals[0] if vals else {self.module.const(dp.PASS)}", s.span)
         self.emit(f"    if st.events is not None and vals: R_forced(st, {point.id}, vals[0])", s.span)
         self.emit(f"    {picks} = {picks} + ({slot},)", s.span)
         self.indent += 1
@@ -48,7 +48,7 @@ class FlowGen:
         self.indent -= 1
         self.emit(f"ids = {ids}", s.span)
         if s.optional:
-            self.emit(f"ids.append({self.m.const('pass')}); vals.append({self.m.const(dp.PASS)})", s.span)
+            self.emit(f"ids.append({self.module.const('pass')}); vals.append({self.module.const(dp.PASS)})", s.span)
         self.suspend(point, "ids", "vals", s.span)
         self.place(reveal)
         self.emit(f"if st.events is not None: R_reveal(st, {point.id}, {seats}, {picks})", s.span)
@@ -57,7 +57,7 @@ class FlowGen:
         self.jump_if(f"{index} >= len({seats})", end, s.span)
         self.emit(f"st.me = {seats}[{index}]; {slot} = {picks}[{index}]; {index} += 1", s.span)
         other = Label() if s.else_body else top
-        self.jump_if(f"{slot} == {self.m.const(dp.PASS)}", other, s.span)
+        self.jump_if(f"{slot} == {self.module.const(dp.PASS)}", other, s.span)
         self.block(s.body, inner)
         self.jump(top, s.span)
         if s.else_body:
@@ -85,10 +85,10 @@ class FlowGen:
             offered = "R_seats_together(st)"
         else:
             start = self.x.gen(s.start, names) if s.start is not None else "None"
-            offered = f"R_responders(st, {start}, {self.m.const(s.span)})"
+            offered = f"R_responders(st, {start}, {self.module.const(s.span)})"
         self.emit(f"{saved} = st.me; {seats} = {offered}; {k} = 0; {taken} = False", s.span)
         top, end = Label(), Label()
-        yes_no = self.m.const(["yes", "no"])
+        yes_no = self.module.const(["yes", "no"])
         self.place(top)
         self.jump_if(f"{k} >= len({seats})" + (f" or {taken}" if s.first_only else ""), end, s.span)
         self.emit(f"st.me = {seats}[{k}]; {k} += 1", s.span)
@@ -133,7 +133,7 @@ class FlowGen:
             public = f" and R_public(st, ({sources},))" if sources else ""
             self.jump_if(f"not ({when}){public}", skip, decl.when.span)
         if sources or private:
-            return f"({yes_no} if ({when}) else {self.m.const(['no'])})"
+            return f"({yes_no} if ({when}) else {self.module.const(['no'])})"
         return yes_no
 
 

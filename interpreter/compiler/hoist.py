@@ -58,7 +58,7 @@ class Hoister:
     for a field's list of values, or None where the field cannot be a key."""
 
     def __init__(self, module, same, enabled: bool = True):
-        self.m = module
+        self.module = module
         self.same = same
         self.enabled = enabled
         self.frames: list = []  # Loop, or None where a new scope starts (a lambda of the generated code)
@@ -140,7 +140,7 @@ class Hoister:
     def _memo(self, text: str, at: int, key) -> str:
         frame = self.frames[at]
         source = self._restored(text, at)
-        m = self.m.name("m")
+        m = self.module.name("m")
         if key is None:
             use = f"({m}[0] if {m} else {m}.setdefault(0, {source}))"
         else:

@@ -16,17 +16,17 @@ class KnowledgeGen:
 
     def visit_LookAt(self, s, names):
         cards = self.x.gen(s.cards, names)
-        self.emit(f"R_look(st, {cards}, st.me, True, {self.m.const(s.span)})", s.span)
+        self.emit(f"R_look(st, {cards}, st.me, True, {self.module.const(s.span)})", s.span)
 
     def visit_Reveal(self, s, names):
         cards, seats = self.x.gen(s.cards, names), self.x.gen(s.to, names)
-        self.emit(f"R_look(st, {cards}, {seats}, False, {self.m.const(s.span)})", s.span)
+        self.emit(f"R_look(st, {cards}, {seats}, False, {self.module.const(s.span)})", s.span)
 
     def visit_Reorder(self, s, names):
         """The acting player lays the cards back one by one, top first: a
         decision per card while two or more are left."""
         rest, slot = self.var(True), self.var(True)
-        self.emit(f"{rest} = R_reorder_start(st, {self.x.gen(s.cards, names)}, {self.m.const(s.span)})", s.span)
+        self.emit(f"{rest} = R_reorder_start(st, {self.x.gen(s.cards, names)}, {self.module.const(s.span)})", s.span)
         top, body, end = Label(), Label(), Label()
         self.place(top)
         self.jump_if(f"not {rest}", end, s.span)

@@ -39,13 +39,14 @@ class ZoneInfo:
 class Code:
     """One rule (procedure, effect, action, hook, setup, turn) as a function.
 
-    A light rule never reaches a decision: `fn(st, *args)` runs it to the
-    end. Otherwise `fn(st, frame)` runs from the frame's block until the rule
-    ends (it pops its frame) or a decision is pending (it returns SUSPEND)."""
+    A rule that never reaches a decision is not resumable: `fn(st, *args)`
+    runs it to the end. A resumable rule's `fn(st, frame)` runs from the
+    frame's block until the rule ends (it pops its frame) or a decision is
+    pending (it returns SUSPEND)."""
 
     name: str
     nlocals: int
-    light: bool = False
+    resumable: bool = True
     nblocks: int = 0
     fn: Optional[Callable] = None
 

@@ -108,7 +108,7 @@ def build_main(program, setup: int, phases: list, hooks: dict) -> Code:
                 st.round += 1
                 pc = 1
 
-    return Code("game", 0, light=False, nblocks=9, fn=main)
+    return Code("game", 0, resumable=True, nblocks=9, fn=main)
 
 
 def begin_phase(st, phase) -> None:

@@ -27,7 +27,7 @@ from .program import Code
 from ..runtime.helpers import LARGEST
 
 
-def suspending_rules(model, keys: dict) -> set:
+def resumable_rules(model, keys: dict) -> set:
     """Keys (as in `keys`: procedure name -> body) of the rules that may reach a decision."""
     found: set = set()
     changed = True
@@ -40,10 +40,10 @@ def suspending_rules(model, keys: dict) -> set:
     return found
 
 
-def may_suspend(stmt, suspending: set) -> bool:
+def may_suspend(stmt, resumable_names: set) -> bool:
     """Whether `stmt`, or a statement nested in it, may reach a decision
-    (calling a rule in `suspending` does)."""
-    return any(s.facts.decides or (isinstance(s, n.CallStmt) and s.name in suspending)
+    (calling a rule in `resumable_names` does)."""
+    return any(s.facts.decides or (isinstance(s, n.CallStmt) and s.name in resumable_names)
                for s in n.walk(stmt) if isinstance(s, n.Stmt))
 
 
@@ -55,10 +55,10 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         self.ctx = ctx
         self.span = span
         self.x = ctx.exprs
-        self.m = ctx.module
+        self.module = ctx.module
         self.index, self.name, self.params, self.body = index, name, params, body
         self.prompt = prompt
-        self.res = resumable
+        self.resumable = resumable
         self.nlocals = 0
         self.loops: list = []  # (end label or None for a Python loop)
         self.points: list = []
@@ -68,16 +68,16 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
     def var(self, crosses: bool) -> str:
         """A local for a rules variable: a frame slot if its value must survive
         a suspension, else a Python local."""
-        if self.res and crosses:
+        if self.resumable and crosses:
             self.nlocals += 1
             return f"L[{self.nlocals - 1}]"
-        return self.m.name("s")
+        return self.module.name("s")
 
     def temp(self) -> str:
-        return self.m.name("t")
+        return self.module.name("t")
 
     def suspends(self, stmt) -> bool:
-        return self.res and may_suspend(stmt, self.ctx.suspending)
+        return self.resumable and may_suspend(stmt, self.ctx.resumable_names)
 
     # ------------------------------------------------------------ the function
     def generate(self) -> Code:
@@ -88,12 +88,12 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
             v = self.var(True)
             names = names.bind(p, v, self.params[p])
             args.append(v)
-        if self.res:
+        if self.resumable:
             self.place(Label())
             self.lines.append((0, ("pad", None), None))  # callers pass only the arguments
         self.emit(f"if st.cov is not None: st.cov[{self.index}] += 1")
         self.block(self.body, names)
-        if self.res:
+        if self.resumable:
             self.emit("st.frames.pop()")
             self.emit("return None")
             self.blocks.append(self.lines)
@@ -102,8 +102,8 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         else:
             lines = [(0, f"def {fname}({', '.join(['st', *args])}):", None), *HEAD,
                      *[(i + 1, t, s) for i, t, s in self.lines]]
-        self.m.add_function(fname, self.name, lines, self.span)
-        return Code(self.name, self.nlocals, light=not self.res, nblocks=len(self.blocks) if self.res else 0)
+        self.module.add_function(fname, self.name, lines, self.span)
+        return Code(self.name, self.nlocals, resumable=self.resumable, nblocks=len(self.blocks) if self.resumable else 0)
 
     def block(self, stmts, names: Names) -> None:
         for stmt in stmts:
@@ -148,8 +148,8 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
             if bound is not None:
                 self.emit(f"if {t} {op} {bound}: {t} = {bound}", span)
             else:
-                self.emit(f"if {t} {op} {self.x.literal(limit)}: R_too_large({t}, {self.m.const(info.name)}, "
-                          f"{self.m.const(span)})", span)
+                self.emit(f"if {t} {op} {self.x.literal(limit)}: R_too_large({t}, {self.module.const(info.name)}, "
+                          f"{self.module.const(span)})", span)
 
     def _tell(self, info, owner: str, before: str, after: str, span) -> None:
         """Tell a counter's change when someone listens."""
@@ -165,8 +165,8 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         info, cell = self.counter_cell(s.target, names)
         row, i, a, v = self.temp(), self.temp(), self.temp(), self.temp()
         self.emit(f"{row} = ctr[{info.index}]; {i} = {cell}; {a} = {self.x.gen(s.amount, names)}", s.span)
-        self.emit(f"if {a} < 0: R_negative({a}, {self.m.const(verb)}, {self.m.const(info.name)}, "
-                  f"{self.m.const(s.span)})", s.span)
+        self.emit(f"if {a} < 0: R_negative({a}, {self.module.const(verb)}, {self.module.const(info.name)}, "
+                  f"{self.module.const(s.span)})", s.span)
         self.emit(f"{v} = {row}[{i}] {op} {a}", s.span)
         self._bound(v, info, s.span)
         self._tell(info, i, f"{row}[{i}]", v, s.span)
@@ -177,7 +177,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         row, i, a = self.temp(), self.temp(), self.temp()
         self.emit(f"{row} = ctr[{info.index}]; {i} = {cell}; {a} = {self.x.gen(s.amount, names)}", s.span)
         self.emit(f"if {a} < 0 or {row}[{i}] - {a} < {info.minimum or 0}:", s.span)
-        self.emit(f"    raise R_cannot_pay({a}, {row}[{i}], {self.m.const(info.name)}, {self.m.const(s.span)})", s.span)
+        self.emit(f"    raise R_cannot_pay({a}, {row}[{i}], {self.module.const(info.name)}, {self.module.const(s.span)})", s.span)
         self._tell(info, i, f"{row}[{i}]", f"{row}[{i}] - {a}", s.span)
         self.emit(f"{row}[{i}] -= {a}", s.span)
 
@@ -185,8 +185,8 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         value = self.x.gen(s.value, names)
         builtin = VALUES.get(s.target.name)
         if builtin is not None and builtin.settable and s.target.owner is None:
-            self.emit(f"{builtin.source} = R_seat(st, {value}, {self.m.const(s.target.name + ' must be a seat')}, "
-                      f"{self.m.const(s.span)})", s.span)
+            self.emit(f"{builtin.source} = R_seat(st, {value}, {self.module.const(s.target.name + ' must be a seat')}, "
+                      f"{self.module.const(s.span)})", s.span)
             return
         info, cell = self.counter_cell(s.target, names)
         if isinstance(s.value, n.Literal) and type(s.value.value) is int:
@@ -213,15 +213,15 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         if s.at is not None:  # a place read from a secret choice is its player's alone
             unseen = bool(names.secret & names_used(s.at))
             self.emit(f"R_move_to_place(st, {cards}, {dest}, {self.x.gen(s.at, names)}, {unseen}, "
-                      f"{self.m.const(s.span)})", s.span)
+                      f"{self.module.const(s.span)})", s.span)
             return
         if self.x.type_of(s.cards, names) == CARD:
             card = self.temp()
             self.emit(f"{card} = {cards}", s.span)
-            self.emit(f"if {card} is None: R_move_all(st, None, 0, False, {self.m.const(s.span)})", s.span)
+            self.emit(f"if {card} is None: R_move_all(st, None, 0, False, {self.module.const(s.span)})", s.span)
             self.emit(f"R_move(st, {card}, {dest}, {bottom})", s.span)
             return
-        self.emit(f"R_move_all(st, {cards}, {dest}, {bottom}, {self.m.const(s.span)})", s.span)
+        self.emit(f"R_move_all(st, {cards}, {dest}, {bottom}, {self.module.const(s.span)})", s.span)
 
     def visit_Deal(self, s, names):
         count = self.x.gen(s.count, names)
@@ -256,7 +256,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
     def effect_call(self, name: str, resume: Label, span) -> None:
         """Run the effect named by `name`'s value, then go to `resume`."""
         self.lines.append((self.indent, ("set", resume), span))
-        self.emit(f"if R_effect(st, {name}, {self.m.const(span)}) is S: return S", span)
+        self.emit(f"if R_effect(st, {name}, {self.module.const(span)}) is S: return S", span)
         self.jump(resume, span)
 
     def visit_Stop(self, s, names):
@@ -271,15 +271,15 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
 
     def visit_EndGame(self, s, names):
         if s.after_rounds is None:
-            self.emit(f"R_end_now(st, {s.lost}, {s.won}, {self.m.const(s.span)})", s.span)
+            self.emit(f"R_end_now(st, {s.lost}, {s.won}, {self.module.const(s.span)})", s.span)
         else:
-            self.emit(f"R_end_after(st, {self.x.gen(s.after_rounds, names)}, {self.m.const(s.span)})", s.span)
+            self.emit(f"R_end_after(st, {self.x.gen(s.after_rounds, names)}, {self.module.const(s.span)})", s.span)
 
     def visit_Let(self, s, names):
         value = self.x.gen(s.value, names)
         v = self.var(True)
         self.emit(f"{v} = {value}", s.span)
-        self.m.lets[(self.ctx.function_names[self.index], v)] = (s.name, nothing_from(s.value))
+        self.module.lets[(self.ctx.function_names[self.index], v)] = (s.name, nothing_from(s.value))
         return names.bind(s.name, v, self.x.type_of(s.value, names))
 
     def visit_If(self, s, names):
@@ -354,7 +354,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
 
     def _step(self, span) -> list:
         """Lines counting one loop step against the budget."""
-        return [("st.steps += 1", span), (f"if st.steps > BUDGET: R_runaway(st, {self.m.const(span)})", span)]
+        return [("st.steps += 1", span), (f"if st.steps > BUDGET: R_runaway(st, {self.module.const(span)})", span)]
 
     def _count_step(self, span):
         for text, where in self._step(span):
@@ -381,7 +381,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
     def visit_ActAs(self, s, names):
         saved = self.var(self.suspends(s))
         player = self.x.gen(s.player, names)
-        self.emit(f"{saved} = st.me; st.me = R_seat(st, {player}, {self.m.const('`as` needs a seat')}, {self.m.const(s.span)})", s.span)
+        self.emit(f"{saved} = st.me; st.me = R_seat(st, {player}, {self.module.const('`as` needs a seat')}, {self.module.const(s.span)})", s.span)
         self.block(s.body, names)
         self.emit(f"st.me = {saved}", s.span)
 
@@ -404,7 +404,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
 
     def _filtered(self, iterable, var, cond, names) -> str:
         """Source of a new list of the values of `iterable` for which `cond` holds."""
-        v = self.m.name("v")
+        v = self.module.name("v")
         loop = self.x.iterate(iterable, names, v)
         if cond is None:
             return self.x.numbered(f"[{v} {loop}]", v)
@@ -458,7 +458,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         other = Label() if s.else_body else end
         if s.optional:
             self.jump_if("not vals", other, s.span)
-            self.emit(f"ids = {ids}; ids.append({self.m.const('pass')}); vals.append({self.m.const(dp.PASS)})", s.span)
+            self.emit(f"ids = {ids}; ids.append({self.module.const('pass')}); vals.append({self.module.const(dp.PASS)})", s.span)
         else:
             self.options_told_alike(s, names, kind, point, slot, ids, body, other)
         self.suspend(point, "ids", "vals", s.span)
@@ -481,7 +481,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         else:
             self.jump_if(f"not vals and {public}", other, s.span)
             self.emit("if not vals:", s.span)
-            self.emit(f"    ids = [{self.m.const('pass')}]; vals = [{self.m.const(dp.PASS)}]", s.span)
+            self.emit(f"    ids = [{self.module.const('pass')}]; vals = [{self.module.const(dp.PASS)}]", s.span)
             self.emit("else:", s.span)
             self.indent += 1
         if public != "False":
@@ -510,14 +510,14 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         elif kind == "card":
             ids = "list(map(CARD_IDS.__getitem__, vals))"
         else:
-            ids = f"R_option_ids(st.program, {self.m.const(kind)}, vals)"
+            ids = f"R_option_ids(st.program, {self.module.const(kind)}, vals)"
         return values, ids
 
     def visit_May(self, s, names):
         label = self.x.function(s.label, names, self.name, s.span, template=True)
         point = dp.MayPoint(label, self.prompt)
         self.ask(point, s.span)
-        self.suspend(point, self.m.const(["yes", "no"]), self.m.const(["yes", "no"]), s.span)
+        self.suspend(point, self.module.const(["yes", "no"]), self.module.const(["yes", "no"]), s.span)
         body, end = Label(), Label()
         other = Label() if s.else_body else end
         point.body, point.other = body, other
@@ -540,7 +540,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
                 self.emit(text, decl.when.span)
                 self.indent -= depth
         dispatch, end = Label(), Label()
-        self.emit(f"if not vals: R_no_action({self.m.const(s.span)})", s.span)
+        self.emit(f"if not vals: R_no_action({self.module.const(s.span)})", s.span)
         # One action left is taken without asking only where which actions
         # were open reads nothing hidden (as a choice's options, visit_Choose)
         whens = [decl.when for _, decl in actions if decl.when is not None]
@@ -552,7 +552,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
             self.indent += 1
             self.jump(dispatch, s.span)
             self.indent -= 1
-        self.suspend(point, f"list(map({self.m.const([name for name, _ in actions])}.__getitem__, vals))", "vals", s.span)
+        self.suspend(point, f"list(map({self.module.const([name for name, _ in actions])}.__getitem__, vals))", "vals", s.span)
         point.dispatch = dispatch
         self.place(dispatch)
         codes = [self.ctx.code_index[("action", name)] for name, _ in actions]

@@ -40,7 +40,7 @@ def call(st, code: int, args=()):
     """Run code object `code` (a rule): to completion if it cannot suspend,
     else in a new frame; returns SUSPEND if a decision became pending."""
     c = st.program.codes[code]
-    if c.light:
+    if not c.resumable:
         return c.fn(st, *args)
     fr = [code, 0, list(args)]  # the rule's first block makes room for its other locals
     st.frames.append(fr)
