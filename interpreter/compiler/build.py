@@ -24,7 +24,39 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
     """`card_fields`: field name -> list per card of parsed values (EffectList,
     Expr, or dict of Expr) for the fields the rules declare typed. With
     `count_reads`, the code counts every read of a card's field in the
-    coverage of states started with coverage (`GameState.card_reads`)."""
+    coverage of states started with coverage (`GameState.card_reads`).
+
+    The steps run in this order, which is also the order names are given in
+    the generated module (the `compile` command's text depends on it)."""
+    program = _layout(model, db, params)
+    module = Module(model.files[-1] if model.files else program.title)
+    program.counts_reads = count_reads
+    program.won_together = any(isinstance(x, n.EndGame) and x.won for x in model.nodes())
+    exprs = ExprGen(program, model, module, typed(model, db, params, card_fields), count_reads)
+    for name, values in card_fields.items():
+        program.fields[name] = [_card_value(exprs, v, name) for v in values]
+    adjacency = adjacency_functions(model, exprs)
+    bodies, hook_decls = _rule_bodies(model, exprs)
+    ctx = _generate_rules(program, model, module, exprs, bodies)
+    functions = _expression_functions(model, exprs)
+
+    _register_runtime(module, program)
+    module.build()
+    ns = module.ns
+    _resolve_card_functions(program.fields, card_fields, ns)
+    program.boards = build_boards(program, model, {kind: ns[fn] for kind, fn in adjacency.items()})
+    _link_rules(program, model, ctx, hook_decls)
+    exprs.refresh_fields()
+    _link_expressions(program, model, functions, ns)
+    program.module = module
+    program.set_step_budget(program.step_budget)
+    program.fingerprint = fingerprint(model, db, params)
+    return program
+
+
+def _layout(model, db, params: dict) -> Program:
+    """The program's layout before any code: the cards' fields, counters and
+    zones (with their instances laid out), names and labels."""
     cards = db.cards
     fields: dict = {}
     for card in cards:
@@ -70,17 +102,14 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
         counter_list=list(counters.values()),
     )
     program.layout_zones()
+    return program
 
-    module = Module(model.files[-1] if model.files else program.title)
-    program.counts_reads = count_reads
-    program.won_together = any(isinstance(x, n.EndGame) and x.won for x in model.nodes())
-    exprs = ExprGen(program, model, module, typed(model, db, params, card_fields), count_reads)
-    for name, values in card_fields.items():
-        fields[name] = [_card_value(exprs, v, name) for v in values]
-    adjacency = adjacency_functions(model, exprs)
 
-    code_index: dict = {}
-    bodies = []  # (key, rule name, parameters (name -> type), body, prompt, declaration)
+def _rule_bodies(model, exprs) -> tuple:
+    """Every rule to compile to a function, in code order, as (key, rule
+    name, parameters (name -> type), body, prompt, declaration); and the
+    hooks (with the engine's response windows added)."""
+    bodies = []
     for name, decl in model.effects.items():
         bodies.append((name, f"effect {name}", {}, decl.body, f"effect {name}", decl))
     for name, decl in model.procedures.items():
@@ -100,8 +129,13 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
             bodies.append((("phase", name), f"phase {name}", {}, decl.body, name.replace("_", " "), decl))
     else:
         bodies.append((("turn",), "turn", {}, model.turn.body, "turn", model.turn))
-    for i, (key, *_rest) in enumerate(bodies):
-        code_index[key] = i + 1  # code 0 is the main loop
+    return bodies, hook_decls
+
+
+def _generate_rules(program, model, module, exprs, bodies) -> "RuleContext":
+    """Generate the function of each rule (code 0, the main loop, is made
+    once the module is built)."""
+    code_index = {key: i + 1 for i, (key, *_rest) in enumerate(bodies)}
     resumable = resumable_rules(model, {key: body for key, _, _, body, _, _ in bodies})
     ctx = RuleContext(program, model, module, exprs, code_index,
                       {code_index[key] for key in resumable})
@@ -112,27 +146,37 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
         program.codes.append(gen.generate())
     program.effect_codes = {name: code_index[name] for name in model.effects}
     program.actions = list(model.actions)
-    for zone, decl in model.empty_hooks.items():
+    return ctx
+
+
+def _expression_functions(model, exprs) -> dict:
+    """The names of the generated functions of the expressions the program
+    keeps: effects' conditions, score terms, tiebreaks, turn order, shown
+    values and card views."""
+    return {
+        "conditions": {name: exprs.function(decl.when, Names(), f"effect {name}", name=f"effect {name} when")
+                       for name, decl in model.effects.items() if decl.when is not None},
+        "score_terms": [(label, exprs.function(term.expr, Names(), f"score {label}", name=f"score term {i + 1}"))
+                        for i, (label, term) in enumerate(model.score_terms.items())],
+        "tiebreaks": [exprs.function(e, Names(), "tiebreak", name=f"tiebreak {i + 1}")
+                      for i, e in enumerate(model.tiebreak.exprs)] if model.tiebreak is not None else [],
+        "order": exprs.function(model.turn_order.seats, Names(), "turn order") if model.turn_order is not None else None,
+        "shown": [exprs.function(n.Name(name, span=decl.span), Names(), f"show {name}", decl.span, name=f"show {name}")
+                  for name, decl in model.shown_values.items()],
+        "views": {name: exprs.function(decl.template, Names().bind("card", "L[0]", CARD), f"show {name}", decl.span,
+                                       template=True)
+                  for name, decl in model.shows.items()},
+    }
+
+
+def _link_rules(program, model, ctx, hook_decls) -> None:
+    """Give each rule its built function, the zones their `becomes empty`
+    hooks, the phases their codes, and the program its main loop and
+    decision points."""
+    ns, code_index, zones = ctx.module.ns, ctx.code_index, program.zones
+    for zone in model.empty_hooks:
         zones[zone].empty_hook = code_index[("empty", zone)]
     hooks = {moment: code_index[("hook", moment)] for moment in hook_decls}
-
-    conditions = {name: exprs.function(decl.when, Names(), f"effect {name}", name=f"effect {name} when")
-                  for name, decl in model.effects.items() if decl.when is not None}
-    score_terms = [(label, exprs.function(term.expr, Names(), f"score {label}", name=f"score term {i + 1}"))
-                   for i, (label, term) in enumerate(model.score_terms.items())]
-    tiebreaks = [exprs.function(e, Names(), "tiebreak", name=f"tiebreak {i + 1}")
-                 for i, e in enumerate(model.tiebreak.exprs)] if model.tiebreak is not None else []
-    order = exprs.function(model.turn_order.seats, Names(), "turn order") if model.turn_order is not None else None
-    shown = [exprs.function(n.Name(name, span=decl.span), Names(), f"show {name}", decl.span, name=f"show {name}")
-             for name, decl in model.shown_values.items()]
-    views = {name: exprs.function(decl.template, Names().bind("card", "L[0]", CARD), f"show {name}", decl.span, template=True)
-             for name, decl in model.shows.items()}
-
-    _register_runtime(module, program)
-    module.build()
-    ns = module.ns
-    _resolve_card_functions(fields, card_fields, ns)
-    program.boards = build_boards(program, model, {kind: ns[fn] for kind, fn in adjacency.items()})
     for i, code in enumerate(program.codes[1:], 1):
         code.fn = ns[ctx.function_names[i]]
     if model.phases:
@@ -145,17 +189,17 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
     program.decisions = ctx.points
     for point in ctx.points:
         point.finish(ns)
-    exprs.refresh_fields()
-    program.score_terms = [(label, ns[fn]) for label, fn in score_terms]
-    program.effect_conditions = {name: ns[fn] for name, fn in conditions.items()}
-    program.tiebreaks = [ns[fn] for fn in tiebreaks]
-    program.turn_order = ns[order] if order else None
-    program.card_views = {name: _card_view(ns[fn]) for name, fn in views.items()}
-    program.shown_values = {name: (decl.visibility, ns[fn]) for (name, decl), fn in zip(model.shown_values.items(), shown)}
-    program.module = module
-    program.set_step_budget(program.step_budget)
-    program.fingerprint = fingerprint(model, db, params)
-    return program
+
+
+def _link_expressions(program, model, functions: dict, ns: dict) -> None:
+    """Put the built functions of the kept expressions in their places."""
+    program.score_terms = [(label, ns[fn]) for label, fn in functions["score_terms"]]
+    program.effect_conditions = {name: ns[fn] for name, fn in functions["conditions"].items()}
+    program.tiebreaks = [ns[fn] for fn in functions["tiebreaks"]]
+    program.turn_order = ns[functions["order"]] if functions["order"] else None
+    program.card_views = {name: _card_view(ns[fn]) for name, fn in functions["views"].items()}
+    program.shown_values = {name: (decl.visibility, ns[fn])
+                            for (name, decl), fn in zip(model.shown_values.items(), functions["shown"])}
 
 
 class RuleContext:
