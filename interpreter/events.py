@@ -148,7 +148,7 @@ def _merged_text(st, event, viewer, parts):
     values = [parts[0][0]] + [after for _, after in parts]
     _, index, owner, _, _ = event
     info = st.program.counter_list[index]
-    steps = " -> ".join(str(_number(v)) for v in values)
+    steps = " -> ".join(counter_words(info, v) for v in values)
     return f"{_owner_name(st, info, owner)}: {info.name.replace('_', ' ')} {steps}"
 
 
@@ -183,7 +183,8 @@ def _counter(st, event, viewer):
             return None
     elif not visibility.counter_visible(info, owner if info.scope == "player" else None, viewer):
         return None
-    return f"{_owner_name(st, info, owner)}: {info.name.replace('_', ' ')} {_number(before)} -> {_number(after)}"
+    return (f"{_owner_name(st, info, owner)}: {info.name.replace('_', ' ')} "
+            f"{counter_words(info, before)} -> {counter_words(info, after)}")
 
 
 def _owner_name(st, info, owner) -> str:
@@ -300,6 +301,14 @@ def rule_comment(source, line: int) -> str:
 
 def _number(value):
     return value if isinstance(value, int) else float(value)
+
+
+def counter_words(info, value) -> str:
+    """A counter's value as people read it: a number, or, for a counter
+    holding a player, "player 2" (seat 1) or "none"."""
+    if info.holds_player:
+        return "none" if value is None else player_name(value)
+    return str(_number(value))
 
 
 _TELLERS = {"decision": _decision, "counter": _counter, "move": _move, "shuffle": _shuffle, "look": _look,

@@ -11,6 +11,7 @@ mark: every card has every per-card zone, and most never hold anything.
 from __future__ import annotations
 
 from . import visibility
+from .events import counter_words
 from .compiler.decisions import ChoosePoint, MayPoint
 from .language.shows import template_for
 
@@ -58,17 +59,23 @@ def table_view(st, viewer: int) -> dict:
             shared.append((info.name, _zone(st, info, info.base, viewer)))
     players = []
     for p in range(st.n):
-        counters = {info.name: st.ctr[info.index][p] for info in program.counter_list
+        counters = {info.name: _counter_value(info, st.ctr[info.index][p]) for info in program.counter_list
                     if info.scope == "player" and visibility.counter_visible(info, p, viewer)}
         zones = [(info.name, _zone(st, info, info.base + p, viewer))
                  for info in program.zones.values() if info.scope == "player"]
         values = {name: shown[p] for name, shown in st.shown_values(viewer).items() if shown[p] is not None}
         players.append({"seat": p, "counters": counters, "values": values, "zones": zones})
-    shared_counters = {info.name: st.ctr[info.index][0] for info in program.counter_list
+    shared_counters = {info.name: _counter_value(info, st.ctr[info.index][0]) for info in program.counter_list
                        if info.scope == "shared" and visibility.counter_visible(info, None, viewer)}
     return {"title": program.title, "round": st.round, "turn": st.turns, "when": when_words(st),
             "first_player": st.first, "current_player": st.current_player(), "viewer": viewer,
             "shared": shared, "shared_counters": shared_counters, "players": players}
+
+
+def _counter_value(info, value):
+    """A counter's value for a display: a number, or for a counter holding
+    a player, the words for it ("player 2", "none")."""
+    return counter_words(info, value) if info.holds_player else value
 
 
 def unseen_words(zone: dict) -> list:

@@ -190,6 +190,8 @@ class Encoding:
             size = {"card": ncards, "player": mp, "shared": 1}[info.scope]
             low = -INF if info.minimum is None else info.minimum
             high = INF if info.maximum is None else info.maximum
+            if info.holds_player:  # a player as its seat counted from the viewer's, plus 1 (0: none or unseen)
+                low, high = 0, mp
             self.counters.append((info, self._block(f"counter:{info.name}", size, low, high)))
         # zones: (info, per-instance size, block, where the known cards start, where the marks start)
         # A zone not every player sees may hold cards a viewer knows there, and
@@ -272,6 +274,10 @@ class Encoding:
             if info.scope == "card":
                 for card_id, v in values.items():
                     buf[block.start + cidx[card_id]] = v
+            elif info.holds_player:
+                for owner, v in enumerate(values):
+                    if v is not None:
+                        buf[block.start + (rel(owner) if info.scope == "player" else 0)] = rel(v) + 1
             elif info.scope == "player":
                 for seat, v in enumerate(values):
                     if v is not None:

@@ -22,6 +22,7 @@ class CounterInfo:
     minimum: Optional[int]
     maximum: Optional[int]
     visibility: str
+    holds_player: bool = False  # its value is a seat, or None (`holds player`); changed only by `set`
 
 
 @dataclass

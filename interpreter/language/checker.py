@@ -159,6 +159,12 @@ class Checker(FlowChecks, NothingChecks, Visitor):
             if decl.minimum is not None and decl.maximum is not None and decl.minimum > decl.maximum:
                 self.error(f"counter '{name}' has `min {decl.minimum}` above `max {decl.maximum}`: no value lies "
                            "between them", decl.span, f"write `min {decl.maximum}, max {decl.minimum}`")
+            if decl.holds_player and decl.scope == "card":
+                self.error(f"counter '{name}' holds a player, so it is per player or shared, not per card",
+                           decl.span, "to note a player on a card, move the card to that player's zone")
+            elif decl.holds_player and (decl.minimum is not None or decl.maximum is not None):
+                self.error(f"counter '{name}' holds a player: `min` and `max` bound numbers", decl.span,
+                           "to turn a player into a number, write `seat_number(p)`")
 
     def check_shared_owner_only(self):
         m = self.model

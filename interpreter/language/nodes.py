@@ -483,6 +483,7 @@ class CounterDecl(Decl):
     minimum: Optional[int] = None
     maximum: Optional[int] = None
     visibility: Visibility = "visible"
+    holds_player: bool = False  # `holds player`: its value is a player (none at first), changed only by `set`
 
 
 class ZoneDecl(Decl):

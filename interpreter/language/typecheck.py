@@ -13,7 +13,7 @@ from .builtin_events import EVENTS
 from .builtins import FUNCTIONS, VALUES
 from .names import resolve_owned
 from .types import Types
-from .value_types import BOOL, CARD, CARDS, LIST, LISTS, NUMBER, PLAYER, PLAYERS, TEXT, describe
+from .value_types import BOOL, CARD, CARDS, LIST, LISTS, NONE, NUMBER, PLAYER, PLAYERS, TEXT, describe
 from .visitor import Visitor
 
 
@@ -134,6 +134,10 @@ class TypeCheck(Visitor):
     def visit_Gain(self, s, scope):
         self.expect(s.amount, scope, {NUMBER}, f"the amount to {type(s).__name__.lower()}")
         self.owner(s.target, scope)
+        decl = self.model.counters.get(s.target.name)
+        if decl is not None and decl.holds_player:
+            self.error(f"counter '{s.target.name}' holds a player: it cannot {type(s).__name__.lower()}",
+                       s.span, f"write `set {s.target.name} to PLAYER`")
 
     visit_Pay = visit_Lose = visit_Gain
 
@@ -142,7 +146,9 @@ class TypeCheck(Visitor):
         if builtin is not None and builtin.settable and s.target.owner is None:
             self.expect(s.value, scope, {builtin.returns, NUMBER}, f"the {s.target.name.replace('_', ' ')}")
             return
-        self.expect(s.value, scope, {NUMBER}, f"the value of '{s.target.name}'")
+        decl = self.model.counters.get(s.target.name)
+        wanted = {PLAYER, NONE} if decl is not None and decl.holds_player else {NUMBER}
+        self.expect(s.value, scope, wanted, f"the value of '{s.target.name}'")
         self.owner(s.target, scope)
 
     def visit_Move(self, s, scope):

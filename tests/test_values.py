@@ -1,0 +1,154 @@
+"""Values the rules keep: counters that hold a player (and the seat
+built-ins), counters kept off the table, counters on card backs shown per
+card. Played on tests/fixtures/values/whispers.rules (docs/language.md,
+"Counters"): what each seat is told at the terminal, in the browser, in the
+story, in observations and through the agent adapters."""
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from interpreter.adapters.encoding import Encoding
+from interpreter.agents import make_agent
+from interpreter.errors import RulesError
+from interpreter.events import tell_all
+from interpreter.play import play_game
+from interpreter.serve.views import seat_view
+from interpreter.worlds import determinize
+
+from .conftest import ROOT, checked_game, play
+from .serving import new_hub
+
+WHISPERS = ROOT / "tests" / "fixtures" / "values" / "whispers.rules"
+
+
+@pytest.fixture(scope="module")
+def game():
+    return checked_game(WHISPERS)
+
+
+def told(st, viewer) -> list[str]:
+    return [text for _, text in tell_all(st, st.events, viewer)]
+
+
+def aimed(game, seed=1):
+    """Player 1 aims at player 3 (seat 2) in a three-player game."""
+    st = game.new_initial_state(3, seed, listen=True)
+    st.events = []
+    play(st, "aim", "player-3")
+    return st
+
+
+# ---------------------------------------------------------------- counters holding a player
+def test_a_counter_holding_a_player_starts_as_none_and_is_told_as_a_player(game):
+    st = game.new_initial_state(3, 1)
+    assert st.counter("target", 0) is None and st.counter("last_striker") is None
+    st = aimed(game)
+    assert st.counter("target", 0) == 2
+    for viewer in range(3):
+        assert "player 1: target none -> player 3" in told(st, viewer)
+
+
+def test_a_list_of_players_in_a_label_reads_as_people_count_players(game):
+    st = game.new_initial_state(3, 1)
+    labels = {option.id: option.label for option in st.decision().options}
+    assert labels["aim"] == "name a target among player 2, player 3"
+
+
+def test_seat_built_ins_turn_players_into_numbers_and_back(game):
+    st = aimed(game)
+    play(st, "hail", "hail")  # player 2 hails player 3 (player_at(seat 1 + 1)), player 3 hails player 1
+    assert st.counter("target", 1) == 2 and st.counter("target", 2) == 0
+    play(st, "strike")  # player 1 gains seat_number(target) + 1 = 3
+    assert st.counter("gold", 0) == 3 and st.counter("target", 0) is None
+    assert st.counter("last_striker") == 0
+
+
+def test_player_at_a_seat_no_player_sits_at_is_an_error(tmp_path):
+    rules = WHISPERS.read_text().replace("player_at((seat_number(me) + 1) % players)", "player_at(players)")
+    (tmp_path / "cards.yaml").write_text((WHISPERS.parent / "cards.yaml").read_text())
+    (tmp_path / "w.rules").write_text(rules)
+    from interpreter.loader import load_game
+    st = load_game(tmp_path / "w.rules").new_initial_state(2, 1)
+    with pytest.raises(RulesError, match=r"player_at needs a seat from 0 to 1, got 2"):
+        play(st, "hail")
+
+
+def test_the_terminal_and_the_browser_show_the_player_a_counter_holds(game, tmp_path):
+    out = CliRunner().invoke(cli, ["run", str(WHISPERS), "--players", "3", "--human", "1", "--bots", "random",
+                                   "--seed", "1"], input="1\n2\nquit\n")  # aim at player 3
+    assert out.exit_code == 0, out.output
+    assert "target none" in out.output and "target player 3" in out.output
+    assert "name a target among player 2, player 3" in out.output
+    hub, table = new_hub(tmp_path, rules=WHISPERS, players=3, humans=(0, 1, 2), seed=1)
+    table.act(0, "aim")
+    table.act(0, "player-3")
+    view = seat_view(table, 1)
+    mine = {c["name"]: c["value"] for c in view["table"]["players"][0]["counters"]}
+    assert mine["target"] == "player 3"
+    assert "player 1: target none -> player 3" in [line["text"] for line in view["history"]]
+
+
+def test_agents_get_a_player_as_its_seat_counted_from_theirs(game):
+    st = aimed(game)
+    enc = Encoding(game)
+    block = {name: (start, size) for name, start, size in enc.describe()}["counter:target"]
+    for viewer, expected in ((0, 3), (2, 1), (1, 2)):  # seat 2 seen from 0, 2 and 1, plus 1
+        vec = enc.vector(st, viewer)
+        own_block = vec[block[0]:block[0] + block[1]]
+        assert own_block[(0 - viewer) % 3] == expected  # player 1's target, in player 1's place
+        assert sum(1 for v in own_block if v) == 1  # the others hold none
+    assert enc.high[block[0]] == game.program.max_players
+
+
+def test_through_pettingzoo_a_player_counter_is_encoded(game):
+    from interpreter.adapters.pettingzoo_env import env as make_env
+    e = make_env(game, players=3)
+    e.reset(seed=1)
+    start = {name: start for name, start, _ in e.encoding.describe()}["counter:target"]
+    e.step(e.encoding.index_of("aim"))
+    e.step(e.encoding.index_of("player-3"))
+    obs = e.observe("player_1")["observation"]
+    assert obs[start + 2] == 2  # player 1 (seat 0) is 2 seats on from seat 1; its target (seat 2) 1 on, plus 1
+    assert e.observation_space("player_1")["observation"].contains(obs)
+
+
+def test_through_openspiel_a_player_counter_is_encoded():
+    pytest.importorskip("pyspiel")
+    from interpreter.adapters import openspiel_game as osg
+    game = osg.load(WHISPERS, players=2)
+    state = game.new_initial_state()
+    state.apply_action(1)  # the deal of seed 1
+    enc = game.ctx.encoding
+    state.apply_action(enc.index_of("aim"))  # at player 2, the only other player
+    start = {name: start for name, start, _ in enc.describe()}["counter:target"]
+    assert state.observation_tensor(0)[start] == 2  # seat 1 seen from seat 0, plus 1
+    assert state.observation_tensor(1)[start + 1] == 1  # the same, seen from seat 1
+
+
+def test_sampled_worlds_keep_a_visible_player_counter_and_forget_an_owner_only_one(game, tmp_path):
+    st = aimed(game)
+    world, _ = determinize(st, 1, 5)
+    assert world.counter("target", 0) == 2
+    rules = WHISPERS.read_text().replace("counter target: per player, holds player",
+                                         "counter target: per player, holds player, owner only")
+    (tmp_path / "cards.yaml").write_text((WHISPERS.parent / "cards.yaml").read_text())
+    (tmp_path / "w.rules").write_text(rules)
+    from interpreter.loader import load_game
+    secret = aimed(load_game(tmp_path / "w.rules"))
+    assert determinize(secret, 1, 5)[0].counter("target", 0) is None
+    assert determinize(secret, 0, 5)[0].counter("target", 0) == 2
+    assert "player 1: target none -> player 3" not in told(secret, 1)
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy", "mcts:20"])
+def test_every_bot_plays_a_game_with_player_counters(game, bot):
+    st = play_game(game, 3, 4, [make_agent(bot, 4, seat) for seat in range(3)])
+    assert st.over and len(st.returns()) == 3
+
+
+def test_a_save_keeps_a_player_counter_and_none(game):
+    st = aimed(game)
+    again = game.state_from_json(st.to_json())
+    assert again.counter("target", 0) == 2 and again.counter("target", 1) is None
