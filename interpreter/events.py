@@ -178,6 +178,8 @@ def _decision(st, event, viewer):
 def _counter(st, event, viewer):
     _, index, owner, before, after = event
     info = st.program.counter_list[index]
+    if info.unlisted:  # bookkeeping kept off the table, and so out of the story
+        return None
     if info.scope == "card":
         if not visibility.card_counter_visible(st, info, owner, viewer):
             return None

@@ -26,7 +26,8 @@ def card_text(st, card: int, viewer: int, zone: str | None = None) -> str:
     shown = template_for(fields, zone, program.card_kinds[card], lambda f: data.get(f) is None)
     text = program.card_views[shown](st, card) if shown else program.card_names[card]
     marks = [f"{words(info.name)} {st.ctr[info.index][card]}" for info in program.counter_list
-             if info.scope == "card" and st.ctr[info.index][card] and visibility.counter_visible(info, card, viewer)]
+             if info.scope == "card" and not info.unlisted and st.ctr[info.index][card]
+             and visibility.counter_visible(info, card, viewer)]
     if marks:
         text += " (" + ", ".join(marks) + ")"
     for info in program.zones.values():
@@ -44,10 +45,19 @@ def card_text(st, card: int, viewer: int, zone: str | None = None) -> str:
 def _zone(st, info, zi, viewer):
     cards = st.z[zi]
     if not visibility.instance_visible(st, zi, viewer):
-        return visibility.unseen_instance(st, zi, viewer, lambda c: card_text(st, c, viewer, info.name))
+        view = visibility.unseen_instance(st, zi, viewer, lambda c: card_text(st, c, viewer, info.name))
+        unlisted = [c.name for c in program_unlisted(st.program)]
+        if unlisted and view.get("marks"):
+            view["marks"] = {name: row for name, row in view["marks"].items() if name not in unlisted}
+        return view
     if info.slots:
         return {"slots": [card_text(st, c, viewer, info.name) if c is not None else None for c in cards]}
     return {"cards": [card_text(st, c, viewer, info.name) for c in cards]}
+
+
+def program_unlisted(program) -> list:
+    """The counters kept off the table (`unlisted`)."""
+    return [info for info in program.counter_list if info.unlisted]
 
 
 def table_view(st, viewer: int) -> dict:
@@ -60,13 +70,14 @@ def table_view(st, viewer: int) -> dict:
     players = []
     for p in range(st.n):
         counters = {info.name: _counter_value(info, st.ctr[info.index][p]) for info in program.counter_list
-                    if info.scope == "player" and visibility.counter_visible(info, p, viewer)}
+                    if info.scope == "player" and not info.unlisted and visibility.counter_visible(info, p, viewer)}
         zones = [(info.name, _zone(st, info, info.base + p, viewer))
                  for info in program.zones.values() if info.scope == "player"]
         values = {name: shown[p] for name, shown in st.shown_values(viewer).items() if shown[p] is not None}
         players.append({"seat": p, "counters": counters, "values": values, "zones": zones})
     shared_counters = {info.name: _counter_value(info, st.ctr[info.index][0]) for info in program.counter_list
-                       if info.scope == "shared" and visibility.counter_visible(info, None, viewer)}
+                       if info.scope == "shared" and not info.unlisted
+                       and visibility.counter_visible(info, None, viewer)}
     return {"title": program.title, "round": st.round, "turn": st.turns, "when": when_words(st),
             "first_player": st.first, "current_player": st.current_player(), "viewer": viewer,
             "shared": shared, "shared_counters": shared_counters, "players": players}

@@ -152,3 +152,48 @@ def test_a_save_keeps_a_player_counter_and_none(game):
     st = aimed(game)
     again = game.state_from_json(st.to_json())
     assert again.counter("target", 0) == 2 and again.counter("target", 1) is None
+
+
+# ---------------------------------------------------------------- counters kept off the table
+def test_unlisted_counters_are_kept_off_the_terminal_the_browser_and_the_story(game, tmp_path):
+    out = CliRunner().invoke(cli, ["run", str(WHISPERS), "--players", "3", "--bots", "random", "--seed", "1"])
+    assert out.exit_code == 0, out.output
+    assert "rounds left" not in out.output and "strikes" not in out.output.replace("Strikes", "")
+    assert "gold" in out.output  # a listed counter is shown
+    hub, table = new_hub(tmp_path, rules=WHISPERS, players=3, humans=(0, 1, 2), seed=1)
+    view = seat_view(table, 0)
+    shown = {c["name"] for c in view["table"]["shared_counters"]} | {
+        c["name"] for p in view["table"]["players"] for c in p["counters"]}
+    assert shown == {"gold", "target", "last_striker"}
+    assert not any("rounds left" in line["text"] for line in view["history"])
+
+
+def test_unlisted_counters_are_no_secret_to_agents_or_sampled_worlds(game):
+    st = aimed(game)
+    assert st.observation(1)["counters"]["rounds_left"] == [4]
+    enc = Encoding(game)
+    start = {name: start for name, start, _ in enc.describe()}["counter:rounds_left"]
+    assert enc.vector(st, 1)[start] == 4
+    for viewer in range(3):
+        assert determinize(st, viewer, 9)[0].counter("rounds_left") == 4
+
+
+def test_a_hidden_counter_is_forgotten_in_sampled_worlds_where_an_unlisted_one_is_kept(game, tmp_path):
+    rules = WHISPERS.read_text().replace("counter rounds_left: shared, unlisted", "counter rounds_left: shared, hidden")
+    (tmp_path / "cards.yaml").write_text((WHISPERS.parent / "cards.yaml").read_text())
+    (tmp_path / "w.rules").write_text(rules)
+    from interpreter.loader import load_game
+    st = aimed(load_game(tmp_path / "w.rules"))
+    assert determinize(st, 1, 9)[0].counter("rounds_left") == 0  # what `unlisted` avoids
+
+
+def test_check_warns_where_an_unlisted_counter_is_hidden_already(tmp_path):
+    rules = WHISPERS.read_text().replace("counter rounds_left: shared, unlisted",
+                                         "counter rounds_left: shared, hidden, unlisted")
+    (tmp_path / "cards.yaml").write_text((WHISPERS.parent / "cards.yaml").read_text())
+    (tmp_path / "w.rules").write_text(rules)
+    out = CliRunner().invoke(cli, ["check", str(tmp_path / "w.rules")])
+    assert out.exit_code == 0, out.output
+    assert "w.rules:11:9: warning: counter 'rounds_left' is hidden, so `unlisted` keeps nothing more off the " \
+           "table" in out.output
+    assert "hint: `unlisted` is for counters players may see but need not be shown" in out.output

@@ -36,7 +36,7 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
             values[card.index] = _frozen(card.data.get(name))
 
     counters = {
-        name: CounterInfo(name, i, d.scope, d.minimum, d.maximum, d.visibility, d.holds_player)
+        name: CounterInfo(name, i, d.scope, d.minimum, d.maximum, d.visibility, d.holds_player, d.unlisted)
         for i, (name, d) in enumerate(model.counters.items())
     }
     zones = {

@@ -23,6 +23,7 @@ class CounterInfo:
     maximum: Optional[int]
     visibility: str
     holds_player: bool = False  # its value is a seat, or None (`holds player`); changed only by `set`
+    unlisted: bool = False  # kept off the table and the story (view.py, events.py), though not hidden
 
 
 @dataclass

@@ -159,6 +159,9 @@ class Checker(FlowChecks, NothingChecks, Visitor):
             if decl.minimum is not None and decl.maximum is not None and decl.minimum > decl.maximum:
                 self.error(f"counter '{name}' has `min {decl.minimum}` above `max {decl.maximum}`: no value lies "
                            "between them", decl.span, f"write `min {decl.maximum}, max {decl.minimum}`")
+            if decl.unlisted and decl.visibility == "hidden":
+                self.warning(f"counter '{name}' is hidden, so `unlisted` keeps nothing more off the table",
+                             decl.span, "`unlisted` is for counters players may see but need not be shown")
             if decl.holds_player and decl.scope == "card":
                 self.error(f"counter '{name}' holds a player, so it is per player or shared, not per card",
                            decl.span, "to note a player on a card, move the card to that player's zone")

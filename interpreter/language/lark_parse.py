@@ -182,6 +182,7 @@ class _ToAst(Transformer):
     opt_max = staticmethod(lambda value: ("maximum", value))
     opt_visibility = staticmethod(lambda value: ("visibility", value))
     opt_holds_player = staticmethod(lambda: ("holds_player", True))
+    opt_unlisted = staticmethod(lambda: ("unlisted", True))
     opt_stack = staticmethod(lambda: ("stack", True))
     opt_size_hidden = staticmethod(lambda: ("size_hidden", True))
     opt_top_visible = staticmethod(lambda: ("top_visible", True))

@@ -484,6 +484,7 @@ class CounterDecl(Decl):
     maximum: Optional[int] = None
     visibility: Visibility = "visible"
     holds_player: bool = False  # `holds player`: its value is a player (none at first), changed only by `set`
+    unlisted: bool = False  # `unlisted`: not shown at the table nor in the story, though not hidden
 
 
 class ZoneDecl(Decl):
