@@ -108,9 +108,27 @@ def unseen_words(zone: dict) -> list:
         lines.append("you know: " + ", ".join(reversed(seen)))
     if zone.get("inside"):
         lines.append("somewhere in it: " + ", ".join(zone["inside"]))
-    for counter, values in (zone.get("marks") or {}).items():
-        lines.append(f"on their backs: {counter.replace('_', ' ')} {sum(values)}")
+    marks = zone.get("marks") or {}
+    if marks:
+        lines.append("on their backs: " + "; ".join(_marks_by_place(marks, n is not None)))
     return lines
+
+
+def _marks_by_place(marks: dict, placed: bool) -> list:
+    """The counters on the backs of a zone's unseen cards, card by card, top
+    first: "a 2 (top)", "a 1, b 1 (3 from the top)" (counters a and b); where the
+    places are not told (`placed` false), the marked cards' counters alone."""
+    rows = list(marks.items())
+    count = len(rows[0][1])
+    out = []
+    for i in reversed(range(count)):
+        parts = [f"{words(name)} {values[i]}" for name, values in rows if values[i]]
+        if not parts:
+            continue
+        depth = count - 1 - i
+        where = "" if not placed else " (top)" if depth == 0 else f" ({depth + 1} from the top)"
+        out.append(", ".join(parts) + where)
+    return out
 
 
 def when_words(st) -> str:

@@ -197,3 +197,105 @@ def test_check_warns_where_an_unlisted_counter_is_hidden_already(tmp_path):
     assert "w.rules:11:9: warning: counter 'rounds_left' is hidden, so `unlisted` keeps nothing more off the " \
            "table" in out.output
     assert "hint: `unlisted` is for counters players may see but need not be shown" in out.output
+
+
+# ---------------------------------------------------------------- counters on card backs, card by card
+def clued(game, seed=3):
+    """Two players; player 1 clues player 2's card 2 from the top (hands are `others only`)."""
+    st = game.new_initial_state(2, seed, listen=True)
+    st.events = []
+    hand = st.zone("hand", 1)
+    play(st, "clue", hand[1])  # (the only other player is chosen without asking)
+    return st
+
+
+def test_the_table_shows_which_unseen_card_carries_a_counter(game, tmp_path):
+    st = clued(game)
+    from interpreter.view import table_view, unseen_words
+    hand = dict(table_view(st, 1)["players"][1]["zones"])["hand"]
+    assert unseen_words(hand) == ["3 cards (hidden)", "on their backs: clues 1 (2 from the top)"]
+    out = CliRunner().invoke(cli, ["run", str(WHISPERS), "--players", "2", "--human", "2", "--bots", "random",
+                                   "--seed", "3"], input="quit\n")
+    assert out.exit_code == 0, out.output
+    assert "on their backs: clues 1 (2 from the top)" in out.output
+    hub, table = new_hub(tmp_path, rules=WHISPERS, players=2, humans=(0, 1), seed=3)
+    table.act(0, "clue")
+    table.act(0, table.state.option_ids[1])
+    zones = {z["zone"]: z for z in seat_view(table, 1)["table"]["players"][1]["zones"]}
+    assert zones["hand"]["hidden"] == ["3 cards (hidden)", "on their backs: clues 1 (2 from the top)"]
+
+
+def twin_with_another_face(st, seat: int, place: int):
+    """The position with the card at `place` of `seat`'s hand swapped for
+    the deck's top card (its back, and the counters on it, stay at the place)."""
+    twin = st.clone()
+    hand_zi = twin.program.zones["hand"].base + seat
+    deck_zi = twin.program.zones["deck"].base
+    hand, deck = list(twin.z[hand_zi]), list(twin.z[deck_zi])
+    a, b = hand[place], deck[-1]
+    hand[place], deck[-1] = b, a
+    twin.z[hand_zi], twin.z[deck_zi] = hand, deck
+    twin.loc[a], twin.loc[b] = deck_zi, hand_zi
+    for info in twin.program.counter_list:
+        if info.scope == "card":
+            row = twin.ctr[info.index]
+            row[a], row[b] = row[b], row[a]
+    twin.observed = None
+    return twin, a, b
+
+
+def test_twins_differing_in_a_clued_face_tell_its_owner_the_same(game):
+    st = clued(game)
+    twin, a, b = twin_with_another_face(st, 1, 1)
+    assert st.program.card_names[a] != st.program.card_names[b] or a != b
+    enc = Encoding(game)
+    from interpreter.view import table_view
+    assert st.observation(1) == twin.observation(1)
+    assert enc.vector(st, 1) == enc.vector(twin, 1)
+    assert table_view(st, 1) == table_view(twin, 1)
+    assert st.observation(0) != twin.observation(0)  # the clue giver sees the faces
+
+
+def test_agents_get_the_counters_on_backs_by_place(game):
+    st = clued(game)
+    enc = Encoding(game)
+    info, per, block, known_at, marks_at = next(z for z in enc.zones if z[0].name == "hand")
+    vec = enc.vector(st, 1)
+    own = vec[block.start:block.start + per]  # the viewer's own hand comes first
+    places = own[marks_at:marks_at + enc.ncards]
+    assert places[1] == 1 and sum(places) == 1  # the second card from the bottom: 2 from the top of 3
+
+
+def test_through_pettingzoo_the_counters_on_backs_are_by_place(game):
+    from interpreter.adapters.pettingzoo_env import env as make_env
+    e = make_env(game, players=2)
+    e.reset(seed=3)
+    hand = e.game_state.zone("hand", 1)
+    e.step(e.encoding.index_of("clue"))
+    e.step(e.encoding.index_of(hand[1]))
+    info, per, block, known_at, marks_at = next(z for z in e.encoding.zones if z[0].name == "hand")
+    obs = e.observe("player_1")["observation"]
+    assert list(obs[block.start + marks_at:block.start + marks_at + 3]) == [0, 1, 0]
+
+
+def test_through_openspiel_the_counters_on_backs_are_by_place():
+    pytest.importorskip("pyspiel")
+    from interpreter.adapters import openspiel_game as osg
+    game = osg.load(WHISPERS, players=2)
+    state = game.new_initial_state()
+    state.apply_action(3)  # the deal of seed 3
+    enc = game.ctx.encoding
+    hand = state.engine_state.zone("hand", 1)
+    state.apply_action(enc.index_of("clue"))
+    state.apply_action(enc.index_of(hand[1]))
+    info, per, block, known_at, marks_at = next(z for z in enc.zones if z[0].name == "hand")
+    tensor = state.observation_tensor(1)
+    assert list(tensor[block.start + marks_at:block.start + marks_at + 3]) == [0, 1, 0]
+
+
+def test_the_observation_sizes_in_the_agent_docs_are_the_encodings():
+    from interpreter.loader import load_game
+    text = (ROOT / "docs" / "agent_apis.md").read_text()
+    catalyst = Encoding(load_game(ROOT / "rules" / "catalyst.rules")).size
+    solo = Encoding(load_game(ROOT / "rules" / "solo.rules")).size
+    assert f"{catalyst} floats for Catalyst,\n{solo} for solo" in text
