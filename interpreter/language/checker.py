@@ -12,6 +12,7 @@ from .builtins import BUILTIN_NAMES, FUNCTIONS, VALUES
 from .flowcheck import FlowChecks, walk_stmts
 from .fixed import changing
 from .names import names_in_scope, resolve_name, resolve_owned
+from .letcheck import LostLets
 from .nothingcheck import NothingChecks
 from .params import allowed_values
 from .facecheck import face_leaks
@@ -28,7 +29,7 @@ def check(model, db, params: dict, card_fields: dict) -> list[Diagnostic]:
     return problems + size_leaks(model) + face_leaks(model, typed(model, db, params, card_fields))
 
 
-class Checker(FlowChecks, NothingChecks, Visitor):
+class Checker(FlowChecks, NothingChecks, LostLets, Visitor):
     def __init__(self, model, db, params, card_fields):
         self.model = model
         self.db = db
@@ -64,6 +65,7 @@ class Checker(FlowChecks, NothingChecks, Visitor):
         self.check_bodies()
         self.check_cards()
         self.check_nothing()
+        self.check_lost_lets()
         return self.problems
 
     def check_names_unique(self):
