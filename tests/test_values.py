@@ -299,3 +299,93 @@ def test_the_observation_sizes_in_the_agent_docs_are_the_encodings():
     catalyst = Encoding(load_game(ROOT / "rules" / "catalyst.rules")).size
     solo = Encoding(load_game(ROOT / "rules" / "solo.rules")).size
     assert f"{catalyst} floats for Catalyst,\n{solo} for solo" in text
+
+
+# ---------------------------------------------------------------- several cards in one pick
+PASSING = ROOT / "tests" / "fixtures" / "values" / "passing.rules"
+
+
+@pytest.fixture(scope="module")
+def passing():
+    return checked_game(PASSING)
+
+
+def test_each_player_picks_its_cards_one_decision_at_a_time(passing):
+    st = passing.new_initial_state(3, 1, listen=True)
+    hand = st.zone("hand", 0)
+    assert st.current_player() == 0 and sorted(st.legal_actions()) == sorted(hand)
+    play(st, hand[0])
+    assert st.current_player() == 0 and sorted(st.legal_actions()) == sorted(hand[1:])  # not the same card twice
+    play(st, hand[3])
+    assert st.current_player() == 1
+
+
+def test_the_picks_are_told_to_no_one_else_until_all_have_picked(passing):
+    st = passing.new_initial_state(3, 1, listen=True)
+    st.events = []
+    names = st.program.card_names
+    mine = st.zone("hand", 0)[:2]
+    play(st, *mine)
+    assert told(st, 1) == ["player 1 has chosen (shown when every player has)"] * 2
+    assert told(st, 0) == [f"player 1: pass {names[st.card_index(c)]}" for c in mine]
+    for seat in (1, 2):
+        play(st, *st.zone("hand", seat)[:2])
+    reveal = next(line for line in told(st, 1) if line.startswith("all have chosen"))
+    assert reveal.startswith("all have chosen: player 1: a card you cannot see; player 1: a card you cannot see; "
+                             "player 2: pass ")  # its own picks by name, the others unseen
+    moved = [line for line in told(st, 1) if "player 1's hand -> player 2's passing" in line]
+    assert moved == [f"{names[st.card_index(mine[0])]}, {names[st.card_index(mine[1])]}: player 1's hand -> "
+                     "player 2's passing"]  # the cards passed to it, named as they reach its hand
+
+
+def test_twins_differing_in_another_players_picks_tell_the_next_player_the_same(passing):
+    one = passing.new_initial_state(3, 1, listen=True)
+    two = passing.new_initial_state(3, 1, listen=True)
+    hand = one.zone("hand", 0)
+    play(one, hand[0], hand[1])
+    play(two, hand[2], hand[3])
+    assert one.observation(1) == two.observation(1)
+    assert one.legal_actions() == two.legal_actions()
+    assert Encoding(passing).vector(one, 1) == Encoding(passing).vector(two, 1)
+    assert told(one, 1) == told(two, 1)
+    assert one.observation(0) != two.observation(0) or told(one, 0) != told(two, 0)
+    # a world player 2 samples keeps nothing of player 1's picks, and keeps its own
+    play(one, one.zone("hand", 1)[0])
+    world, _ = determinize(one, 1, 11)
+    frame = world.frames[-1]
+    point = world.program.decisions[world.point]
+    assert frame[2][point.picks][2] == one.frames[-1][2][point.picks][2]
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy", "mcts:20"])
+def test_every_bot_plays_a_game_of_several_picks(passing, bot):
+    st = play_game(passing, 3, 5, [make_agent(bot, 5, seat) for seat in range(3)])
+    assert st.over and sum(len(st.zone("hand", p)) for p in range(3)) + len(st.zone("deck")) == 12
+
+
+def test_through_pettingzoo_the_picks_are_asked_seat_by_seat(passing):
+    from interpreter.adapters.pettingzoo_env import env as make_env
+    e = make_env(passing, players=2)
+    e.reset(seed=1)
+    asked = []
+    for _ in range(4):
+        agent = e.agent_selection
+        asked.append(agent)
+        mask = e.observe(agent)["action_mask"]
+        e.step(int(mask.nonzero()[0][0]))
+    assert asked == ["player_0", "player_0", "player_1", "player_1"]
+    assert sorted(len(e.game_state.zone("hand", p)) for p in range(2)) == [4, 4]  # passed and received
+
+
+def test_through_openspiel_the_picks_are_asked_seat_by_seat():
+    pytest.importorskip("pyspiel")
+    from interpreter.adapters import openspiel_game as osg
+    game = osg.load(PASSING, players=2)
+    state = game.new_initial_state()
+    state.apply_action(1)
+    asked = []
+    for _ in range(4):
+        asked.append(state.current_player())
+        state.apply_action(state.legal_actions()[0])
+    assert asked == [0, 0, 1, 1]
+    assert state.current_player() in (0, 1) and not state.is_terminal()

@@ -453,6 +453,8 @@ class Checker(FlowChecks, NothingChecks, LostLets, Visitor):
         self.loop(s.body, scope)
 
     def visit_Choose(self, s, scope):
+        if s.count is not None:
+            self.several_picks(s, scope)
         if s.simultaneous:
             self.simultaneous_choice(s)
         if s.secretly:
@@ -469,6 +471,16 @@ class Checker(FlowChecks, NothingChecks, LostLets, Visitor):
         self.body(s.else_body, scope)
         if s.simultaneous:
             self.acting.pop()
+
+    def several_picks(self, s, scope):
+        """`choose N x in L`: several picks at once, for all players together."""
+        self.expr(s.count, scope)
+        if not s.simultaneous:
+            self.error(f"`choose {_count_text(s.count)} {s.var} in ...` picks several at once only with "
+                       "`simultaneously`", s.span, "one player picking several: `repeat N times:` around a `choose`")
+        elif s.optional or s.else_body:
+            self.error("a choice of several at once has no `may` nor `else`: a player picks as many as it can "
+                       "(its body gets the list)", s.span)
 
     def visit_May(self, s, scope):
         self.expr(s.label, scope)
@@ -672,3 +684,7 @@ def _names_in(decl) -> set:
         if isinstance(node, (n.Name, n.NameOf, n.Call, n.CallStmt)):
             names.add(node.name)
     return names
+
+
+def _count_text(count) -> str:
+    return str(count.value) if isinstance(count, n.Literal) else "(...)"

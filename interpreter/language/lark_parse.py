@@ -239,9 +239,12 @@ class _ToAst(Transformer):
         return n.If(((cond, body), *elifs), else_body or ())
 
     @_raw
-    def choose_stmt(self, together, may, var, iterable, cond, secretly, label, body, else_body):
+    def choose_stmt(self, together, may, count, var, iterable, cond, secretly, label, body, else_body):
         return n.Choose(may is not None, str(var), iterable, cond, self._template(label), body, else_body or (),
-                        together is not None, secretly is not None)
+                        together is not None, secretly is not None, count)
+
+    def choose_count(self, count):
+        return count if isinstance(count, n.Node) else n.Literal(count)
 
     @_raw
     def may_stmt(self, may, label, body, else_body):

@@ -376,6 +376,7 @@ class Choose(Stmt):
     else_body: tuple[Stmt, ...] = ()
     simultaneous: bool = False  # every player chooses unseen; the bodies run once all have chosen
     secretly: bool = False  # `choose ... secretly`: told to its player alone
+    count: Optional[Expr] = None  # `choose N x in L`: N picks per player, one at a time; the body gets the list
 
 
 class May(Stmt):

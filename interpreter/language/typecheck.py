@@ -13,7 +13,7 @@ from .builtin_events import EVENTS
 from .builtins import FUNCTIONS, VALUES
 from .names import resolve_owned
 from .types import Types
-from .value_types import BOOL, CARD, CARDS, LIST, LISTS, NONE, NUMBER, PLAYER, PLAYERS, TEXT, describe
+from .value_types import BOOL, CARD, CARDS, LIST, LISTS, NONE, NUMBER, PLAYER, PLAYERS, TEXT, describe, picks_type
 from .visitor import Visitor
 
 
@@ -196,6 +196,10 @@ class TypeCheck(Visitor):
         inner = {**scope, s.var: self.types.element(s.iterable, scope)}
         self.condition(getattr(s, "cond", None), inner, "a `where` condition")
         self.expr(getattr(s, "label", None), inner)
+        count = getattr(s, "count", None)
+        if count is not None:  # several picks: the label reads one, the body the list of them
+            self.expect(count, scope, {NUMBER}, "how many are picked")
+            inner = {**scope, s.var: picks_type(self.types.element(s.iterable, scope))}
         self.body(s.body, inner)
         self.body(getattr(s, "else_body", ()), scope)
 
