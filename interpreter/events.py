@@ -20,6 +20,7 @@ Event tuples (the first item is the kind):
   ("move", card, from zone instance, to zone instance)
   ("shuffle", zone instance)
   ("look", seats mask, cards, looker seat or None for a reveal)
+  ("forget", ((zone instance, seats mask that forgot cards there), ...))
   ("trigger", rule code)
   ("round", round)            ("turn", turn number, player)
   ("phase", phase number, label)
@@ -252,6 +253,16 @@ def _reveal(st, event, viewer):
     return "all have chosen: " + "; ".join(told)
 
 
+def _forget(st, event, viewer):
+    """What a player forgot, told to it alone: where the cards lie."""
+    places = [place(st, zi) for zi, seats in event[1]
+              if viewer == visibility.EVERYTHING or (viewer >= 0 and seats >> viewer & 1)]
+    if not places:
+        return None
+    who = "players forget" if viewer == visibility.EVERYTHING else "you forget"
+    return f"{who} which cards lie in {', '.join(places)}"
+
+
 def _phase(st, event, viewer):
     return f"phase {event[1]}: {event[2]}"
 
@@ -314,5 +325,6 @@ def counter_words(info, value) -> str:
 
 
 _TELLERS = {"decision": _decision, "counter": _counter, "move": _move, "shuffle": _shuffle, "look": _look,
+            "forget": _forget,
             "trigger": _trigger,
             "round": _round, "turn": _turn, "phase": _phase, "reveal": _reveal, "last round": _last_round, "end": _end}

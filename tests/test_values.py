@@ -389,3 +389,134 @@ def test_through_openspiel_the_picks_are_asked_seat_by_seat():
         state.apply_action(state.legal_actions()[0])
     assert asked == [0, 0, 1, 1]
     assert state.current_player() in (0, 1) and not state.is_terminal()
+
+
+# ---------------------------------------------------------------- memory that ends
+TRICKS = ROOT / "tests" / "fixtures" / "values" / "tricks.rules"
+
+
+@pytest.fixture(scope="module")
+def tricks():
+    return checked_game(TRICKS)
+
+
+def played_rounds(game, rounds: int, seed=1):
+    """Two players each play their first card for `rounds` rounds."""
+    st = game.new_initial_state(2, seed, listen=True)
+    for _ in range(2 * rounds):
+        ids = st.legal_actions()
+        play(st, ids[0])
+    return st
+
+
+def won_known(st, viewer, seat=0):
+    return st.observation(viewer)["zones"]["won"][seat].get("known")
+
+
+def test_players_recall_the_last_trick_only(tricks):
+    st = played_rounds(tricks, 1)
+    first = [c for c in st.zone("won", 0)]
+    assert sorted(won_known(st, 1)) == sorted(first)  # (card ids)
+    st.events = []
+    for _ in range(2):  # round 2: its trick goes to player 2's pile
+        play(st, st.legal_actions()[0])
+    for viewer in (0, 1):
+        assert won_known(st, viewer) is None  # the first trick is forgotten
+        assert won_known(st, viewer, 1) is not None  # the last one is remembered
+        assert "you forget which cards lie in player 1's won" in told(st, viewer)
+
+
+def test_twins_differing_in_a_forgotten_card_tell_the_players_the_same(tricks):
+    before = played_rounds(tricks, 1)
+    twin_before = swapped_with_deck(before, "won", 0)
+    assert before.observation(1) != twin_before.observation(1)  # remembered: the swap shows
+    after = played_rounds(tricks, 2)
+    twin = swapped_with_deck(after, "won", 0)
+    enc = Encoding(tricks)
+    from interpreter.view import table_view
+    for viewer in (0, 1):
+        assert after.observation(viewer) == twin.observation(viewer)
+        assert enc.vector(after, viewer) == enc.vector(twin, viewer)
+        assert table_view(after, viewer) == table_view(twin, viewer)
+
+
+def swapped_with_deck(st, zone: str, seat: int):
+    """The position with the first card of `zone` of `seat` swapped for the deck's top card."""
+    twin = st.clone()
+    zi, deck_zi = twin.program.zones[zone].base + seat, twin.program.zones["deck"].base
+    held, deck = list(twin.z[zi]), list(twin.z[deck_zi])
+    a, b = held[0], deck[-1]
+    held[0], deck[-1] = b, a
+    twin.z[zi], twin.z[deck_zi] = held, deck
+    twin.loc[a], twin.loc[b] = deck_zi, zi
+    twin.known[a], twin.known[b] = twin.known[b], twin.known[a]
+    twin.observed = None
+    return twin
+
+
+def test_sampled_worlds_keep_a_remembered_card_and_deal_a_forgotten_one_anew(tricks):
+    st = played_rounds(tricks, 1)
+    kept = sorted(st.zone("won", 0))
+    assert all(sorted(determinize(st, 1, seed)[0].zone("won", 0)) == kept for seed in range(5))
+    st = played_rounds(tricks, 2)
+    forgotten = sorted(st.zone("won", 0))
+    assert any(sorted(determinize(st, 1, seed)[0].zone("won", 0)) != forgotten for seed in range(10))
+
+
+def test_the_terminal_and_the_browser_stop_showing_a_forgotten_card(tricks, tmp_path):
+    out = CliRunner().invoke(cli, ["run", str(TRICKS), "--human", "2", "--bots", "random", "--seed", "1"],
+                             input="1\n2\nquit\n")  # (a number typed keeps naming the same card)
+    assert out.exit_code == 0, out.output
+    assert "you forget which cards lie in player 1's won" in out.output
+    hub, table = new_hub(tmp_path, rules=TRICKS, players=2, humans=(0, 1), seed=1)
+    for _ in range(2):
+        table.act(table.state.current_player(), table.state.legal_actions()[0])
+    won = {z["zone"]: z for z in seat_view(table, 1)["table"]["players"][0]["zones"]}["won"]
+    assert any(line.startswith("you know:") for line in won["hidden"])
+    for _ in range(2):
+        table.act(table.state.current_player(), table.state.legal_actions()[0])
+    view = seat_view(table, 1)
+    won = {z["zone"]: z for z in view["table"]["players"][0]["zones"]}["won"]
+    assert won["hidden"] == ["2 cards (hidden)"]
+    assert "you forget which cards lie in player 1's won" in [line["text"] for line in view["history"]]
+
+
+def test_through_pettingzoo_a_forgotten_card_leaves_the_observation(tricks):
+    from interpreter.adapters.pettingzoo_env import env as make_env
+    e = make_env(tricks, players=2)
+    e.reset(seed=1)
+    info, per, block, known_at, _ = next(z for z in e.encoding.zones if z[0].name == "won")
+
+    def known_of_player_1_won():  # seen by player 2: its own block first, then player 1's
+        obs = e.observe("player_1")["observation"]
+        return sum(obs[block.start + per + known_at:block.start + per + known_at + e.encoding.ncards])
+
+    for _ in range(2):
+        e.step(int(e.observe(e.agent_selection)["action_mask"].nonzero()[0][0]))
+    assert known_of_player_1_won() == 2
+    for _ in range(2):
+        e.step(int(e.observe(e.agent_selection)["action_mask"].nonzero()[0][0]))
+    assert known_of_player_1_won() == 0
+
+
+def test_through_openspiel_a_forgotten_card_leaves_the_observation():
+    pytest.importorskip("pyspiel")
+    from interpreter.adapters import openspiel_game as osg
+    game = osg.load(TRICKS, players=2)
+    state = game.new_initial_state()
+    state.apply_action(1)
+    enc = game.ctx.encoding
+    info, per, block, known_at, _ = next(z for z in enc.zones if z[0].name == "won")
+    start = block.start + per + known_at  # player 1's pile, seen from seat 1
+    for _ in range(2):
+        state.apply_action(state.legal_actions()[0])
+    assert sum(state.observation_tensor(1)[start:start + enc.ncards]) == 2
+    for _ in range(2):
+        state.apply_action(state.legal_actions()[0])
+    assert sum(state.observation_tensor(1)[start:start + enc.ncards]) == 0
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy", "mcts:20"])
+def test_every_bot_plays_a_game_where_memory_ends(tricks, bot):
+    st = play_game(tricks, 2, 6, [make_agent(bot, 6, seat) for seat in range(2)])
+    assert st.over

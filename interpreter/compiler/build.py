@@ -9,7 +9,7 @@ from ..language import nodes as n
 from ..language.nodes import EffectList
 from ..language.typecheck import typed
 from ..language.value_types import CARD
-from . import calls, ops, picks
+from . import calls, memory, ops, picks
 from . import runtime as rt
 from .boards import adjacency_functions, build_boards
 from .codegen import Module
@@ -187,6 +187,7 @@ def _register_runtime(module, program) -> None:
         module.helper(f"R_{name}", getattr(rt, name))
     for name in ("seats_repeated", "not_picked", "picks_by_seat"):
         module.helper(f"R_{name}", getattr(picks, name))
+    module.helper("R_forget", memory.forget)
     module.helper("R_runaway", calls.runaway)
     module.helper("R_pass_phase", pass_phase)
     effects = program.effect_codes

@@ -375,7 +375,7 @@ class Checker(FlowChecks, NothingChecks, LostLets, Visitor):
     def visit_LookAt(self, s, scope):
         self.expr(s.cards, scope)
 
-    visit_Reorder = visit_LookAt
+    visit_Reorder = visit_Forget = visit_LookAt
 
     def visit_Reveal(self, s, scope):
         self.expr(s.cards, scope)

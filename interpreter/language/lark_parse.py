@@ -206,6 +206,7 @@ class _ToAst(Transformer):
     look_stmt = n.LookAt
     reveal_stmt = n.Reveal
     reorder_stmt = n.Reorder
+    forget_stmt = n.Forget
     slide_stmt = n.Slide
     refill_stmt = n.Refill
     stop_stmt = n.Stop

@@ -289,6 +289,12 @@ class Reveal(Stmt):
     to: Expr
 
 
+class Forget(Stmt):
+    """`forget X`: the players who do not see where the cards X lie no longer know them."""
+
+    cards: Expr
+
+
 class Reorder(Stmt):
     """`reorder X`: the acting player puts the cards X (lying in one zone)
     back in the order it chooses, top first; it sees them, others lose track."""

@@ -162,6 +162,9 @@ class TypeCheck(Visitor):
     def visit_LookAt(self, s, scope):
         self.expect(s.cards, scope, {CARD, CARDS, LIST}, "what is looked at")
 
+    def visit_Forget(self, s, scope):
+        self.expect(s.cards, scope, {CARD, CARDS, LIST}, "what is forgotten")
+
     def visit_Reorder(self, s, scope):
         self.expect(s.cards, scope, {CARDS, LIST}, "the cards put back in order")
 
