@@ -13,6 +13,7 @@ from __future__ import annotations
 from . import visibility
 from .events import counter_words
 from .compiler.decisions import ChoosePoint, MayPoint
+from .compiler.runtime import render_player
 from .language.shows import template_for
 
 
@@ -73,7 +74,8 @@ def table_view(st, viewer: int) -> dict:
                     if info.scope == "player" and not info.unlisted and visibility.counter_visible(info, p, viewer)}
         zones = [(info.name, _zone(st, info, info.base + p, viewer))
                  for info in program.zones.values() if info.scope == "player"]
-        values = {name: shown[p] for name, shown in st.shown_values(viewer).items() if shown[p] is not None}
+        values = {name: render_player(shown[p]) if name in program.shown_players else shown[p]
+                  for name, shown in st.shown_values(viewer).items() if shown[p] is not None}
         players.append({"seat": p, "counters": counters, "values": values, "zones": zones})
     shared_counters = {info.name: _counter_value(info, st.ctr[info.index][0]) for info in program.counter_list
                        if info.scope == "shared" and not info.unlisted

@@ -520,3 +520,11 @@ def test_through_openspiel_a_forgotten_card_leaves_the_observation():
 def test_every_bot_plays_a_game_where_memory_ends(tricks, bot):
     st = play_game(tricks, 2, 6, [make_agent(bot, 6, seat) for seat in range(2)])
     assert st.over
+
+
+def test_a_shown_value_that_lists_players_reads_as_people_count_them(game):
+    from interpreter.view import table_view
+    st = aimed(game)  # player 1 aims at player 3
+    values = table_view(st, 1)["players"][2]["values"]
+    assert values["hunted_by"] == "player 1"
+    assert st.observation(1)["values"]["hunted_by"][2] == [0]  # agents keep the seats

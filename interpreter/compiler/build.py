@@ -8,7 +8,7 @@ from ..errors import RulesRuntimeError
 from ..language import nodes as n
 from ..language.nodes import EffectList
 from ..language.typecheck import typed
-from ..language.value_types import CARD
+from ..language.value_types import CARD, PLAYER, PLAYERS
 from . import calls, memory, ops, picks
 from . import runtime as rt
 from .boards import adjacency_functions, build_boards
@@ -152,6 +152,8 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
     program.turn_order = ns[order] if order else None
     program.card_views = {name: _card_view(ns[fn]) for name, fn in views.items()}
     program.shown_values = {name: (decl.visibility, ns[fn]) for (name, decl), fn in zip(model.shown_values.items(), shown)}
+    program.shown_players = {name for name in model.shown_values
+                             if exprs.types.of(n.Name(name), {}) in (PLAYER, PLAYERS)}
     program.module = module
     program.set_step_budget(program.step_budget)
     program.fingerprint = fingerprint(model, db, params)
