@@ -20,6 +20,7 @@ Event tuples (the first item is the kind):
   ("move", card, from zone instance, to zone instance)
   ("shuffle", zone instance)
   ("look", seats mask, cards, looker seat or None for a reveal)
+  ("forget", ((zone instance, seats mask that forgot cards there), ...))
   ("trigger", rule code)
   ("round", round)            ("turn", turn number, player)
   ("phase", phase number, label)
@@ -148,7 +149,7 @@ def _merged_text(st, event, viewer, parts):
     values = [parts[0][0]] + [after for _, after in parts]
     _, index, owner, _, _ = event
     info = st.program.counter_list[index]
-    steps = " -> ".join(str(_number(v)) for v in values)
+    steps = " -> ".join(counter_words(info, v) for v in values)
     return f"{_owner_name(st, info, owner)}: {info.name.replace('_', ' ')} {steps}"
 
 
@@ -178,12 +179,15 @@ def _decision(st, event, viewer):
 def _counter(st, event, viewer):
     _, index, owner, before, after = event
     info = st.program.counter_list[index]
+    if info.unlisted:  # bookkeeping kept off the table, and so out of the story
+        return None
     if info.scope == "card":
         if not visibility.card_counter_visible(st, info, owner, viewer):
             return None
     elif not visibility.counter_visible(info, owner if info.scope == "player" else None, viewer):
         return None
-    return f"{_owner_name(st, info, owner)}: {info.name.replace('_', ' ')} {_number(before)} -> {_number(after)}"
+    return (f"{_owner_name(st, info, owner)}: {info.name.replace('_', ' ')} "
+            f"{counter_words(info, before)} -> {counter_words(info, after)}")
 
 
 def _owner_name(st, info, owner) -> str:
@@ -249,6 +253,16 @@ def _reveal(st, event, viewer):
     return "all have chosen: " + "; ".join(told)
 
 
+def _forget(st, event, viewer):
+    """What a player forgot, told to it alone: where the cards lie."""
+    places = [place(st, zi) for zi, seats in event[1]
+              if viewer == visibility.EVERYTHING or (viewer >= 0 and seats >> viewer & 1)]
+    if not places:
+        return None
+    who = "players forget" if viewer == visibility.EVERYTHING else "you forget"
+    return f"{who} which cards lie in {', '.join(places)}"
+
+
 def _phase(st, event, viewer):
     return f"phase {event[1]}: {event[2]}"
 
@@ -302,6 +316,15 @@ def _number(value):
     return value if isinstance(value, int) else float(value)
 
 
+def counter_words(info, value) -> str:
+    """A counter's value as people read it: a number, or, for a counter
+    holding a player, "player 2" (seat 1) or "none"."""
+    if info.holds_player:
+        return "none" if value is None else player_name(value)
+    return str(_number(value))
+
+
 _TELLERS = {"decision": _decision, "counter": _counter, "move": _move, "shuffle": _shuffle, "look": _look,
+            "forget": _forget,
             "trigger": _trigger,
             "round": _round, "turn": _turn, "phase": _phase, "reveal": _reveal, "last round": _last_round, "end": _end}

@@ -97,8 +97,8 @@ class Game:
         ncards = len(p.card_ids)
         st.ctr = [[0] * {"shared": 1, "player": players, "card": ncards}[c.scope] for c in p.counter_list]
         for c in p.counter_list:
-            if c.minimum is not None and c.minimum > 0:
-                st.ctr[c.index] = [c.minimum] * len(st.ctr[c.index])
+            if c.holds_player or (c.minimum is not None and c.minimum > 0):
+                st.ctr[c.index] = [None if c.holds_player else c.minimum] * len(st.ctr[c.index])
         st.z = [[None] * info.slots if info.slots else [] for info in p.zone_of_instance]
         home = p.zones[p.setup_zone].base
         st.z[home] = list(range(ncards))

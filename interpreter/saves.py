@@ -181,6 +181,11 @@ def _check_counters(program, counters, n, ncards):
         raise SaveFileError("the counters do not match the rules")
     for info, row in zip(program.counter_list, counters):
         size = {"player": n, "shared": 1, "card": ncards}[info.scope]
+        if info.holds_player:
+            if not isinstance(row, list) or len(row) != size or not all(v is None or (_is_int(v) and 0 <= v < n)
+                                                                        for v in row):
+                raise SaveFileError(f"counter '{info.name}' does not hold {size} players")
+            continue
         if not isinstance(row, list) or len(row) != size or not all(_is_int(v) for v in row):
             raise SaveFileError(f"counter '{info.name}' does not hold {size} whole numbers")
         for v in row:

@@ -11,7 +11,9 @@ mark: every card has every per-card zone, and most never hold anything.
 from __future__ import annotations
 
 from . import visibility
+from .events import counter_words
 from .compiler.decisions import ChoosePoint, MayPoint
+from .runtime.helpers import render_player
 from .language.shows import template_for
 
 
@@ -25,7 +27,8 @@ def card_text(st, card: int, viewer: int, zone: str | None = None) -> str:
     shown = template_for(fields, zone, program.card_kinds[card], lambda f: data.get(f) is None)
     text = program.card_views[shown](st, card) if shown else program.card_names[card]
     marks = [f"{words(info.name)} {st.ctr[info.index][card]}" for info in program.counter_list
-             if info.scope == "card" and st.ctr[info.index][card] and visibility.counter_visible(info, card, viewer)]
+             if info.scope == "card" and not info.unlisted and st.ctr[info.index][card]
+             and visibility.counter_visible(info, card, viewer)]
     if marks:
         text += " (" + ", ".join(marks) + ")"
     for info in program.zones.values():
@@ -43,10 +46,19 @@ def card_text(st, card: int, viewer: int, zone: str | None = None) -> str:
 def _zone(st, info, zi, viewer):
     cards = st.z[zi]
     if not visibility.instance_visible(st, zi, viewer):
-        return visibility.unseen_instance(st, zi, viewer, lambda c: card_text(st, c, viewer, info.name))
+        view = visibility.unseen_instance(st, zi, viewer, lambda c: card_text(st, c, viewer, info.name))
+        unlisted = [c.name for c in program_unlisted(st.program)]
+        if unlisted and view.get("marks"):
+            view["marks"] = {name: row for name, row in view["marks"].items() if name not in unlisted}
+        return view
     if info.slots:
         return {"slots": [card_text(st, c, viewer, info.name) if c is not None else None for c in cards]}
     return {"cards": [card_text(st, c, viewer, info.name) for c in cards]}
+
+
+def program_unlisted(program) -> list:
+    """The counters kept off the table (`unlisted`)."""
+    return [info for info in program.counter_list if info.unlisted]
 
 
 def table_view(st, viewer: int) -> dict:
@@ -58,17 +70,25 @@ def table_view(st, viewer: int) -> dict:
             shared.append((info.name, _zone(st, info, info.base, viewer)))
     players = []
     for p in range(st.n):
-        counters = {info.name: st.ctr[info.index][p] for info in program.counter_list
-                    if info.scope == "player" and visibility.counter_visible(info, p, viewer)}
+        counters = {info.name: _counter_value(info, st.ctr[info.index][p]) for info in program.counter_list
+                    if info.scope == "player" and not info.unlisted and visibility.counter_visible(info, p, viewer)}
         zones = [(info.name, _zone(st, info, info.base + p, viewer))
                  for info in program.zones.values() if info.scope == "player"]
-        values = {name: shown[p] for name, shown in st.shown_values(viewer).items() if shown[p] is not None}
+        values = {name: render_player(shown[p]) if name in program.shown_players else shown[p]
+                  for name, shown in st.shown_values(viewer).items() if shown[p] is not None}
         players.append({"seat": p, "counters": counters, "values": values, "zones": zones})
-    shared_counters = {info.name: st.ctr[info.index][0] for info in program.counter_list
-                       if info.scope == "shared" and visibility.counter_visible(info, None, viewer)}
+    shared_counters = {info.name: _counter_value(info, st.ctr[info.index][0]) for info in program.counter_list
+                       if info.scope == "shared" and not info.unlisted
+                       and visibility.counter_visible(info, None, viewer)}
     return {"title": program.title, "round": st.round, "turn": st.turns, "when": when_words(st),
             "first_player": st.first, "current_player": st.current_player(), "viewer": viewer,
             "shared": shared, "shared_counters": shared_counters, "players": players}
+
+
+def _counter_value(info, value):
+    """A counter's value for a display: a number, or for a counter holding
+    a player, the words for it ("player 2", "none")."""
+    return counter_words(info, value) if info.holds_player else value
 
 
 def unseen_words(zone: dict) -> list:
@@ -90,9 +110,27 @@ def unseen_words(zone: dict) -> list:
         lines.append("you know: " + ", ".join(reversed(seen)))
     if zone.get("inside"):
         lines.append("somewhere in it: " + ", ".join(zone["inside"]))
-    for counter, values in (zone.get("marks") or {}).items():
-        lines.append(f"on their backs: {counter.replace('_', ' ')} {sum(values)}")
+    marks = zone.get("marks") or {}
+    if marks:
+        lines.append("on their backs: " + "; ".join(_marks_by_place(marks, n is not None)))
     return lines
+
+
+def _marks_by_place(marks: dict, placed: bool) -> list:
+    """The counters on the backs of a zone's unseen cards, card by card, top
+    first: "a 2 (top)", "a 1, b 1 (3 from the top)" (counters a and b); where the
+    places are not told (`placed` false), the marked cards' counters alone."""
+    rows = list(marks.items())
+    count = len(rows[0][1])
+    out = []
+    for i in reversed(range(count)):
+        parts = [f"{words(name)} {values[i]}" for name, values in rows if values[i]]
+        if not parts:
+            continue
+        depth = count - 1 - i
+        where = "" if not placed else " (top)" if depth == 0 else f" ({depth + 1} from the top)"
+        out.append(", ".join(parts) + where)
+    return out
 
 
 def when_words(st) -> str:

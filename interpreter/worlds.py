@@ -192,6 +192,8 @@ def _forget_unseen_counters(world, player: int) -> None:
         low = info.minimum if info.minimum is not None else 0
         if info.maximum is not None:
             low = min(low, info.maximum)
+        if info.holds_player:
+            low = None  # no player
         for owner in range(len(row)):
             if not counter_visible(info, owner if info.scope == "player" else None, player):
                 row[owner] = low

@@ -218,9 +218,11 @@ def test_observation_vectors_carry_what_each_player_knows(game):
     assert enc.vector(twin, 0) != looker  # the looker's does
     play(st, "bury")
     play(st, st.legal_actions()[0])
-    (block,) = [b for b in enc.blocks if b.name == "zone:pile"]
+    _, _, block, _, marks_at = next(z for z in enc.zones if z[0].name == "pile")
+    top = block.start + marks_at + len(st.zone("pile")) - 1  # the buried card's place: the top
     for viewer in (0, 1):
-        assert enc.vector(st, viewer)[block.stop - 1] == 1  # the mark on the buried card's back
+        assert enc.vector(st, viewer)[top] == 1  # the mark on the buried card's back, at its place
+        assert sum(enc.vector(st, viewer)[block.start + marks_at:block.stop]) == 1
 
 
 def test_the_terminal_shows_the_looker_what_it_knows():
@@ -230,7 +232,7 @@ def test_the_terminal_shows_the_looker_what_it_knows():
     assert "player 1 looks at Six, Eight, Eleven (deck)" in out.output
     assert "1. next from the top: Six" in out.output
     assert "you know: Six (top), Eight (2 from the top), Eleven (3 from the top)" in out.output
-    assert "on their backs: charge 1" in out.output
+    assert "on their backs: charge 1 (top)" in out.output
 
 
 def test_the_browser_table_shows_the_looker_what_it_knows(tmp_path):
@@ -243,7 +245,7 @@ def test_the_browser_table_shows_the_looker_what_it_knows(tmp_path):
     table.act(1, "nine")
     shared = {z["zone"]: z["hidden"] for z in seat_view(table, 0)["table"]["shared"]}
     assert shared == {"deck": ["6 cards (hidden)", "you know: Six (top), Eight (2 from the top), Eleven (3 from the top)"],
-                      "pile": ["1 card (hidden)", "on their backs: charge 1"]}
+                      "pile": ["1 card (hidden)", "on their backs: charge 1 (top)"]}
     assert {z["zone"]: z["hidden"] for z in seat_view(table, 1)["table"]["shared"]}["deck"] == ["6 cards (hidden)"]
 
 

@@ -190,10 +190,14 @@ class Encoding:
             size = {"card": ncards, "player": mp, "shared": 1}[info.scope]
             low = -INF if info.minimum is None else info.minimum
             high = INF if info.maximum is None else info.maximum
+            if info.holds_player:  # a player as its seat counted from the viewer's, plus 1 (0: none or unseen)
+                low, high = 0, mp
             self.counters.append((info, self._block(f"counter:{info.name}", size, low, high)))
         # zones: (info, per-instance size, block, where the known cards start, where the marks start)
         # A zone not every player sees may hold cards a viewer knows there, and
-        # counters seen on the backs of its cards (summed per counter).
+        # counters seen on the backs of its cards: per counter, one value per
+        # place, bottom first (where the size is hidden, the marked cards'
+        # values, bottom first), so an agent tells which card a counter is on.
         self.back_counters = back_counters(program, 0)  # the same for every seat
         self.zones = []
         for info in program.zones.values():
@@ -205,7 +209,7 @@ class Encoding:
             known_at = marks_at = None
             if info.visibility != VISIBLE and info.scope != "card":  # (per card: as many again per card)
                 known_at, marks_at = per, per + ncards
-                per += ncards + len(self.back_counters)
+                per += ncards + len(self.back_counters) * (info.slots or ncards)
             instances = {"shared": 1, "player": mp, "card": ncards}[info.scope]
             block = self._block(f"zone:{info.name}", per * instances, 0, INF if marks_at is not None else ncards)
             self.zones.append((info, per, block, known_at, marks_at))
@@ -272,6 +276,10 @@ class Encoding:
             if info.scope == "card":
                 for card_id, v in values.items():
                     buf[block.start + cidx[card_id]] = v
+            elif info.holds_player:
+                for owner, v in enumerate(values):
+                    if v is not None:
+                        buf[block.start + (rel(owner) if info.scope == "player" else 0)] = rel(v) + 1
             elif info.scope == "player":
                 for seat, v in enumerate(values):
                     if v is not None:
@@ -308,9 +316,13 @@ class Encoding:
                     buf[at + known_at + cidx[c]] = 1
             for c in view.get("inside", ()):  # known to lie somewhere in it, not where
                 buf[at + known_at + cidx[c]] = 0.5
-            marks = view.get("marks", {})
-            for k, counter in enumerate(self.back_counters):
-                buf[at + marks_at + k] = sum(marks.get(counter.name, ()))
+            marks = view.get("marks")
+            if marks:
+                places = info.slots or ncards
+                for k, counter in enumerate(self.back_counters):
+                    start = at + marks_at + k * places
+                    for i, v in enumerate(marks.get(counter.name, ())):
+                        buf[start + i] = v
             return
         if info.slots:
             buf[at] = sum(1 for c in view if c is not None)

@@ -50,7 +50,7 @@ class Evaluator:
         zones = list(program.zones.values())
         self.player_zones = [z for z in zones if z.scope == "player" and not z.slots]
         self.holding_zones = [z for z in zones if z.scope == "player"]
-        self.counters = [c for c in program.counter_list if c.scope == "player"]
+        self.counters = [c for c in program.counter_list if c.scope == "player" and not c.holds_player]
         self.card_zone_bases = [z.base for z in zones if z.scope == "card"]
         self.terms = [fn for _, fn in program.score_terms]
         self.recall = Recall(self.compute_value)

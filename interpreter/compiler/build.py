@@ -8,8 +8,8 @@ from ..errors import RulesRuntimeError
 from ..language import nodes as n
 from ..language.nodes import EffectList
 from ..language.typecheck import typed
-from ..language.value_types import CARD
-from ..runtime import calls, ops
+from ..language.value_types import CARD, PLAYER, PLAYERS
+from ..runtime import calls, memory, ops, picks
 from ..runtime import helpers as rt
 from .boards import adjacency_functions, build_boards
 from .codegen import Module
@@ -47,7 +47,7 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
     program.boards = build_boards(program, model, {kind: ns[fn] for kind, fn in adjacency.items()})
     _link_rules(program, model, ctx, hook_decls)
     exprs.refresh_fields()
-    _link_expressions(program, model, functions, ns)
+    _link_expressions(program, model, exprs, functions, ns)
     program.module = module
     program.set_step_budget(program.step_budget)
     program.fingerprint = fingerprint(model, db, params)
@@ -68,7 +68,7 @@ def _layout(model, db, params: dict) -> Program:
             values[card.index] = _frozen(card.data.get(name))
 
     counters = {
-        name: CounterInfo(name, i, d.scope, d.minimum, d.maximum, d.visibility)
+        name: CounterInfo(name, i, d.scope, d.minimum, d.maximum, d.visibility, d.holds_player, d.unlisted)
         for i, (name, d) in enumerate(model.counters.items())
     }
     zones = {
@@ -191,7 +191,7 @@ def _link_rules(program, model, ctx, hook_decls) -> None:
         point.finish(ns)
 
 
-def _link_expressions(program, model, functions: dict, ns: dict) -> None:
+def _link_expressions(program, model, exprs, functions: dict, ns: dict) -> None:
     """Put the built functions of the kept expressions in their places."""
     program.score_terms = [(label, ns[fn]) for label, fn in functions["score_terms"]]
     program.effect_conditions = {name: ns[fn] for name, fn in functions["conditions"].items()}
@@ -200,6 +200,8 @@ def _link_expressions(program, model, functions: dict, ns: dict) -> None:
     program.card_views = {name: _card_view(ns[fn]) for name, fn in functions["views"].items()}
     program.shown_values = {name: (decl.visibility, ns[fn])
                             for (name, decl), fn in zip(model.shown_values.items(), functions["shown"])}
+    program.shown_players = {name for name in model.shown_values
+                             if exprs.types.of(n.Name(name), {}) in (PLAYER, PLAYERS)}
 
 
 class RuleContext:
@@ -230,6 +232,9 @@ def _register_runtime(module, program) -> None:
                  "collapse", "card_option_ids", "seats_together", "reveal", "responders", "look",
                  "reorder_start", "answer", "move_to_place"):
         module.helper(f"R_{name}", getattr(rt, name))
+    for name in ("seats_repeated", "not_picked", "picks_by_seat"):
+        module.helper(f"R_{name}", getattr(picks, name))
+    module.helper("R_forget", memory.forget)
     module.helper("R_runaway", calls.runaway)
     module.helper("R_pass_phase", pass_phase)
     effects = program.effect_codes

@@ -148,7 +148,7 @@ class ExprGen(Visitor):
                 if isinstance(part, str):
                     parts.append(self.module.const(part))
                     continue
-                text = (f"R_render_player({self.visit(part, names)})" if self.type_of(part, names) == PLAYER
+                text = (f"R_render_player({self.visit(part, names)})" if self.type_of(part, names) in (PLAYER, PLAYERS)
                         else f"R_render({self.visit(part, names)})")
                 sources = self.card_sources(part, names)
                 if names.secret & names_used(part):  # read from a secret choice: its player's alone

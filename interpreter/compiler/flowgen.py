@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..language import nodes as n
 from ..language.builtin_events import EVENTS
 from ..language.reads import reads_private_counter
+from ..language.value_types import picks_type
 from . import decisions as dp
 from .blocks import slot_index
 from .codegen import Label
@@ -29,16 +30,23 @@ class FlowGen:
         body for a player who passed or had no option)."""
         kind = self.x.element_kind(s.iterable, names)
         slot, seats, picks, index, saved = (self.var(True) for _ in range(5))
-        inner = names.bind(s.var, slot, self.x.types.element(s.iterable, names.types))
+        element = self.x.types.element(s.iterable, names.types)
+        inner = names.bind(s.var, slot, element)  # (with several picks: in the label, the one picked)
+        body = inner if s.count is None else names.bind(s.var, slot, picks_type(element))
         label = self.x.function(s.label, inner, self.name, s.span, template=True) if s.label is not None else None
         point = dp.SimultaneousPoint(slot_index(slot), kind, label, self.prompt, slot_index(picks), slot_index(seats))
         self.emit(f"{saved} = st.me; {seats} = R_seats_together(st); {picks} = ()", s.span)
+        if s.count is not None:
+            self.emit(f"{seats} = R_seats_repeated({seats}, {self.x.gen(s.count, names)}, "
+                      f"{self.module.const(s.count.span)})", s.span)
         reveal, top, end = Label(), Label(), Label()
         self.ask(point, s.span)
         self.jump_if(f"len({picks}) >= len({seats})", reveal, s.span)
         self.emit(f"st.me = {seats}[len({picks})]", s.span)
         values, ids = self.options_of(s, names, kind)
         self.emit(f"vals = {values}", s.span)
+        if s.count is not None:
+            self.emit(f"vals = R_not_picked(vals, {seats}, {picks})", s.span)
         self.emit("if not vals:" if s.optional else "if len(vals) <= 1:", s.span)
         self.emit(f"    {slot} = vals[0] if vals else {self.module.const(dp.PASS)}", s.span)
         self.emit(f"    if st.events is not None and vals: R_forced(st, {point.id}, vals[0])", s.span)
@@ -52,13 +60,15 @@ class FlowGen:
         self.suspend(point, "ids", "vals", s.span)
         self.place(reveal)
         self.emit(f"if st.events is not None: R_reveal(st, {point.id}, {seats}, {picks})", s.span)
+        if s.count is not None:
+            self.emit(f"{seats}, {picks} = R_picks_by_seat({seats}, {picks})", s.span)
         self.emit(f"{index} = 0", s.span)
         self.place(top)
         self.jump_if(f"{index} >= len({seats})", end, s.span)
         self.emit(f"st.me = {seats}[{index}]; {slot} = {picks}[{index}]; {index} += 1", s.span)
         other = Label() if s.else_body else top
         self.jump_if(f"{slot} == {self.module.const(dp.PASS)}", other, s.span)
-        self.block(s.body, inner)
+        self.block(s.body, body)
         self.jump(top, s.span)
         if s.else_body:
             self.place(other)

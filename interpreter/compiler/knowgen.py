@@ -22,6 +22,9 @@ class KnowledgeGen:
         cards, seats = self.x.gen(s.cards, names), self.x.gen(s.to, names)
         self.emit(f"R_look(st, {cards}, {seats}, False, {self.module.const(s.span)})", s.span)
 
+    def visit_Forget(self, s, names):
+        self.emit(f"R_forget(st, {self.x.gen(s.cards, names)}, {self.module.const(s.span)})", s.span)
+
     def visit_Reorder(self, s, names):
         """The acting player lays the cards back one by one, top first: a
         decision per card while two or more are left."""

@@ -18,6 +18,8 @@ class CounterInfo:
     minimum: Optional[int]
     maximum: Optional[int]
     visibility: str
+    holds_player: bool = False  # its value is a seat, or None (`holds player`); changed only by `set`
+    unlisted: bool = False  # kept off the table and the story (view.py, events.py), though not hidden
 
 
 @dataclass
@@ -85,6 +87,7 @@ class Program:
     card_views: dict = field(default_factory=dict)  # zone name or "cards" -> fn(st, card)
     effect_conditions: dict = field(default_factory=dict)  # effect name -> fn(st): whether it can be offered
     shown_values: dict = field(default_factory=dict)  # definition name -> (visibility, fn(st)) shown per player
+    shown_players: set = field(default_factory=set)  # the shown values that are players (shown as "player 2")
     zone_of_instance: list = field(default_factory=list)
     # per zone instance, the seats that see its cards as a bit mask; a card
     # leaving an instance stays known to them (see ops.move).

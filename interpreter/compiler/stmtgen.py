@@ -189,6 +189,14 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
                       f"{self.module.const(s.span)})", s.span)
             return
         info, cell = self.counter_cell(s.target, names)
+        if info.holds_player:  # a seat or none, never bounded
+            v, i = self.temp(), self.temp()
+            self.emit(f"{v} = {value}; {i} = {cell}", s.span)
+            self.emit(f"if {v} is not None: R_seat(st, {v}, {self.module.const(s.target.name + ' holds a player')}, "
+                      f"{self.module.const(s.span)})", s.span)
+            self._tell(info, i, f"ctr[{info.index}][{i}]", v, s.span)
+            self.emit(f"ctr[{info.index}][{i}] = {v}", s.span)
+            return
         if isinstance(s.value, n.Literal) and type(s.value.value) is int:
             number = s.value.value  # a constant is bounded here, once
             if info.maximum is not None:

@@ -40,6 +40,10 @@ def _counters(st) -> list[str]:
     problems = []
     for info in st.program.counter_list:
         for owner, value in enumerate(st.ctr[info.index]):
+            if info.holds_player:
+                if value is not None and not 0 <= value < st.n:
+                    problems.append(f"counter '{info.name}' of {owner} holds {value}, which is no seat")
+                continue
             if info.minimum is not None and value < info.minimum:
                 problems.append(f"counter '{info.name}' of {owner} is {value}, below its minimum {info.minimum}")
             if info.maximum is not None and value > info.maximum:

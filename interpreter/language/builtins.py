@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional
 
+from ..errors import RulesRuntimeError
 from .value_types import BOOL, CARD, CARDS, LIST, MAP, NUMBER, PLAYER, PLAYERS, TEXT
 
 ANY = frozenset()  # a parameter that accepts any value
@@ -222,6 +223,20 @@ def _position(st, player):
 def _next_player(st, player):
     """The player in the next seat (to the left); the last seat is followed by the first seat. A `turn order` declaration does not change it."""
     return (player + 1) % st.n
+
+
+@builtin("seat_number", ["player"], [{PLAYER}], NUMBER, "seat_number(me) + 1", fixed=True, inline="{0}")
+def _seat_number(st, player):
+    """A player's seat as a number: 0 for the first seat (people read it as "player 1"), 1 for the next; none for none."""
+    return player
+
+
+@builtin("player_at", ["seat"], [{NUMBER}], PLAYER, "player_at(players - 1)")
+def _player_at(st, seat):
+    """The player in a seat, counted from 0 (`player_at(0)` is "player 1"); a seat no player sits at is an error."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < st.n:
+        raise RulesRuntimeError(f"player_at needs a seat from 0 to {st.n - 1}, got {'none' if seat is None else seat}")
+    return seat
 
 
 @builtin("distance", ["a", "b"], [{CARD}, {CARD}], NUMBER, "distance(c, top(row)) <= 3")

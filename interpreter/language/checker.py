@@ -12,6 +12,7 @@ from .builtins import BUILTIN_NAMES, FUNCTIONS, VALUES
 from .flowcheck import FlowChecks, walk_stmts
 from .fixed import changing
 from .names import names_in_scope, resolve_name, resolve_owned
+from .letcheck import LostLets
 from .nothingcheck import NothingChecks
 from .params import allowed_values
 from .facecheck import face_leaks
@@ -28,7 +29,7 @@ def check(model, db, params: dict, card_fields: dict) -> list[Diagnostic]:
     return problems + size_leaks(model) + face_leaks(model, typed(model, db, params, card_fields))
 
 
-class Checker(FlowChecks, NothingChecks, Visitor):
+class Checker(FlowChecks, NothingChecks, LostLets, Visitor):
     def __init__(self, model, db, params, card_fields):
         self.model = model
         self.db = db
@@ -64,6 +65,7 @@ class Checker(FlowChecks, NothingChecks, Visitor):
         self.check_bodies()
         self.check_cards()
         self.check_nothing()
+        self.check_lost_lets()
         return self.problems
 
     def check_names_unique(self):
@@ -159,6 +161,15 @@ class Checker(FlowChecks, NothingChecks, Visitor):
             if decl.minimum is not None and decl.maximum is not None and decl.minimum > decl.maximum:
                 self.error(f"counter '{name}' has `min {decl.minimum}` above `max {decl.maximum}`: no value lies "
                            "between them", decl.span, f"write `min {decl.maximum}, max {decl.minimum}`")
+            if decl.unlisted and decl.visibility == "hidden":
+                self.warning(f"counter '{name}' is hidden, so `unlisted` keeps nothing more off the table",
+                             decl.span, "`unlisted` is for counters players may see but need not be shown")
+            if decl.holds_player and decl.scope == "card":
+                self.error(f"counter '{name}' holds a player, so it is per player or shared, not per card",
+                           decl.span, "to note a player on a card, move the card to that player's zone")
+            elif decl.holds_player and (decl.minimum is not None or decl.maximum is not None):
+                self.error(f"counter '{name}' holds a player: `min` and `max` bound numbers", decl.span,
+                           "to turn a player into a number, write `seat_number(p)`")
 
     def check_shared_owner_only(self):
         m = self.model
@@ -368,7 +379,7 @@ class Checker(FlowChecks, NothingChecks, Visitor):
     def visit_LookAt(self, s, scope):
         self.expr(s.cards, scope)
 
-    visit_Reorder = visit_LookAt
+    visit_Reorder = visit_Forget = visit_LookAt
 
     def visit_Reveal(self, s, scope):
         self.expr(s.cards, scope)
@@ -446,6 +457,8 @@ class Checker(FlowChecks, NothingChecks, Visitor):
         self.loop(s.body, scope)
 
     def visit_Choose(self, s, scope):
+        if s.count is not None:
+            self.several_picks(s, scope)
         if s.simultaneous:
             self.simultaneous_choice(s)
         if s.secretly:
@@ -462,6 +475,16 @@ class Checker(FlowChecks, NothingChecks, Visitor):
         self.body(s.else_body, scope)
         if s.simultaneous:
             self.acting.pop()
+
+    def several_picks(self, s, scope):
+        """`choose N x in L`: several picks at once, for all players together."""
+        self.expr(s.count, scope)
+        if not s.simultaneous:
+            self.error(f"`choose {_count_text(s.count)} {s.var} in ...` picks several at once only with "
+                       "`simultaneously`", s.span, "one player picking several: `repeat N times:` around a `choose`")
+        elif s.optional or s.else_body:
+            self.error("a choice of several at once has no `may` nor `else`: a player picks as many as it can "
+                       "(its body gets the list)", s.span)
 
     def visit_May(self, s, scope):
         self.expr(s.label, scope)
@@ -665,3 +688,7 @@ def _names_in(decl) -> set:
         if isinstance(node, (n.Name, n.NameOf, n.Call, n.CallStmt)):
             names.add(node.name)
     return names
+
+
+def _count_text(count) -> str:
+    return str(count.value) if isinstance(count, n.Literal) else "(...)"

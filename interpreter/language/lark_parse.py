@@ -181,6 +181,8 @@ class _ToAst(Transformer):
     opt_min = staticmethod(lambda value: ("minimum", value))
     opt_max = staticmethod(lambda value: ("maximum", value))
     opt_visibility = staticmethod(lambda value: ("visibility", value))
+    opt_holds_player = staticmethod(lambda: ("holds_player", True))
+    opt_unlisted = staticmethod(lambda: ("unlisted", True))
     opt_stack = staticmethod(lambda: ("stack", True))
     opt_size_hidden = staticmethod(lambda: ("size_hidden", True))
     opt_top_visible = staticmethod(lambda: ("top_visible", True))
@@ -204,6 +206,7 @@ class _ToAst(Transformer):
     look_stmt = n.LookAt
     reveal_stmt = n.Reveal
     reorder_stmt = n.Reorder
+    forget_stmt = n.Forget
     slide_stmt = n.Slide
     refill_stmt = n.Refill
     stop_stmt = n.Stop
@@ -237,9 +240,12 @@ class _ToAst(Transformer):
         return n.If(((cond, body), *elifs), else_body or ())
 
     @_raw
-    def choose_stmt(self, together, may, var, iterable, cond, secretly, label, body, else_body):
+    def choose_stmt(self, together, may, count, var, iterable, cond, secretly, label, body, else_body):
         return n.Choose(may is not None, str(var), iterable, cond, self._template(label), body, else_body or (),
-                        together is not None, secretly is not None)
+                        together is not None, secretly is not None, count)
+
+    def choose_count(self, count):
+        return count if isinstance(count, n.Node) else n.Literal(count)
 
     @_raw
     def may_stmt(self, may, label, body, else_body):

@@ -297,6 +297,12 @@ class Reveal(Stmt):
     to: Expr
 
 
+class Forget(Stmt):
+    """`forget X`: the players who do not see where the cards X lie no longer know them."""
+
+    cards: Expr
+
+
 class Reorder(Stmt):
     """`reorder X`: the acting player puts the cards X (lying in one zone)
     back in the order it chooses, top first; it sees them, others lose track."""
@@ -384,6 +390,7 @@ class Choose(Stmt):
     else_body: tuple[Stmt, ...] = ()
     simultaneous: bool = False  # every player chooses unseen; the bodies run once all have chosen
     secretly: bool = False  # `choose ... secretly`: told to its player alone
+    count: Optional[Expr] = None  # `choose N x in L`: N picks per player, one at a time; the body gets the list
 
 
 class May(Stmt):
@@ -537,6 +544,8 @@ class CounterDecl(Decl):
     minimum: Optional[int] = None
     maximum: Optional[int] = None
     visibility: Visibility = "visible"
+    holds_player: bool = False  # `holds player`: its value is a player (none at first), changed only by `set`
+    unlisted: bool = False  # `unlisted`: not shown at the table nor in the story, though not hidden
 
 
 class ZoneDecl(Decl):

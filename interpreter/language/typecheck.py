@@ -13,7 +13,7 @@ from .builtin_events import EVENTS
 from .builtins import FUNCTIONS, VALUES
 from .names import resolve_owned
 from .types import Types
-from .value_types import BOOL, CARD, CARDS, LIST, LISTS, NUMBER, PLAYER, PLAYERS, TEXT, describe
+from .value_types import BOOL, CARD, CARDS, LIST, LISTS, NONE, NUMBER, PLAYER, PLAYERS, TEXT, describe, picks_type
 from .visitor import Visitor
 
 
@@ -134,6 +134,10 @@ class TypeCheck(Visitor):
     def visit_Gain(self, s, scope):
         self.expect(s.amount, scope, {NUMBER}, f"the amount to {type(s).__name__.lower()}")
         self.owner(s.target, scope)
+        decl = self.model.counters.get(s.target.name)
+        if decl is not None and decl.holds_player:
+            self.error(f"counter '{s.target.name}' holds a player: it cannot {type(s).__name__.lower()}",
+                       s.span, f"write `set {s.target.name} to PLAYER`")
 
     visit_Pay = visit_Lose = visit_Gain
 
@@ -142,7 +146,9 @@ class TypeCheck(Visitor):
         if builtin is not None and builtin.settable and s.target.owner is None:
             self.expect(s.value, scope, {builtin.returns, NUMBER}, f"the {s.target.name.replace('_', ' ')}")
             return
-        self.expect(s.value, scope, {NUMBER}, f"the value of '{s.target.name}'")
+        decl = self.model.counters.get(s.target.name)
+        wanted = {PLAYER, NONE} if decl is not None and decl.holds_player else {NUMBER}
+        self.expect(s.value, scope, wanted, f"the value of '{s.target.name}'")
         self.owner(s.target, scope)
 
     def visit_Move(self, s, scope):
@@ -155,6 +161,9 @@ class TypeCheck(Visitor):
 
     def visit_LookAt(self, s, scope):
         self.expect(s.cards, scope, {CARD, CARDS, LIST}, "what is looked at")
+
+    def visit_Forget(self, s, scope):
+        self.expect(s.cards, scope, {CARD, CARDS, LIST}, "what is forgotten")
 
     def visit_Reorder(self, s, scope):
         self.expect(s.cards, scope, {CARDS, LIST}, "the cards put back in order")
@@ -190,6 +199,10 @@ class TypeCheck(Visitor):
         inner = {**scope, s.var: self.types.element(s.iterable, scope)}
         self.condition(getattr(s, "cond", None), inner, "a `where` condition")
         self.expr(getattr(s, "label", None), inner)
+        count = getattr(s, "count", None)
+        if count is not None:  # several picks: the label reads one, the body the list of them
+            self.expect(count, scope, {NUMBER}, "how many are picked")
+            inner = {**scope, s.var: picks_type(self.types.element(s.iterable, scope))}
         self.body(s.body, inner)
         self.body(getattr(s, "else_body", ()), scope)
 

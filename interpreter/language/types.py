@@ -71,6 +71,8 @@ class Types(Visitor):
             return value_type(self.params[name]) if name in self.params else None  # (else: failed, reported)
         if namespace == "defines":
             return None if self.model.defines[name].params else self._define(name)
+        if namespace == "counters":
+            return self.counter_type(name)
         return _NAME_TYPES.get(namespace) or (VALUES[name].returns if namespace == VALUES_NS else None)
 
     def _define(self, name):
@@ -81,7 +83,12 @@ class Types(Visitor):
         return self._defines[name]
 
     def visit_NameOf(self, e, scope):
-        return _NAME_TYPES.get(resolve_owned(e.name, self.model))
+        namespace = resolve_owned(e.name, self.model)
+        return self.counter_type(e.name) if namespace == "counters" else _NAME_TYPES.get(namespace)
+
+    def counter_type(self, name: str) -> str:
+        """What counter `name` holds: a number, or a player (`holds player`)."""
+        return PLAYER if self.model.counters[name].holds_player else NUMBER
 
     def visit_Field(self, e, scope):
         return self.field_types.get(e.name)

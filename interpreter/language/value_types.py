@@ -9,6 +9,11 @@ NUMBER, TEXT, BOOL, CARD, CARDS, PLAYER, PLAYERS, LIST, MAP, EFFECTS, NONE = (
     "number", "text", "yes/no", "card", "cards", "player", "players", "list", "map", "effects", "none")
 
 ELEMENT = {CARDS: CARD, PLAYERS: PLAYER}  # the type of an element of a list of cards or players
+
+
+def picks_type(element) -> str:
+    """The type of a list of values of type `element` (several picks of a choice)."""
+    return {CARD: CARDS, PLAYER: PLAYERS}.get(element, LIST)
 LISTS = frozenset({CARDS, PLAYERS, LIST})
 
 _ARTICLE = {NUMBER: "a number", TEXT: "text", BOOL: "yes/no", CARD: "a card", CARDS: "cards", PLAYER: "a player",

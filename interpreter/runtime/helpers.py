@@ -91,7 +91,10 @@ def sized(value):
 
 
 def render_player(seat) -> str:
-    """A player inside a text, as people count players: seat 1 is "player 2"."""
+    """A player inside a text, as people count players: seat 1 is "player 2";
+    a list of players reads "player 1, player 2"."""
+    if isinstance(seat, (list, tuple)):
+        return render([render_player(p) for p in seat])
     return f"player {seat + 1}" if isinstance(seat, int) and not isinstance(seat, bool) else render(seat)
 
 
