@@ -457,6 +457,7 @@ STMT_FACTS = {
     May: StmtFacts(       T,      T,      T,    _,     _),
     ActAs: StmtFacts(     _,      _,      _,    _,     T),
     PickRandom: StmtFacts(_,      _,      _,    T,     _),
+    Forget: StmtFacts(    _,      _,      _,    _,     _),
 }
 for _kind, _facts in STMT_FACTS.items():
     _kind.facts = _facts
