@@ -93,17 +93,21 @@ class MayPoint(Point):
     def __init__(self, label_fn, prompt: str, window: str | None = None):
         super().__init__()
         self.label_fn, self.prompt_text, self.window = label_fn, prompt, window
+        self.other_fn = None  # `else "label":`: the label of "no" (else "pass")
         self.body = self.other = None
 
     def finish(self, ns):
         super().finish(ns)
         self.label_fn = ns[self.label_fn]
+        self.other_fn = ns[self.other_fn] if self.other_fn else None
 
     def apply(self, st, fr, value):
         fr[1] = self.body if value == "yes" else self.other
 
     def label(self, st, fr, value):
-        return self.label_fn(st, fr[2]) if value == "yes" else "pass"
+        if value == "yes":
+            return self.label_fn(st, fr[2])
+        return self.other_fn(st, fr[2]) if self.other_fn is not None else "pass"
 
 
 class ActionPoint(Point):

@@ -526,6 +526,8 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
     def visit_May(self, s, names):
         label = self.x.function(s.label, names, self.name, s.span, template=True)
         point = dp.MayPoint(label, self.prompt)
+        if s.else_label is not None:
+            point.other_fn = self.x.function(s.else_label, names, self.name, s.span, template=True)
         self.ask(point, s.span)
         self.suspend(point, self.m.const(["yes", "no"]), self.m.const(["yes", "no"]), s.span)
         body, end = Label(), Label()

@@ -461,6 +461,8 @@ class Checker(FlowChecks, NothingChecks, Visitor):
 
     def visit_May(self, s, scope):
         self.expr(s.label, scope)
+        if s.else_label is not None:
+            self.expr(s.else_label, scope)
         self.body(s.body, scope)
         self.body(s.else_body, scope)
 

@@ -245,6 +245,10 @@ class _ToAst(Transformer):
     def may_stmt(self, may, label, body, else_body):
         return n.May(self._template(label), body, else_body or ())
 
+    @_raw
+    def may_named(self, may, label, body, else_label, else_body):
+        return n.May(self._template(label), body, else_body, self._template(else_label))
+
     # -- expressions
     int_lit = staticmethod(lambda value: n.Literal(value))
 

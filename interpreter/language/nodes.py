@@ -382,6 +382,7 @@ class May(Stmt):
     label: Template
     body: tuple[Stmt, ...]
     else_body: tuple[Stmt, ...] = ()
+    else_label: Optional[Template] = None  # `else "label":`: the other branch's label (None: "pass")
 
 
 class ActAs(Stmt):

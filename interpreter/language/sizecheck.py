@@ -49,6 +49,8 @@ def texts_read(model):
                 yield node.label, "the label of this choice", False, node.label.span
             elif isinstance(node, n.May):
                 yield node.label, "the label of this `may`", True, node.label.span
+                if node.else_label is not None:
+                    yield node.else_label, "the label of this `may`'s `else`", True, node.else_label.span
     for name, decl in model.shows.items():
         yield decl.template, f"`show {name}`", True, decl.template.span
     for name, decl in model.shown_values.items():

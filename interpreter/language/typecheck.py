@@ -355,6 +355,8 @@ class Suppliers(TypeCheck):
                     self.expr(child.owner, scope)
             if isinstance(node, n.May):
                 self.expr(node.label, scope)
+                if node.else_label is not None:
+                    self.expr(node.else_label, scope)
         return super().visit(node, scope)
 
     def supply(self, kind, name, args, scope):

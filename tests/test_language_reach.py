@@ -1,0 +1,88 @@
+"""Constructs that name and order what players say, on the small real rules
+file tests/flow/parley.rules, driven through the decision API, the bots, the
+agent adapters and the command line: a `may` whose other branch has its own
+label."""
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from interpreter.agents import AGENTS, make_agents
+from interpreter.loader import load_game
+from interpreter.play import play_game
+
+from .conftest import ROOT, labels, play
+
+PARLEY = ROOT / "tests" / "flow" / "parley.rules"
+
+
+@pytest.fixture(scope="module")
+def parley():
+    return load_game(PARLEY)
+
+
+def test_the_rules_pass_check_strict():
+    result = CliRunner().invoke(cli, ["check", "--strict", str(PARLEY)])
+    assert result.exit_code == 0 and result.output.strip().endswith(": ok"), result.output
+
+
+@pytest.mark.parametrize("bot", sorted(AGENTS))
+def test_every_bot_plays_to_the_end(parley, bot):
+    spec = f"{bot}:30" if bot == "mcts" else bot
+    for players in (2, 3):
+        assert play_game(parley, players, 3, make_agents(spec, players, 3)).is_terminal()
+
+
+def test_pettingzoo_plays_to_the_end_with_the_labels_of_the_rules():
+    from interpreter.adapters.pettingzoo_env import env as rules_env, render_text
+
+    environment = rules_env(str(PARLEY), players=3)
+    environment.reset(seed=1)
+    rendered = set()
+    for step in range(200):
+        if environment.game_state.is_terminal():
+            break
+        agent = environment.agent_selection
+        viewer = environment.game_state.current_player()
+        rendered.update(render_text(environment.game_state, viewer).splitlines())
+        mask = environment.observe(agent)["action_mask"]
+        environment.step(int(mask.nonzero()[0][step % len(mask.nonzero()[0])]))
+    assert environment.game_state.is_terminal()
+    assert "  [no] rest and take 1 gold" in rendered
+
+
+def test_openspiel_plays_to_the_end():
+    pyspiel = pytest.importorskip("pyspiel")
+    from interpreter.adapters import openspiel_game as osg
+
+    game = osg.load(PARLEY, players=3)
+    state = game.new_initial_state()
+    ids = set()
+    for step in range(400):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        legal = state.legal_actions()
+        ids.update(state.action_to_string(state.current_player(), a) for a in legal)
+        state.apply_action(legal[step % len(legal)])
+    assert state.is_terminal() and pyspiel is not None
+    assert {"yes", "no"} <= ids
+
+
+# ---------------------------------------------------------------- may ... else "label"
+def test_the_other_branch_of_a_may_has_its_own_label(parley):
+    st = parley.new_initial_state(2, seed=1)
+    assert labels(st) == {"yes": "work for 2 gold", "no": "rest and take 1 gold"}
+    play(st, "no")
+    assert st.counter("gold", 0) == 2
+    play(st, "yes")
+    assert st.counter("gold", 1) == 3
+
+
+def test_the_terminal_shows_the_label_of_the_other_branch():
+    result = CliRunner().invoke(cli, ["run", str(PARLEY), "--players", "2", "--seed", "1", "--bots", "random"])
+    assert result.exit_code == 0, result.output
+    assert "round  2 turn   3  player 1: rest and take 1 gold" in result.output
