@@ -86,3 +86,27 @@ def test_the_terminal_shows_the_label_of_the_other_branch():
     result = CliRunner().invoke(cli, ["run", str(PARLEY), "--players", "2", "--seed", "1", "--bots", "random"])
     assert result.exit_code == 0, result.output
     assert "round  2 turn   3  player 1: rest and take 1 gold" in result.output
+
+
+# ---------------------------------------------------------------- a name that is a word of the language
+def test_a_procedure_named_by_a_word_is_reported_at_its_declaration(tmp_path):
+    rules = PARLEY.read_text().replace("turn:\n", "procedure reveal:\n    gain 1 gold\nturn:\n    reveal\n", 1)
+    (tmp_path / "cards.yaml").write_text((PARLEY.parent / "cards.yaml").read_text())
+    (tmp_path / "game.rules").write_text(rules)
+    result = CliRunner().invoke(cli, ["check", str(tmp_path / "game.rules")])
+    assert result.exit_code == 1
+    line = rules.splitlines().index("procedure reveal:") + 1
+    assert f"game.rules:{line}:11: error: 'reveal' is a word of the language and cannot name a procedure; rename it" \
+        in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_syntax_error_near_a_word_that_names_nothing_keeps_the_grammars_message(tmp_path):
+    """A file with an effect named `gain` (its name in the card data) keeps
+    the grammar's message for an error in a `gain` statement."""
+    rules = PARLEY.read_text().replace("turn:\n", "effect gain: gain 1 gold\nturn:\n", 1)
+    rules = rules.replace("gain 2 gold\n", "gain 2 gold +\n", 1)
+    (tmp_path / "cards.yaml").write_text((PARLEY.parent / "cards.yaml").read_text())
+    (tmp_path / "game.rules").write_text(rules)
+    result = CliRunner().invoke(cli, ["check", str(tmp_path / "game.rules")])
+    assert result.exit_code == 1 and "word of the language" not in result.output and "unexpected" in result.output
