@@ -1,7 +1,8 @@
 """Constructs that name and order what players say, on the small real rules
 file tests/flow/parley.rules, driven through the decision API, the bots, the
 agent adapters and the command line: a `may` whose other branch has its own
-label."""
+label, ranges of numbers, and the message for a procedure named by a word of
+the language."""
 from __future__ import annotations
 
 import pytest
@@ -69,14 +70,14 @@ def test_openspiel_plays_to_the_end():
         ids.update(state.action_to_string(state.current_player(), a) for a in legal)
         state.apply_action(legal[step % len(legal)])
     assert state.is_terminal() and pyspiel is not None
-    assert {"yes", "no"} <= ids
+    assert {"yes", "no", "pass", "1", "2"} <= ids
 
 
 # ---------------------------------------------------------------- may ... else "label"
 def test_the_other_branch_of_a_may_has_its_own_label(parley):
     st = parley.new_initial_state(2, seed=1)
     assert labels(st) == {"yes": "work for 2 gold", "no": "rest and take 1 gold"}
-    play(st, "no")
+    play(st, "no", "pass")
     assert st.counter("gold", 0) == 2
     play(st, "yes")
     assert st.counter("gold", 1) == 3
@@ -110,3 +111,54 @@ def test_a_syntax_error_near_a_word_that_names_nothing_keeps_the_grammars_messag
     (tmp_path / "game.rules").write_text(rules)
     result = CliRunner().invoke(cli, ["check", str(tmp_path / "game.rules")])
     assert result.exit_code == 1 and "word of the language" not in result.output and "unexpected" in result.output
+
+
+# ---------------------------------------------------------------- ranges of numbers
+def test_a_bid_goes_through_a_range_of_numbers(parley):
+    st = parley.new_initial_state(2, seed=1)
+    play(st, "yes")  # gold 1 -> 3
+    assert labels(st) == {"1": "bid 1 gold", "2": "bid 2 gold", "3": "bid 3 gold", "pass": "pass"}
+    play(st, "2")
+    assert (st.counter("gold", 0), st.counter("bids", 0)) == (1, 2)
+
+
+def test_every_number_of_a_range_of_parameters_is_in_the_agents_vocabulary(parley):
+    from interpreter.adapters.encoding import action_vocabulary
+
+    ids = action_vocabulary(parley)
+    assert {"1", "2", "3"} <= set(ids) and "4" not in ids
+
+
+def range_game(body: str, params: str = ""):
+    text = PARLEY.read_text().replace("param rounds = 2\n", "param rounds = 2\n" + params)
+    text = text.replace("turn:\n", "turn:\n" + "".join(f"    {line}\n" for line in body.splitlines()), 1)
+    return load_game(PARLEY, text=text)
+
+
+@pytest.mark.parametrize("expr, value", [
+    ("sum k for k in 1..4", 10),
+    ("count k in 3..1", 0),  # an empty range
+    ("size(0..-5)", 0),
+    ("(if 2 in 1..3 then 1 else 0) + (if 4 in 1..3 then 10 else 0)", 1),
+    ("size([k * 2 for k in 1..highest_bid])", 3),
+    ("size((1..2) + (5..6))", 4),
+    ("size(1..2 + 1)", 3),  # `+` binds first: 1..(2 + 1)
+    ("sum k for k in first..first + 2", 6),
+])
+def test_a_range_is_a_list_of_numbers_everywhere_a_list_is(expr, value):
+    game = range_game(f"set gold to {expr}", "param first = 1\n")
+    st = game.new_initial_state(2, seed=1)
+    assert st.counter("gold", 0) == value
+
+
+def test_a_range_in_a_parameter_is_a_list():
+    game = range_game("set gold to size(ladder) + ladder[0]", "param ladder = 2..5\n")
+    assert game.new_initial_state(2, seed=1).counter("gold", 0) == 6
+
+
+def test_a_range_past_the_items_budget_stops_the_rule_before_it_is_made():
+    from interpreter.errors import RulesError
+
+    game = range_game("set gold to size(1..gold * 1000000000)")
+    with pytest.raises(RulesError, match="a list grew past"):
+        game.new_initial_state(2, seed=1)

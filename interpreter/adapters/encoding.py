@@ -28,6 +28,7 @@ import math
 
 from ..compiler.runtime import render
 from ..errors import RulesError
+from ..limits import LIST_ITEMS
 from ..visibility import VISIBLE, back_counters, counter_ever_seen, zone_ever_seen
 from ..language import nodes as n
 
@@ -68,6 +69,9 @@ def _values_of(game, expr, decl, seen: set) -> list:
     params = game.program.params
     if isinstance(expr, n.ListLit):
         return [render(item.value) for item in expr.items if isinstance(item, n.Literal)]
+    if isinstance(expr, n.Range):
+        ends = _constant_range(expr, params)
+        return [render(k) for k in range(ends[0], ends[1] + 1)] if ends else []
     if not isinstance(expr, n.Name):
         return []
     if isinstance(decl, n.ProcedureDecl) and expr.name in decl.params:
@@ -91,6 +95,20 @@ def _values_of(game, expr, decl, seen: set) -> list:
     return []
 
 
+def _constant_range(expr, params) -> tuple | None:
+    """The ends of `a..b` where both are numbers written in the rules (or
+    parameters), within the items budget of a list; else None."""
+    from ..language.params import constant
+
+    try:
+        low, high = constant(expr.low, params), constant(expr.high, params)
+    except RulesError:
+        return None
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (low, high)) or high - low >= LIST_ITEMS:
+        return None
+    return low, high
+
+
 def _computed_number_choices(game) -> list:
     """"0" to the number of cards, if some `choose` goes through a computed
     list of numbers (such as positions in a zone, `[slot(c) + 1 for c in
@@ -100,6 +118,9 @@ def _computed_number_choices(game) -> list:
 
     types = Types(game.model, game.program.cards, game.program.params)
     for node in game.model.nodes():
+        if isinstance(node, n.Choose) and isinstance(node.iterable, n.Range) \
+                and _constant_range(node.iterable, game.program.params) is None:
+            return [str(k) for k in range(len(game.program.card_ids) + 1)]
         if isinstance(node, n.Choose) and isinstance(node.iterable, n.Comprehension):
             inner = {}
             for var, iterable in node.iterable.loops:

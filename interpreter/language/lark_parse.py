@@ -275,6 +275,8 @@ class _ToAst(Transformer):
     def list_lit(self, *items):
         return n.ListLit(_within_budget(tuple(x for x in items if x is not None), "list"))
 
+    range = staticmethod(lambda low, high: n.Range(low, high))
+
     def map_lit(self, *items):
         return n.MapLit(_within_budget(tuple(x for x in items if x is not None), "map"))
     map_item = staticmethod(lambda key, value: (key, value))

@@ -144,6 +144,13 @@ class ListLit(Expr):
     items: tuple[Expr, ...]
 
 
+class Range(Expr):
+    """`low..high`: the whole numbers from low to high, both included."""
+
+    low: Expr
+    high: Expr
+
+
 class MapLit(Expr):
     items: tuple[tuple[Expr, Expr], ...]
 

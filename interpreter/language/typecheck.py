@@ -260,6 +260,10 @@ class TypeCheck(Visitor):
         self.expr(e.expr, inner)
         self.condition(e.cond, inner, "a `where` condition")
 
+    def visit_Range(self, e, scope):
+        self.expect(e.low, scope, {NUMBER}, "the start of a range")
+        self.expect(e.high, scope, {NUMBER}, "the end of a range")
+
     def visit_Comprehension(self, e, scope):
         inner = dict(scope)
         for var, iterable in e.loops:
