@@ -23,6 +23,7 @@ Event tuples (the first item is the kind):
   ("trigger", rule code)
   ("round", round)            ("turn", turn number, player)
   ("phase", phase number, label)
+  ("tell", text)              a line the rules tell the table (`tell "..."`), a runtime.Told where it reads cards
   ("reveal", point, ((player, value, label), ...))  the picks of a simultaneous choice
   ("last round", round, span) ("end", "now" | "lost" | "won" | "rounds", span or round)
 
@@ -249,6 +250,10 @@ def _reveal(st, event, viewer):
     return "all have chosen: " + "; ".join(told)
 
 
+def _tell(st, event, viewer):
+    return visibility.told_to(st, event[1], viewer)
+
+
 def _phase(st, event, viewer):
     return f"phase {event[1]}: {event[2]}"
 
@@ -304,4 +309,4 @@ def _number(value):
 
 _TELLERS = {"decision": _decision, "counter": _counter, "move": _move, "shuffle": _shuffle, "look": _look,
             "trigger": _trigger,
-            "round": _round, "turn": _turn, "phase": _phase, "reveal": _reveal, "last round": _last_round, "end": _end}
+            "round": _round, "turn": _turn, "phase": _phase, "reveal": _reveal, "tell": _tell, "last round": _last_round, "end": _end}

@@ -1,7 +1,7 @@
 """Constructs that name and order what players say, on the small real rules
 file tests/flow/parley.rules, driven through the decision API, the bots, the
 agent adapters and the command line: a `may` whose other branch has its own
-label, ranges of numbers, and the message for a procedure named by a word of
+label, ranges of numbers, lines told to the table, and the message for a procedure named by a word of
 the language."""
 from __future__ import annotations
 
@@ -162,3 +162,67 @@ def test_a_range_past_the_items_budget_stops_the_rule_before_it_is_made():
     game = range_game("set gold to size(1..gold * 1000000000)")
     with pytest.raises(RulesError, match="a list grew past"):
         game.new_initial_state(2, seed=1)
+
+
+# ---------------------------------------------------------------- tell
+def told_lines(st, viewer) -> list:
+    from interpreter.events import tell_all
+
+    return [text for event, text in tell_all(st, st.events, viewer) if event[0] == "tell"]
+
+
+def held(st) -> str:
+    """The name of the card player 1 holds."""
+    return st.program.card_names[st.card_index(st.zone("hand", 0)[0])]
+
+
+def rest_and_listen(game, seed):
+    """Player 1 rests (told with the card it holds); the state, listening."""
+    st = game.new_initial_state(2, seed=seed, listen=True)
+    st.events = []
+    play(st, "no")
+    return st
+
+
+def test_a_told_line_is_worded_for_each_viewer(parley):
+    from interpreter.visibility import EVERYTHING, PUBLIC
+
+    st = rest_and_listen(parley, 1)
+    name = held(st)
+    assert told_lines(st, 0) == [f"player 1 rests, holding {name}"]
+    assert told_lines(st, EVERYTHING) == [f"player 1 rests, holding {name}"]
+    assert told_lines(st, 1) == told_lines(st, PUBLIC) == ["player 1 rests, holding a card"]
+
+
+def test_twin_deals_differing_in_a_hidden_hand_are_told_alike_to_the_others(parley):
+    """Two deals where player 1 holds different cards: player 2 is told the
+    very same line (the part read from the hidden card is withheld)."""
+    worlds = {}
+    for seed in range(12):
+        st = rest_and_listen(parley, seed)
+        worlds.setdefault(held(st), told_lines(st, 1))
+    assert len(worlds) >= 2
+    assert len({tuple(lines) for lines in worlds.values()}) == 1
+
+
+def test_a_told_line_is_a_line_of_the_story_at_the_terminal_and_in_the_log(tmp_path):
+    import json
+
+    log = tmp_path / "game.jsonl"
+    result = CliRunner().invoke(cli, ["run", str(PARLEY), "--players", "2", "--seed", "1", "--bots", "random",
+                                      "--log", str(log)])
+    assert result.exit_code == 0, result.output
+    assert "    player 1 bids 3 gold, 3 in all" in result.output
+    events = [line for entry in map(json.loads, log.read_text().splitlines()[1:-1]) for line in entry["events"]]
+    assert "player 1 bids 3 gold, 3 in all" in events
+
+
+def test_a_told_line_is_in_each_seats_story_in_the_browser(tmp_path):
+    from .serving import drawn, new_hub
+
+    hub, table = new_hub(tmp_path, rules=PARLEY, players=2, humans=(0, 1), seed=1)
+    table.act(0, "no")
+    name = held(table.state)
+    stories = {seat: [line for line in drawn(table, seat)["history"] if line["kind"] == "tell"] for seat in (0, 1)}
+    assert [line["text"] for line in stories[0]] == [f"player 1 rests, holding {name}"]
+    assert [line["text"] for line in stories[1]] == ["player 1 rests, holding a card"]

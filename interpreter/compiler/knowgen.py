@@ -18,6 +18,11 @@ class KnowledgeGen:
         cards = self.x.gen(s.cards, names)
         self.emit(f"R_look(st, {cards}, st.me, True, {self.m.const(s.span)})", s.span)
 
+    def visit_Tell(self, s, names):
+        """A line of the story: worked out only while someone listens."""
+        text = self.x.gen(s.text, names)
+        self.emit(f"if st.events is not None: st.events.append(({self.m.const('tell')}, {text}))", s.span)
+
     def visit_Reveal(self, s, names):
         cards, seats = self.x.gen(s.cards, names), self.x.gen(s.to, names)
         self.emit(f"R_look(st, {cards}, {seats}, False, {self.m.const(s.span)})", s.span)

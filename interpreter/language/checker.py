@@ -370,6 +370,9 @@ class Checker(FlowChecks, NothingChecks, Visitor):
         self.expr(s.cards, scope)
         self.expr(s.to, scope)
 
+    def visit_Tell(self, s, scope):
+        self.expr(s.text, scope)
+
     def visit_Slide(self, s, scope):
         self.zone_ref(s.zone, scope, slotted=True)
 

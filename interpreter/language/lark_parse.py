@@ -242,6 +242,10 @@ class _ToAst(Transformer):
                         together is not None, secretly is not None)
 
     @_raw
+    def tell_stmt(self, text):
+        return n.Tell(self._template(text))
+
+    @_raw
     def may_stmt(self, may, label, body, else_body):
         return n.May(self._template(label), body, else_body or ())
 

@@ -303,6 +303,13 @@ class Reorder(Stmt):
     cards: Expr
 
 
+class Tell(Stmt):
+    """`tell "text"`: a line of the story for the whole table, each part of
+    the text read from cards withheld from who does not see them."""
+
+    text: Template
+
+
 class CallStmt(Stmt):
     name: str
     args: tuple[Expr, ...]
