@@ -1,7 +1,8 @@
 """Constructs that name and order what players say, on the small real rules
 file tests/flow/parley.rules, driven through the decision API, the bots, the
 agent adapters and the command line: a `may` whose other branch has its own
-label, ranges of numbers, lines told to the table, and the message for a procedure named by a word of
+label, ranges of numbers, lines told to the table, phases in orders of
+their own, and the message for a procedure named by a word of
 the language."""
 from __future__ import annotations
 
@@ -77,7 +78,7 @@ def test_openspiel_plays_to_the_end():
 def test_the_other_branch_of_a_may_has_its_own_label(parley):
     st = parley.new_initial_state(2, seed=1)
     assert labels(st) == {"yes": "work for 2 gold", "no": "rest and take 1 gold"}
-    play(st, "no", "pass")
+    play(st, "no")
     assert st.counter("gold", 0) == 2
     play(st, "yes")
     assert st.counter("gold", 1) == 3
@@ -86,12 +87,13 @@ def test_the_other_branch_of_a_may_has_its_own_label(parley):
 def test_the_terminal_shows_the_label_of_the_other_branch():
     result = CliRunner().invoke(cli, ["run", str(PARLEY), "--players", "2", "--seed", "1", "--bots", "random"])
     assert result.exit_code == 0, result.output
-    assert "round  2 turn   3  player 1: rest and take 1 gold" in result.output
+    assert "round  2 phase 1 turn   5  player 1: rest and take 1 gold" in result.output
 
 
 # ---------------------------------------------------------------- a name that is a word of the language
 def test_a_procedure_named_by_a_word_is_reported_at_its_declaration(tmp_path):
-    rules = PARLEY.read_text().replace("turn:\n", "procedure reveal:\n    gain 1 gold\nturn:\n    reveal\n", 1)
+    head = 'phase work "Work":\n'
+    rules = PARLEY.read_text().replace(head, "procedure reveal:\n    gain 1 gold\n" + head + "    reveal\n", 1)
     (tmp_path / "cards.yaml").write_text((PARLEY.parent / "cards.yaml").read_text())
     (tmp_path / "game.rules").write_text(rules)
     result = CliRunner().invoke(cli, ["check", str(tmp_path / "game.rules")])
@@ -105,7 +107,7 @@ def test_a_procedure_named_by_a_word_is_reported_at_its_declaration(tmp_path):
 def test_a_syntax_error_near_a_word_that_names_nothing_keeps_the_grammars_message(tmp_path):
     """A file with an effect named `gain` (its name in the card data) keeps
     the grammar's message for an error in a `gain` statement."""
-    rules = PARLEY.read_text().replace("turn:\n", "effect gain: gain 1 gold\nturn:\n", 1)
+    rules = PARLEY.read_text().replace("setup:\n", "effect gain: gain 1 gold\nsetup:\n", 1)
     rules = rules.replace("gain 2 gold\n", "gain 2 gold +\n", 1)
     (tmp_path / "cards.yaml").write_text((PARLEY.parent / "cards.yaml").read_text())
     (tmp_path / "game.rules").write_text(rules)
@@ -116,7 +118,7 @@ def test_a_syntax_error_near_a_word_that_names_nothing_keeps_the_grammars_messag
 # ---------------------------------------------------------------- ranges of numbers
 def test_a_bid_goes_through_a_range_of_numbers(parley):
     st = parley.new_initial_state(2, seed=1)
-    play(st, "yes")  # gold 1 -> 3
+    play(st, "yes", "yes")  # gold 1 -> 3 for both, then the bids
     assert labels(st) == {"1": "bid 1 gold", "2": "bid 2 gold", "3": "bid 3 gold", "pass": "pass"}
     play(st, "2")
     assert (st.counter("gold", 0), st.counter("bids", 0)) == (1, 2)
@@ -131,7 +133,8 @@ def test_every_number_of_a_range_of_parameters_is_in_the_agents_vocabulary(parle
 
 def range_game(body: str, params: str = ""):
     text = PARLEY.read_text().replace("param rounds = 2\n", "param rounds = 2\n" + params)
-    text = text.replace("turn:\n", "turn:\n" + "".join(f"    {line}\n" for line in body.splitlines()), 1)
+    head = 'phase work "Work":\n'
+    text = text.replace(head, head + "".join(f"    {line}\n" for line in body.splitlines()), 1)
     return load_game(PARLEY, text=text)
 
 
@@ -226,3 +229,56 @@ def test_a_told_line_is_in_each_seats_story_in_the_browser(tmp_path):
     stories = {seat: [line for line in drawn(table, seat)["history"] if line["kind"] == "tell"] for seat in (0, 1)}
     assert [line["text"] for line in stories[0]] == [f"player 1 rests, holding {name}"]
     assert [line["text"] for line in stories[1]] == ["player 1 rests, holding a card"]
+
+
+# ---------------------------------------------------------------- a phase's own order
+def deciders(st, actions) -> list:
+    """The player asked before each action, as the actions are taken."""
+    seen = []
+    for action in actions:
+        seen.append(st.current_player())
+        play(st, action)
+    return seen
+
+
+def test_a_phase_ordered_by_a_key_plays_the_lowest_first_then_the_round_order_comes_back(parley):
+    st = parley.new_initial_state(3, seed=1)
+    assert deciders(st, ["yes"] * 3) == [0, 1, 2]  # Work: the round's order
+    assert deciders(st, ["3", "1", "pass"]) == [0, 1, 2]  # Bid: no bids yet, ties keep the round's order
+    assert [st.counter("bids", p) for p in range(3)] == [3, 1, 0]
+    assert deciders(st, ["yes"] * 3) == [0, 1, 2]  # round 2's Work: the round's order again
+    assert deciders(st, ["pass"] * 3) == [2, 1, 0]  # Bid: the fewest bids first
+
+
+def ordered_parley(order: str):
+    return load_game(PARLEY, text=PARLEY.read_text().replace("order by bids", order))
+
+
+@pytest.mark.parametrize("order, expected", [
+    ("order reversed", [2, 1, 0]),
+    ("order from 1", [1, 2, 0]),
+    ("order from next_player(next_player(first_player))", [2, 0, 1]),
+    ("order by -position(me)", [2, 1, 0]),
+])
+def test_a_phase_plays_in_the_order_it_declares(order, expected):
+    st = ordered_parley(order).new_initial_state(3, seed=1)
+    play(st, "yes", "yes", "yes")
+    assert deciders(st, ["pass"] * 3) == expected
+    assert deciders(st, ["yes"] * 3) == [0, 1, 2]
+
+
+def test_a_save_in_a_phase_with_its_own_order_resumes_it(parley):
+    st = parley.new_initial_state(3, seed=1)
+    play(st, "yes", "yes", "yes", "3", "1", "pass", "yes", "yes", "yes", "pass")
+    resumed = parley.state_from_json(st.to_json())
+    assert resumed.to_json() == st.to_json()
+    assert deciders(resumed, ["pass", "pass"]) == deciders(st, ["pass", "pass"]) == [1, 0]
+    assert resumed.to_json() == st.to_json()
+
+
+def test_a_phase_order_from_a_seat_that_is_not_a_player_stops_the_game_with_a_located_error():
+    from interpreter.errors import RulesError
+
+    st = ordered_parley("order from 7").new_initial_state(3, seed=1)
+    with pytest.raises(RulesError, match="starts from 7, which is not a player's seat"):
+        play(st, "yes", "yes", "yes")

@@ -123,6 +123,8 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
     tiebreaks = [exprs.function(e, Names(), "tiebreak", name=f"tiebreak {i + 1}")
                  for i, e in enumerate(model.tiebreak.exprs)] if model.tiebreak is not None else []
     order = exprs.function(model.turn_order.seats, Names(), "turn order") if model.turn_order is not None else None
+    phase_orders = {name: exprs.function(decl.order.expr, Names(), f"phase {name} order", decl.order.span)
+                    for name, decl in model.phases.items() if decl.order is not None and decl.order.expr is not None}
     shown = [exprs.function(n.Name(name, span=decl.span), Names(), f"show {name}", decl.span, name=f"show {name}")
              for name, decl in model.shown_values.items()]
     views = {name: exprs.function(decl.template, Names().bind("card", "L[0]", CARD), f"show {name}", decl.span, template=True)
@@ -136,7 +138,8 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
     for i, code in enumerate(program.codes[1:], 1):
         code.fn = ns[ctx.function_names[i]]
     if model.phases:
-        program.phases = [Phase(code_index[("phase", name)], decl.play, name, decl.label)
+        program.phases = [Phase(code_index[("phase", name)], decl.play, name, decl.label,
+                                _phase_order(decl, ns.get(phase_orders.get(name))))
                           for name, decl in model.phases.items()]
         phases = program.phases
     else:
@@ -280,3 +283,10 @@ def card_backs(decl, cards) -> list:
     if decl.by == "kinds":
         return [c.kind if c.kind in decl.names else "" for c in cards]
     return [repr(c.data.get(decl.names[0])) for c in cards]
+
+
+def _phase_order(decl, fn):
+    """A phase's own order of play as rounds.py plays it: (how, function, where), or None."""
+    if decl.order is None:
+        return None
+    return decl.order.by, fn, decl.order.span

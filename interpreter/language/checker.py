@@ -240,6 +240,7 @@ class Checker(FlowChecks, NothingChecks, Visitor):
         if m.turn:
             self.body(m.turn.body, set())
         for decl in m.phases.values():
+            self.expr(decl.order.expr if decl.order is not None else None, set())
             self.body(decl.body, set())
         self.check_phases()
 

@@ -113,14 +113,18 @@ class _ToAst(Transformer):
     setup_decl = n.SetupDecl
     turn_decl = n.TurnDecl
 
-    def phase_decl(self, name, label, play, body):
+    def phase_decl(self, name, label, play, order, body):
         if play is None:
             mode = "once"
         elif play == "together":
             mode = "together"
         else:
             mode = "until passes final" if "final" in play else "until passes"
-        return n.PhaseDecl(name, label, mode, body)
+        return n.PhaseDecl(name, label, mode, body, order)
+
+    order_from = staticmethod(lambda player: n.PhaseOrder("from", player))
+    order_by = staticmethod(lambda key: n.PhaseOrder("by", key))
+    order_reversed = staticmethod(lambda: n.PhaseOrder("reversed"))
     hook_decl = n.HookDecl
     empty_hook_decl = n.EmptyHookDecl
     score_decl = staticmethod(lambda *terms: n.ScoreDecl(terms))

@@ -29,6 +29,7 @@ TieMode = OneOf["share", "full"]
 Place = OneOf["top", "bottom"]  # where moved cards go in a stack
 ResolveMode = OneOf["all", "any"]
 BacksBy = OneOf["kind", "kinds", "field"]  # what tells face-down cards apart
+PhaseOrderBy = OneOf["from", "by", "reversed"]  # how a phase orders the round's players
 
 
 class Node:
@@ -549,13 +550,22 @@ class TurnDecl(Decl):
     body: tuple[Stmt, ...]
 
 
+class PhaseOrder(Node):
+    """`order from P`, `order by KEY`, `order reversed`: a phase's order of
+    play, made from the round's."""
+
+    by: PhaseOrderBy
+    expr: Optional[Expr] = None  # the player of `from`, the key of `by`
+
+
 class PhaseDecl(Decl):
-    """`phase NAME "label" [until everyone passes[, passing is final]]: ...`"""
+    """`phase NAME "label" [until everyone passes[, passing is final]] [order ...]: ...`"""
 
     name: str
     label: Optional[str]
     play: PhasePlay
     body: tuple[Stmt, ...]
+    order: Optional[PhaseOrder] = None  # None: the round's order
 
 
 class ReactionDecl(Decl):

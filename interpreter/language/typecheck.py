@@ -54,6 +54,11 @@ class TypeCheck(Visitor):
         for decl in (m.setup, m.turn, *m.phases.values()):
             if decl is not None:
                 self.body(decl.body, {})
+        for decl in m.phases.values():
+            if decl.order is not None and decl.order.by == "from":
+                self.expect(decl.order.expr, {}, {PLAYER, NUMBER}, f"the player the order of phase '{decl.name}' starts from")
+            elif decl.order is not None and decl.order.by == "by":
+                self.expect(decl.order.expr, {}, {NUMBER}, f"the key of the order of phase '{decl.name}'")
         for term in m.score_terms.values():
             self.expect(term.expr, {}, {NUMBER}, "a score")
         if m.turn_order is not None:

@@ -228,7 +228,12 @@ class _Indexer(Visitor):
     def visit_SetupDecl(self, d, override):
         self.body(d.body, set())
 
-    visit_TurnDecl = visit_HookDecl = visit_PhaseDecl = visit_SetupDecl
+    visit_TurnDecl = visit_HookDecl = visit_SetupDecl
+
+    def visit_PhaseDecl(self, d, override):
+        if d.order is not None:
+            self.expr(d.order.expr, set())
+        self.body(d.body, set())
 
     def visit_EmptyHookDecl(self, d, override):
         self.add(self.after(d.span, r"\bwhen\s+(\w+)"), d.zone, ZONE)
