@@ -6,6 +6,8 @@ their own, and the message for a procedure named by a word of
 the language."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from click.testing import CliRunner
 
@@ -85,9 +87,12 @@ def test_the_other_branch_of_a_may_has_its_own_label(parley):
 
 
 def test_the_terminal_shows_the_label_of_the_other_branch():
-    result = CliRunner().invoke(cli, ["run", str(PARLEY), "--players", "2", "--seed", "1", "--bots", "random"])
-    assert result.exit_code == 0, result.output
-    assert "round  2 phase 1 turn   5  player 1: rest and take 1 gold" in result.output
+    outputs = []
+    for seed in range(1, 6):
+        result = CliRunner().invoke(cli, ["run", str(PARLEY), "--players", "2", "--seed", str(seed), "--bots", "random"])
+        assert result.exit_code == 0, result.output
+        outputs.append(result.output)
+    assert any(re.search(r"turn +\d+  player \d: rest and take 1 gold\n", output) for output in outputs)
 
 
 # ---------------------------------------------------------------- a name that is a word of the language
@@ -215,9 +220,10 @@ def test_a_told_line_is_a_line_of_the_story_at_the_terminal_and_in_the_log(tmp_p
     result = CliRunner().invoke(cli, ["run", str(PARLEY), "--players", "2", "--seed", "1", "--bots", "random",
                                       "--log", str(log)])
     assert result.exit_code == 0, result.output
-    assert "    player 1 bids 3 gold, 3 in all" in result.output
+    told = re.findall(r"\n    (player \d bids \d gold, \d+ in all)\n", result.output)
+    assert told
     events = [line for entry in map(json.loads, log.read_text().splitlines()[1:-1]) for line in entry["events"]]
-    assert "player 1 bids 3 gold, 3 in all" in events
+    assert [line for line in events if re.fullmatch(r"player \d bids \d gold, \d+ in all", line)] == told
 
 
 def test_a_told_line_is_in_each_seats_story_in_the_browser(tmp_path):
@@ -233,11 +239,14 @@ def test_a_told_line_is_in_each_seats_story_in_the_browser(tmp_path):
 
 # ---------------------------------------------------------------- a phase's own order
 def deciders(st, actions) -> list:
-    """The player asked before each action, as the actions are taken."""
+    """The player asked before each action, as the actions are taken (the
+    windows after a bid answered "no" on the way)."""
     seen = []
     for action in actions:
         seen.append(st.current_player())
         play(st, action)
+        while not st.is_terminal() and st.decision().prompt == "react to bid made":
+            play(st, "no")
     return seen
 
 
@@ -269,7 +278,7 @@ def test_a_phase_plays_in_the_order_it_declares(order, expected):
 
 def test_a_save_in_a_phase_with_its_own_order_resumes_it(parley):
     st = parley.new_initial_state(3, seed=1)
-    play(st, "yes", "yes", "yes", "3", "1", "pass", "yes", "yes", "yes", "pass")
+    deciders(st, ["yes", "yes", "yes", "3", "1", "pass", "yes", "yes", "yes", "pass"])
     resumed = parley.state_from_json(st.to_json())
     assert resumed.to_json() == st.to_json()
     assert deciders(resumed, ["pass", "pass"]) == deciders(st, ["pass", "pass"]) == [1, 0]
@@ -282,3 +291,111 @@ def test_a_phase_order_from_a_seat_that_is_not_a_player_stops_the_game_with_a_lo
     st = ordered_parley("order from 7").new_initial_state(3, seed=1)
     with pytest.raises(RulesError, match="starts from 7, which is not a player's seat"):
         play(st, "yes", "yes", "yes")
+
+
+# ---------------------------------------------------------------- first to speak
+def at_the_window(game, seed, players=3):
+    """Everyone works, then player 1 bids 3 gold: the window where the
+    first to speak may match the bid or scoff at it; the state, listening
+    from the bid on."""
+    st = game.new_initial_state(players, seed=seed, listen=True)
+    play(st, *["yes"] * players)
+    st.events = []
+    play(st, "3")
+    return st
+
+
+def test_everyone_else_is_asked_in_secret_and_only_the_first_to_speak_is_told(parley):
+    from interpreter.events import tell_all
+    from interpreter.visibility import EVERYTHING, PUBLIC
+
+    st = at_the_window(parley, 1)
+    assert (st.current_player(), st.decision().prompt) == (1, "react to bid made")
+    assert set(labels(st)) >= {"scoff", "no"} and labels(st)["scoff"] == "scoff at player 1's bid"
+    play(st, "scoff")
+    assert st.current_player() == 2  # asked all the same: player 2 cannot tell what player 2 answered
+    play(st, "scoff")  # player 3 would have scoffed too, but player 2 spoke first
+    assert (st.counter("gold", 0), st.counter("gold", 1), st.counter("gold", 2)) == (1, 2, 3)
+    told = {viewer: [text for _, text in tell_all(st, st.events, viewer)] for viewer in (0, 1, 2, PUBLIC, EVERYTHING)}
+    assert "player 2 speaks first: scoff at player 1's bid" in told[0]
+    assert "player 3: scoff at player 1's bid" in told[2]  # its own answer, to itself
+    for viewer in (0, 1, PUBLIC):
+        assert "player 3 has answered (only who speaks first is told)" in told[viewer]
+        assert not any("player 3: scoff" in line for line in told[viewer])
+
+
+def test_the_first_in_order_from_the_next_player_who_answers_takes_the_offer(parley):
+    st = at_the_window(parley, 1)
+    play(st, "no", "scoff")
+    assert (st.counter("gold", 1), st.counter("gold", 2), st.counter("gold", 0)) == (3, 2, 1)
+    st = at_the_window(parley, 1)
+    play(st, "no", "no")
+    assert [st.counter("gold", p) for p in range(3)] == [0, 3, 3]
+
+
+def matching_twins(game):
+    """Two deals alike for players 1 and 3, where player 2 holds the Vase
+    (cost 3: it can match a bid of 3) in one and not in the other."""
+    found = {}
+    for seed in range(60):
+        st = game.new_initial_state(3, seed=seed)
+        hands = tuple(st.zone("hand", p)[0] for p in range(3))
+        can = st.program.card_names[st.card_index(hands[1])] == "Vase"
+        found.setdefault((hands[0], hands[2]), {}).setdefault(can, seed)
+    return next(list(pair.values()) for pair in found.values() if len(pair) == 2)
+
+
+def test_who_may_match_a_bid_depends_on_a_hidden_hand_and_leaks_nothing(parley):
+    """Player 2 may match only in one of two twin deals; in both it is asked
+    (only "no" or "scoff" in the other), and players 1 and 3 are told the
+    same, see the same, and are asked the same."""
+    from interpreter.events import tell_all
+
+    seeds = matching_twins(parley)
+    options, seen = [], []
+    for seed in seeds:
+        st = at_the_window(parley, seed)
+        options.append(set(labels(st)))
+        play(st, "no")
+        seen.append((st.current_player(), labels(st), st.observation(2), st.observation(0),
+                     [text for _, text in tell_all(st, st.events, 2)], [text for _, text in tell_all(st, st.events, 0)]))
+    assert sorted(map(sorted, options)) == [["match", "no", "scoff"], ["no", "scoff"]]
+    assert seen[0] == seen[1]
+
+
+def test_pettingzoo_asks_each_other_agent_and_hides_the_earlier_answers():
+    """Through PettingZoo: the agents asked in the window are the others in
+    order from the next seat, and player 3's observation when it is asked is
+    the same whether player 2 scoffed or declined."""
+    from interpreter.adapters.pettingzoo_env import env as rules_env
+
+    observed = []
+    for answer in ("scoff", "no"):
+        environment = rules_env(str(PARLEY), players=3)
+        environment.reset(seed=1)
+        for action in ["yes"] * 3 + ["3"]:
+            environment.step(environment.action_index(action))
+        assert environment.agent_selection == "player_1"
+        environment.step(environment.action_index(answer))
+        assert environment.agent_selection == "player_2"
+        observation = environment.observe("player_2")
+        observed.append((observation["observation"].tolist(), observation["action_mask"].tolist()))
+    assert observed[0] == observed[1]
+
+
+def test_openspiel_information_states_hide_the_earlier_answers():
+    pytest.importorskip("pyspiel")
+    from interpreter.adapters import openspiel_game as osg
+
+    game = osg.load(PARLEY, players=3)
+    states = []
+    for answer in ("scoff", "no"):
+        state = game.new_initial_state()
+        state.apply_action(1)
+        for action in ["yes"] * 3 + ["3", answer]:
+            state.apply_action(game.ctx.encoding.index_of(action))
+        assert state.current_player() == 2
+        states.append(state)
+    assert states[0].information_state_string(2) == states[1].information_state_string(2)
+    assert states[0].observation_tensor(2) == states[1].observation_tensor(2)
+    assert states[0].information_state_string(1) != states[1].information_state_string(1)

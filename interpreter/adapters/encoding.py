@@ -4,7 +4,8 @@ Both are derived from the compiled program alone, so every rules file gets them
 without game-specific code:
 
 - `action vocabulary`: every action id a decision of these rules can offer
-  (`yes`/`no`/`pass`/`done`, action names, effect names, `i:effect` for each
+  (`yes`/`no`/`pass`/`done`, action names, the reactions a first-to-speak
+  window offers by name, effect names, `i:effect` for each
   effect position a card can have, `player-k` for each seat, card ids, the
   literal values of `choose x in [...]`, and 0 to the number of cards when a
   `choose` goes through computed numbers such as positions), in a stable order. An id outside it
@@ -26,6 +27,7 @@ import dataclasses
 import json
 import math
 
+from ..compiler.decisions import SpeakPoint
 from ..compiler.runtime import render
 from ..errors import RulesError
 from ..limits import LIST_ITEMS
@@ -154,6 +156,7 @@ def action_vocabulary(game, extra_ids=()) -> list:
     items = max((len(v) for v in _effect_lists(program)), default=0)
     ids = list(CONTROL_IDS)
     ids += list(model.actions)
+    ids += [value for point in program.decisions if isinstance(point, SpeakPoint) for value in point.label_fns]
     ids += effects
     ids += [f"{i}:{e}" for i in range(1, items + 1) for e in effects]
     ids += [f"player-{k}" for k in range(1, program.max_players + 1)]

@@ -13,6 +13,7 @@ from . import calls, ops
 from . import runtime as rt
 from .boards import adjacency_functions, build_boards
 from .codegen import Module
+from .decisions import spoke
 from .exprgen import ExprGen, Names
 from .flowgen import hooks_with_windows
 from .program import CounterInfo, Program, ZoneInfo
@@ -190,6 +191,7 @@ def _register_runtime(module, program) -> None:
         module.helper(f"R_{name}", getattr(rt, name))
     module.helper("R_runaway", calls.runaway)
     module.helper("R_pass_phase", pass_phase)
+    module.helper("R_spoke", spoke)
     effects = program.effect_codes
 
     def effect(st, name, span):

@@ -163,7 +163,8 @@ class _ToAst(Transformer):
     publicly = staticmethod(lambda: True)
 
     def announce_stmt(self, event, args, start, first_only):
-        return n.Announce(event, tuple(args or ()), start, first_only is not None)
+        speak = first_only is not None and "speak" in first_only
+        return n.Announce(event, tuple(args or ()), start, first_only is not None and not speak, first_to_speak=speak)
 
     @_raw
     def action_decl(self, name, label, when, body):

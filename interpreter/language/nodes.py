@@ -353,6 +353,7 @@ class Announce(Stmt):
     start: Optional[Expr]  # the first player offered a reaction (None: the next player)
     first_only: bool  # the window closes once one player has reacted
     everyone: bool = False  # offered to every player of the round's order (the engine's phase windows)
+    first_to_speak: bool = False  # `first to speak`: asked at once, in secret; the first who answers takes it
 
 
 class ChooseAction(Stmt):
