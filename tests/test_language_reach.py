@@ -399,3 +399,30 @@ def test_openspiel_information_states_hide_the_earlier_answers():
     assert states[0].information_state_string(2) == states[1].information_state_string(2)
     assert states[0].observation_tensor(2) == states[1].observation_tensor(2)
     assert states[0].information_state_string(1) != states[1].information_state_string(1)
+
+
+CHALLENGE = ROOT / "tests" / "flow" / "challenge.rules"
+
+
+def test_a_player_who_cannot_challenge_is_asked_all_the_same_with_no_alone():
+    """In the reference's example, only a player holding a card of cost 2 or
+    more may challenge; one who holds none is asked with "no" alone, so the
+    claimant cannot tell who could have challenged."""
+    game = load_game(CHALLENGE)
+    alone = set()
+    for seed in range(10):
+        st = game.new_initial_state(3, seed=seed)
+        play(st, "yes")
+        asked_here = []
+        while not st.is_terminal() and st.decision().prompt == "react to claim":
+            asked_here.append(st.current_player())
+            alone.add(tuple(sorted(labels(st))))
+            play(st, "no")
+        assert asked_here == [1, 2]
+    assert alone == {("no",), ("no", "yes")}
+
+
+@pytest.mark.parametrize("rules", [PARLEY, CHALLENGE], ids=["parley", "challenge"])
+def test_the_leak_detector_finds_nothing_a_player_learns_from_a_window(rules):
+    result = CliRunner().invoke(cli, ["check", "--leaks", "-n", "10", "-p", "3", str(rules)])
+    assert result.exit_code == 0 and "no leak found" in result.output, result.output
