@@ -152,6 +152,7 @@ def range_game(body: str, params: str = ""):
     ("size((1..2) + (5..6))", 4),
     ("size(1..2 + 1)", 3),  # `+` binds first: 1..(2 + 1)
     ("sum k for k in first..first + 2", 6),
+    ("if 1..3 == [1, 2, 3] and 2..1 == [] then 1 else 0", 1),
 ])
 def test_a_range_is_a_list_of_numbers_everywhere_a_list_is(expr, value):
     game = range_game(f"set gold to {expr}", "param first = 1\n")
