@@ -95,6 +95,23 @@ def test_the_terminal_shows_the_label_of_the_other_branch():
     assert any(re.search(r"turn +\d+  player \d: rest and take 1 gold\n", output) for output in outputs)
 
 
+def test_passing_a_may_choose_has_its_own_label_and_runs_its_block(parley):
+    st = parley.new_initial_state(2, seed=1, listen=True)
+    play(st, "no", "no")  # both rest: 2 gold each
+    assert labels(st)["pass"] == "keep your 2 gold"
+    st.events = []
+    play(st, "pass")
+    assert told_lines(st, 1) == ["player 1 keeps its gold"]
+
+
+def test_passing_a_simultaneous_choice_reads_its_label_as_each_player():
+    share = ('    simultaneously may choose b in [1] as "share {b}":\n        gain b gold\n'
+             '    else "share nothing, holding {gold}":\n        gain 0 gold\n')
+    text = PARLEY.read_text().replace('    may "work for 2 gold":\n', share + '    may "work for 2 gold":\n')
+    st = load_game(PARLEY, text=text).new_initial_state(2, seed=1)
+    assert labels(st) == {"1": "share 1", "pass": "share nothing, holding 1"}
+
+
 # ---------------------------------------------------------------- a name that is a word of the language
 def test_a_procedure_named_by_a_word_is_reported_at_its_declaration(tmp_path):
     head = 'phase work "Work":\n'
@@ -124,7 +141,7 @@ def test_a_syntax_error_near_a_word_that_names_nothing_keeps_the_grammars_messag
 def test_a_bid_goes_through_a_range_of_numbers(parley):
     st = parley.new_initial_state(2, seed=1)
     play(st, "yes", "yes")  # gold 1 -> 3 for both, then the bids
-    assert labels(st) == {"1": "bid 1 gold", "2": "bid 2 gold", "3": "bid 3 gold", "pass": "pass"}
+    assert labels(st) == {"1": "bid 1 gold", "2": "bid 2 gold", "3": "bid 3 gold", "pass": "keep your 3 gold"}
     play(st, "2")
     assert (st.counter("gold", 0), st.counter("bids", 0)) == (1, 2)
 

@@ -53,11 +53,13 @@ class ChoosePoint(Point):
     def __init__(self, slot: int, kind, label_fn, prompt: str):
         super().__init__()
         self.slot, self.kind, self.label_fn, self.prompt_text = slot, kind, label_fn, prompt
+        self.other_fn = None  # `may choose ... else "label":`: the label of passing (else "pass")
         self.body = self.other = None
 
     def finish(self, ns):
         super().finish(ns)
         self.label_fn = ns[self.label_fn] if self.label_fn else None
+        self.other_fn = ns[self.other_fn] if self.other_fn else None
 
     def apply(self, st, fr, value):
         if value == PASS:
@@ -70,7 +72,7 @@ class ChoosePoint(Point):
 
     def label(self, st, fr, value):
         if value == PASS:
-            return "pass"
+            return self.other_fn(st, fr[2]) if self.other_fn is not None else "pass"
         L = fr[2]
         saved = L[self.slot]
         L[self.slot] = value

@@ -32,6 +32,7 @@ class FlowGen:
         inner = names.bind(s.var, slot, self.x.types.element(s.iterable, names.types))
         label = self.x.function(s.label, inner, self.name, s.span, template=True) if s.label is not None else None
         point = dp.SimultaneousPoint(slot_index(slot), kind, label, self.prompt, slot_index(picks), slot_index(seats))
+        self.pass_label(point, s, names)
         self.emit(f"{saved} = st.me; {seats} = R_seats_together(st); {picks} = ()", s.span)
         reveal, top, end = Label(), Label(), Label()
         self.ask(point, s.span)

@@ -456,6 +456,8 @@ class Checker(FlowChecks, NothingChecks, Visitor):
             self.expr(s.cond, inner)
         if s.label is not None:
             self.expr(s.label, inner)
+        if s.else_label is not None:
+            self.expr(s.else_label, scope)
         if s.simultaneous:
             self.acting.append(s)
         self.body(s.body, inner)

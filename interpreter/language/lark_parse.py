@@ -247,6 +247,11 @@ class _ToAst(Transformer):
                         together is not None, secretly is not None)
 
     @_raw
+    def choose_named(self, together, may, var, iterable, cond, secretly, label, body, else_label, else_body):
+        return n.Choose(True, str(var), iterable, cond, self._template(label), body, else_body,
+                        together is not None, secretly is not None, self._template(else_label))
+
+    @_raw
     def tell_stmt(self, text):
         return n.Tell(self._template(text))
 

@@ -392,6 +392,7 @@ class Choose(Stmt):
     else_body: tuple[Stmt, ...] = ()
     simultaneous: bool = False  # every player chooses unseen; the bodies run once all have chosen
     secretly: bool = False  # `choose ... secretly`: told to its player alone
+    else_label: Optional[Template] = None  # `may choose ... else "label":`: the label of passing (None: "pass")
 
 
 class May(Stmt):

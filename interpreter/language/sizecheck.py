@@ -47,6 +47,8 @@ def texts_read(model):
         for node in n.walk(decl):
             if isinstance(node, n.Choose) and node.label is not None:
                 yield node.label, "the label of this choice", False, node.label.span
+            if isinstance(node, n.Choose) and node.else_label is not None:
+                yield node.else_label, "the label of passing this choice", False, node.else_label.span
             elif isinstance(node, n.May):
                 yield node.label, "the label of this `may`", True, node.label.span
                 if node.else_label is not None:

@@ -350,6 +350,7 @@ class _Indexer(Visitor):
         inner = scope | self.bind((s.var,))
         self.expr(s.cond, inner)
         self.expr(s.label, inner)
+        self.expr(s.else_label, scope)
         self.body(s.body, inner)
         self.body(s.else_body, scope)
 
