@@ -99,7 +99,7 @@ def syntax_error(err: UnexpectedInput, source: Source, offset: tuple[int, int]) 
     return RulesSyntaxError([Diagnostic("error", message, span, hint)])
 
 
-_PROCEDURE = re.compile(r"^[ \t]*(?:override[ \t]+)?procedure[ \t]+([A-Za-z_][A-Za-z0-9_]*)")
+_CALLABLE = re.compile(r"^[ \t]*(?:override[ \t]+)?(procedure|effect)[ \t]+([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def _statement_word(err: UnexpectedInput, source: Source) -> str | None:
@@ -119,21 +119,34 @@ def _statement_word(err: UnexpectedInput, source: Source) -> str | None:
 _NOT_WORDS = {"NAME", "INT", "STRING", "_NL", "_INDENT", "_DEDENT", "$END"}
 
 
+def _reads_as_a_call(statement: str, word: str) -> bool:
+    """Whether `statement` (a line that starts with `word`) is a call of a
+    rule once `word` is an ordinary name: `reveal` or `look(p)`, not
+    `gain 1 gold 2`."""
+    text = "procedure p:\n    " + "n" + statement.lstrip()[len(word):].split("#", 1)[0].rstrip() + "\n"
+    try:
+        lark_parser().parse(text, start="start")
+    except Exception:  # any failure to parse: not a call
+        return False
+    return True
+
+
 def _word_of_the_language(source: Source, word: str | None, line: int) -> Diagnostic | None:
-    """A file that declares a procedure whose name is a word of the language
-    (`reveal`, written before `reveal` was one) parses until the procedure
-    is called: the call is read as the statement of the language, and the
-    grammar's error there says nothing of the name. Where the statement
-    that failed starts with the name of a procedure of the file, the error
-    is the declaration's."""
-    if word is None or word not in grammar_keywords():
+    """A file that declares a procedure or an effect whose name is a word
+    of the language (`reveal`, written before `reveal` was one) parses
+    until the rule is called: the call is read as the statement of the
+    language, and the grammar's error there says nothing of the name.
+    Where the statement that failed is a call of a rule of the file once
+    its first word is read as a name, the error is the declaration's."""
+    if word is None or word not in grammar_keywords() or not _reads_as_a_call(source.line(line), word):
         return None
     for number, text in enumerate(source.lines, 1):
-        match = _PROCEDURE.match(text)
-        if match is not None and match.group(1) == word:
-            column = match.start(1) + 1
+        match = _CALLABLE.match(text)
+        if match is not None and match.group(2) == word:
+            column = match.start(2) + 1
+            what = "a procedure" if match.group(1) == "procedure" else "an effect"
             return Diagnostic(
-                "error", f"'{word}' is a word of the language and cannot name a procedure; rename it",
+                "error", f"'{word}' is a word of the language and cannot name {what}; rename it",
                 Span(source, number, column, number, column + len(word)),
                 f"line {line} calls it, where '{word}' is read as the word of the language")
     return None
