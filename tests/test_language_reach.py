@@ -444,3 +444,18 @@ def test_a_player_who_cannot_challenge_is_asked_all_the_same_with_no_alone():
 def test_the_leak_detector_finds_nothing_a_player_learns_from_a_window(rules):
     result = CliRunner().invoke(cli, ["check", "--leaks", "-n", "10", "-p", "3", str(rules)])
     assert result.exit_code == 0 and "no leak found" in result.output, result.output
+
+
+def test_a_person_at_the_terminal_answers_a_window_and_learns_only_who_spoke_first():
+    """Player 2 plays at the terminal: it is asked "you may" with the
+    reactions it may take, and told of the others only that they answered
+    and who spoke first (the deal of seed 1: player 3 matches player 2's bid)."""
+    result = CliRunner().invoke(cli, ["run", str(PARLEY), "--players", "3", "--seed", "1", "--human", "2",
+                                      "--bots", "random"], input="1\n" * 12)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "player 2, you may:\n   1. scoff at player 1's bid\n   2. pass\n" in out
+    assert "player 3 has answered (only who speaks first is told)" in out
+    assert "player 3 speaks first: match player 2's bid of 1 gold" in out
+    assert "player 3 matches the bid of player 2 with a card in hand" in out
+    assert not re.search(r"player [13]: (pass|scoff|match)", out)
