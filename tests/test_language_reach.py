@@ -231,6 +231,29 @@ def test_twin_deals_differing_in_a_hidden_hand_are_told_alike_to_the_others(parl
     assert len({tuple(lines) for lines in worlds.values()}) == 1
 
 
+def test_a_told_part_read_from_the_acting_players_own_secret_counter_is_withheld_from_the_others(parley):
+    from interpreter.visibility import EVERYTHING, PUBLIC
+
+    text = PARLEY.read_text().replace("counter bids: per player, min 0\n",
+                                      "counter bids: per player, min 0\ncounter purse: per player, owner only\n")
+    text = text.replace('        tell "{me} rests, holding {hand[0].name}"\n',
+                        '        gain 5 purse\n        tell "{me} rests, {purse} in its purse"\n')
+    st = rest_and_listen(load_game(PARLEY, text=text), 1)
+    assert told_lines(st, 0) == told_lines(st, EVERYTHING) == ["player 1 rests, 5 in its purse"]
+    assert told_lines(st, 1) == told_lines(st, PUBLIC) == ["player 1 rests, something in its purse"]
+
+
+def test_check_warns_where_a_tell_reads_a_counter_it_cannot_withhold(tmp_path):
+    text = PARLEY.read_text().replace("counter bids: per player, min 0\n",
+                                      "counter bids: per player, min 0\ncounter vault: shared, hidden\n")
+    text = text.replace('        tell "{me} keeps its gold"\n', '        tell "{me} keeps its gold; the vault has {vault}"\n')
+    (tmp_path / "cards.yaml").write_text((PARLEY.parent / "cards.yaml").read_text())
+    (tmp_path / "game.rules").write_text(text)
+    result = CliRunner().invoke(cli, ["check", str(tmp_path / "game.rules")])
+    assert "warning: the text of this `tell` reads counter 'vault', which not every player sees: every player is told it" \
+        in result.output
+
+
 def test_a_told_line_is_a_line_of_the_story_at_the_terminal_and_in_the_log(tmp_path):
     import json
 

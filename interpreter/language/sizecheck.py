@@ -29,7 +29,7 @@ def size_leaks(model) -> list[Diagnostic]:
     if not hidden:
         return []
     problems = []
-    for text, what, everyone, span in texts_read(model):
+    for text, what, everyone, span in (*texts_read(model), *told_texts(model)):
         found = _reads(model, hidden, text, (), set())
         leak = next((read for read in found if everyone or not read[2]), None)
         if leak is not None:
@@ -59,6 +59,14 @@ def texts_read(model):
         target = model.defines.get(name)
         if target is not None and not target.params:
             yield target.expr, f"`show {name} per player`", decl.visibility != "owner", decl.span
+
+
+def told_texts(model):
+    """The texts of `tell`, read by every player, as texts_read gives texts."""
+    for decl in model.rules():
+        for node in n.walk(decl):
+            if isinstance(node, n.Tell):
+                yield node.text, "the text of this `tell`", True, node.text.span
 
 
 def _reads(model, hidden: dict, expr, via: tuple, seen: set) -> list:
