@@ -34,8 +34,10 @@ def test_the_rules_pass_check_strict():
 @pytest.mark.parametrize("bot", sorted(AGENTS))
 def test_every_bot_plays_to_the_end(parley, bot):
     spec = f"{bot}:30" if bot == "mcts" else bot
-    for players in (2, 3):
-        assert play_game(parley, players, 3, make_agents(spec, players, 3)).is_terminal()
+    challenge = load_game(ROOT / "tests" / "flow" / "challenge.rules")
+    for game in (parley, challenge):
+        for players in (2, 3):
+            assert play_game(game, players, 3, make_agents(spec, players, 3)).is_terminal()
 
 
 def test_pettingzoo_plays_to_the_end_with_the_labels_of_the_rules():
