@@ -24,6 +24,8 @@ Event tuples (the first item is the kind):
   ("trigger", rule code)
   ("round", round)            ("turn", turn number, player)
   ("phase", phase number, label)
+  ("speak", point, player, label)  who speaks first in a window where the first to speak takes the offer
+  ("tell", text)              a line the rules tell the table (`tell "..."`), a runtime.Told where it reads cards
   ("reveal", point, ((player, value, label), ...))  the picks of a simultaneous choice
   ("last round", round, span) ("end", "now" | "lost" | "won" | "rounds", span or round)
 
@@ -164,7 +166,7 @@ def _decision(st, event, viewer):
     kind = getattr(decision, "kind", None)
     own = viewer in (player, visibility.EVERYTHING)
     if getattr(decision, "secret", False) and not own:
-        return f"{player_name(player)} has chosen (shown when every player has)"
+        return f"{player_name(player)} {decision.secret_words}"
     if decision.secretly and not own:
         return f"{player_name(player)} chose in secret"
     if value == "no" and getattr(decision, "window", None):  # "pass" alone would not say to what
@@ -263,6 +265,15 @@ def _forget(st, event, viewer):
     return f"{who} which cards lie in {', '.join(places)}"
 
 
+def _speak(st, event, viewer):
+    _, point, player, label = event
+    return f"{player_name(player)} speaks first: {visibility.told_to(st, label, viewer)}"
+
+
+def _tell(st, event, viewer):
+    return visibility.told_to(st, event[1], viewer)
+
+
 def _phase(st, event, viewer):
     return f"phase {event[1]}: {event[2]}"
 
@@ -327,4 +338,4 @@ def counter_words(info, value) -> str:
 _TELLERS = {"decision": _decision, "counter": _counter, "move": _move, "shuffle": _shuffle, "look": _look,
             "forget": _forget,
             "trigger": _trigger,
-            "round": _round, "turn": _turn, "phase": _phase, "reveal": _reveal, "last round": _last_round, "end": _end}
+            "round": _round, "turn": _turn, "phase": _phase, "reveal": _reveal, "tell": _tell, "speak": _speak, "last round": _last_round, "end": _end}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from . import visibility
 from .events import counter_words
-from .compiler.decisions import ChoosePoint, MayPoint
+from .compiler.decisions import ChoosePoint, MayPoint, SpeakPoint
 from .runtime.helpers import render_player
 from .language.shows import template_for
 
@@ -161,7 +161,7 @@ def prompt_words(st) -> str:
     in: `turn`, a procedure's name), so it is asked as what it is; the
     engine's own points (an action, effects to resolve) keep theirs."""
     point = st.program.decisions[st.pending().point]
-    if isinstance(point, MayPoint):
+    if isinstance(point, (MayPoint, SpeakPoint)):  # yes or no; a window's answer, or no answer
         return "you may"
     if isinstance(point, ChoosePoint):
         return CHOICE_WORDS.get(point.kind, "choose one")

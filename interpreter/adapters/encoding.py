@@ -4,7 +4,8 @@ Both are derived from the compiled program alone, so every rules file gets them
 without game-specific code:
 
 - `action vocabulary`: every action id a decision of these rules can offer
-  (`yes`/`no`/`pass`/`done`, action names, effect names, `i:effect` for each
+  (`yes`/`no`/`pass`/`done`, action names, the reactions a first-to-speak
+  window offers by name, effect names, `i:effect` for each
   effect position a card can have, `player-k` for each seat, card ids, the
   literal values of `choose x in [...]`, and 0 to the number of cards when a
   `choose` goes through computed numbers such as positions), in a stable order. An id outside it
@@ -26,8 +27,10 @@ import dataclasses
 import json
 import math
 
+from ..compiler.decisions import SpeakPoint
 from ..runtime.helpers import render
 from ..errors import RulesError
+from ..limits import LIST_ITEMS
 from ..visibility import VISIBLE, back_counters, counter_ever_seen, zone_ever_seen
 from ..language import nodes as n
 
@@ -68,6 +71,9 @@ def _values_of(game, expr, decl, seen: set) -> list:
     params = game.program.params
     if isinstance(expr, n.ListLit):
         return [render(item.value) for item in expr.items if isinstance(item, n.Literal)]
+    if isinstance(expr, n.Range):
+        ends = _constant_range(expr, params)
+        return [render(k) for k in range(ends[0], ends[1] + 1)] if ends else []
     if not isinstance(expr, n.Name):
         return []
     if isinstance(decl, n.ProcedureDecl) and expr.name in decl.params:
@@ -91,6 +97,20 @@ def _values_of(game, expr, decl, seen: set) -> list:
     return []
 
 
+def _constant_range(expr, params) -> tuple | None:
+    """The ends of `a..b` where both are numbers written in the rules (or
+    parameters), within the items budget of a list; else None."""
+    from ..language.params import constant
+
+    try:
+        low, high = constant(expr.low, params), constant(expr.high, params)
+    except RulesError:
+        return None
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (low, high)) or high - low >= LIST_ITEMS:
+        return None
+    return low, high
+
+
 def _computed_number_choices(game) -> list:
     """"0" to the number of cards, if some `choose` goes through a computed
     list of numbers (such as positions in a zone, `[slot(c) + 1 for c in
@@ -100,6 +120,9 @@ def _computed_number_choices(game) -> list:
 
     types = Types(game.model, game.program.cards, game.program.params)
     for node in game.model.nodes():
+        if isinstance(node, n.Choose) and isinstance(node.iterable, n.Range) \
+                and _constant_range(node.iterable, game.program.params) is None:
+            return [str(k) for k in range(len(game.program.card_ids) + 1)]
         if isinstance(node, n.Choose) and isinstance(node.iterable, n.Comprehension):
             inner = {}
             for var, iterable in node.iterable.loops:
@@ -133,6 +156,7 @@ def action_vocabulary(game, extra_ids=()) -> list:
     items = max((len(v) for v in _effect_lists(program)), default=0)
     ids = list(CONTROL_IDS)
     ids += list(model.actions)
+    ids += [value for point in program.decisions if isinstance(point, SpeakPoint) for value in point.label_fns]
     ids += effects
     ids += [f"{i}:{e}" for i in range(1, items + 1) for e in effects]
     ids += [f"player-{k}" for k in range(1, program.max_players + 1)]

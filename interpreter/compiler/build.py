@@ -13,6 +13,7 @@ from ..runtime import calls, memory, ops, picks
 from ..runtime import helpers as rt
 from .boards import adjacency_functions, build_boards
 from .codegen import Module
+from .decisions import spoke
 from .exprgen import ExprGen, Names
 from .flowgen import hooks_with_windows
 from .program import CounterInfo, Program, ZoneInfo
@@ -45,7 +46,7 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
     ns = module.ns
     _resolve_card_functions(program.fields, card_fields, ns)
     program.boards = build_boards(program, model, {kind: ns[fn] for kind, fn in adjacency.items()})
-    _link_rules(program, model, ctx, hook_decls)
+    _link_rules(program, model, ctx, hook_decls, functions)
     exprs.refresh_fields()
     _link_expressions(program, model, exprs, functions, ns)
     program.module = module
@@ -151,8 +152,8 @@ def _generate_rules(program, model, module, exprs, bodies) -> "RuleContext":
 
 def _expression_functions(model, exprs) -> dict:
     """The names of the generated functions of the expressions the program
-    keeps: effects' conditions, score terms, tiebreaks, turn order, shown
-    values and card views."""
+    keeps: effects' conditions, score terms, tiebreaks, turn orders (the
+    game's and the phases' own), shown values and card views."""
     return {
         "conditions": {name: exprs.function(decl.when, Names(), f"effect {name}", name=f"effect {name} when")
                        for name, decl in model.effects.items() if decl.when is not None},
@@ -161,6 +162,8 @@ def _expression_functions(model, exprs) -> dict:
         "tiebreaks": [exprs.function(e, Names(), "tiebreak", name=f"tiebreak {i + 1}")
                       for i, e in enumerate(model.tiebreak.exprs)] if model.tiebreak is not None else [],
         "order": exprs.function(model.turn_order.seats, Names(), "turn order") if model.turn_order is not None else None,
+        "phase_orders": {name: exprs.function(decl.order.expr, Names(), f"phase {name} order", decl.order.span)
+                         for name, decl in model.phases.items() if decl.order is not None and decl.order.expr is not None},
         "shown": [exprs.function(n.Name(name, span=decl.span), Names(), f"show {name}", decl.span, name=f"show {name}")
                   for name, decl in model.shown_values.items()],
         "views": {name: exprs.function(decl.template, Names().bind("card", "L[0]", CARD), f"show {name}", decl.span,
@@ -169,7 +172,7 @@ def _expression_functions(model, exprs) -> dict:
     }
 
 
-def _link_rules(program, model, ctx, hook_decls) -> None:
+def _link_rules(program, model, ctx, hook_decls, functions: dict) -> None:
     """Give each rule its built function, the zones their `becomes empty`
     hooks, the phases their codes, and the program its main loop and
     decision points."""
@@ -180,7 +183,8 @@ def _link_rules(program, model, ctx, hook_decls) -> None:
     for i, code in enumerate(program.codes[1:], 1):
         code.fn = ns[ctx.function_names[i]]
     if model.phases:
-        program.phases = [Phase(code_index[("phase", name)], decl.play, name, decl.label)
+        program.phases = [Phase(code_index[("phase", name)], decl.play, name, decl.label,
+                                _phase_order(decl, ns.get(functions["phase_orders"].get(name))))
                           for name, decl in model.phases.items()]
         phases = program.phases
     else:
@@ -237,6 +241,7 @@ def _register_runtime(module, program) -> None:
     module.helper("R_forget", memory.forget)
     module.helper("R_runaway", calls.runaway)
     module.helper("R_pass_phase", pass_phase)
+    module.helper("R_spoke", spoke)
     effects = program.effect_codes
 
     def effect(st, name, span):
@@ -330,3 +335,10 @@ def card_backs(decl, cards) -> list:
     if decl.by == "kinds":
         return [c.kind if c.kind in decl.names else "" for c in cards]
     return [repr(c.data.get(decl.names[0])) for c in cards]
+
+
+def _phase_order(decl, fn):
+    """A phase's own order of play as rounds.py plays it: (how, function, where), or None."""
+    if decl.order is None:
+        return None
+    return decl.order.by, fn, decl.order.span

@@ -53,11 +53,13 @@ class ChoosePoint(Point):
     def __init__(self, slot: int, kind, label_fn, prompt: str):
         super().__init__()
         self.slot, self.kind, self.label_fn, self.prompt_text = slot, kind, label_fn, prompt
+        self.other_fn = None  # `may choose ... else "label":`: the label of passing (else "pass")
         self.body = self.other = None
 
     def finish(self, ns):
         super().finish(ns)
         self.label_fn = ns[self.label_fn] if self.label_fn else None
+        self.other_fn = ns[self.other_fn] if self.other_fn else None
 
     def apply(self, st, fr, value):
         if value == PASS:
@@ -70,7 +72,7 @@ class ChoosePoint(Point):
 
     def label(self, st, fr, value):
         if value == PASS:
-            return "pass"
+            return self.other_fn(st, fr[2]) if self.other_fn is not None else "pass"
         L = fr[2]
         saved = L[self.slot]
         L[self.slot] = value
@@ -93,17 +95,21 @@ class MayPoint(Point):
     def __init__(self, label_fn, prompt: str, window: str | None = None):
         super().__init__()
         self.label_fn, self.prompt_text, self.window = label_fn, prompt, window
+        self.other_fn = None  # `else "label":`: the label of "no" (else "pass")
         self.body = self.other = None
 
     def finish(self, ns):
         super().finish(ns)
         self.label_fn = ns[self.label_fn]
+        self.other_fn = ns[self.other_fn] if self.other_fn else None
 
     def apply(self, st, fr, value):
         fr[1] = self.body if value == "yes" else self.other
 
     def label(self, st, fr, value):
-        return self.label_fn(st, fr[2]) if value == "yes" else "pass"
+        if value == "yes":
+            return self.label_fn(st, fr[2])
+        return self.other_fn(st, fr[2]) if self.other_fn is not None else "pass"
 
 
 class ActionPoint(Point):
@@ -189,6 +195,7 @@ class SimultaneousPoint(ChoosePoint):
     are hidden until all are made."""
 
     secret = True
+    secret_words = "has chosen (shown when every player has)"  # what the others are told of a pick
 
     def __init__(self, slot: int, kind, label_fn, prompt: str, picks: int, seats: int):
         super().__init__(slot, kind, label_fn, prompt)
@@ -197,6 +204,41 @@ class SimultaneousPoint(ChoosePoint):
     def apply(self, st, fr, value):
         fr[2][self.picks] = fr[2][self.picks] + (value,)
         fr[1] = self.ask
+
+
+class SpeakPoint(SimultaneousPoint):
+    """A player's answer in a window where the first to speak takes the
+    offer (`announce ... first to speak`): "yes" (or, where several
+    reactions answer the event, the name of the one it takes) or "no",
+    asked of each player in turn as a simultaneous choice is, and told to
+    no one else; once all have answered, only who took the offer is told
+    (`spoke`)."""
+
+    secret_words = "has answered (only who speaks first is told)"
+
+    def __init__(self, label_fns: dict, prompt: str, window: str, picks: int, seats: int):
+        super().__init__(picks, None, None, prompt, picks, seats)
+        self.label_fns, self.window = label_fns, window  # option value -> its reaction's label function
+
+    def finish(self, ns):
+        super().finish(ns)
+        self.label_fns = {value: ns[fn] for value, fn in self.label_fns.items()}
+
+    def label(self, st, fr, value):
+        return "pass" if value == "no" else self.label_fns[value](st, fr[2])
+
+
+def spoke(st, point: int, seat: int, value) -> None:
+    """Tell the table who speaks first in a window of `point` (a SpeakPoint),
+    with its answer labelled as it reads it; the others' answers stay theirs."""
+    if st.events is None:
+        return
+    me, st.me = st.me, seat
+    try:
+        label = st.program.decisions[point].label(st, st.frames[-1], value)
+    finally:
+        st.me = me
+    st.events.append(("speak", point, seat, label))
 
 
 class ReorderPoint(Point):

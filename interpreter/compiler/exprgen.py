@@ -438,6 +438,11 @@ class ExprGen(Visitor):
     def visit_ListLit(self, expr, names):
         return "[" + ", ".join(self.visit(i, names) for i in expr.items) + "]"
 
+    def visit_Range(self, expr, names):
+        """`a..b`: counted by its length first, so a range past the items
+        budget stops the rule before it is made."""
+        return f"list(R_sized(range({self.visit(expr.low, names)}, {self.visit(expr.high, names)} + 1)))"
+
     def visit_MapLit(self, expr, names):
         return "{" + ", ".join(f"{self.visit(k, names)}: {self.visit(v, names)}" for k, v in expr.items) + "}"
 

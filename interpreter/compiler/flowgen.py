@@ -35,6 +35,7 @@ class FlowGen:
         body = inner if s.count is None else names.bind(s.var, slot, picks_type(element))
         label = self.x.function(s.label, inner, self.name, s.span, template=True) if s.label is not None else None
         point = dp.SimultaneousPoint(slot_index(slot), kind, label, self.prompt, slot_index(picks), slot_index(seats))
+        self.pass_label(point, s, names)
         self.emit(f"{saved} = st.me; {seats} = R_seats_together(st); {picks} = ()", s.span)
         if s.count is not None:
             self.emit(f"{seats} = R_seats_repeated({seats}, {self.x.gen(s.count, names)}, "
@@ -87,6 +88,9 @@ class FlowGen:
         as that player. With `first only`, the first reaction taken
         closes the window."""
         reactions = [(name, d) for name, d in self.ctx.model.reactions.items() if d.event == s.event]
+        if s.first_to_speak:
+            self.speak_window(s, names, reactions)
+            return
         saved, seats, k, taken = (self.var(True) for _ in range(4))
         slots = [self.var(True) for _ in s.args]
         for slot, arg in zip(slots, s.args):
@@ -126,6 +130,84 @@ class FlowGen:
         self.place(end)
         self.emit(f"st.me = {saved}", s.span)
 
+
+    def speak_window(self, s, names, reactions):
+        """`announce EVENT(args) [from P] first to speak`: the players
+        offered (as without it) answer one after the other, each unseen by
+        the others, as in a simultaneous choice: "yes" (or, where several
+        reactions answer EVENT, the name of the one it takes) or "no". A
+        player for whom no reaction's condition holds is not asked where
+        the conditions read only what every player sees, and is asked with
+        "no" alone elsewhere. Once all have answered, the first in the
+        order who did not say "no" takes the offer: only that is told, and
+        its reaction runs as that player."""
+        saved, seats, picks, k, hidden = (self.var(True) for _ in range(5))
+        slots = [self.var(True) for _ in s.args]
+        for slot, arg in zip(slots, s.args):
+            self.emit(f"{slot} = {self.x.gen(arg, names)}", s.span)
+        start = self.x.gen(s.start, names) if s.start is not None else "None"
+        values = {name: "yes" if len(reactions) == 1 else name for name, _ in reactions}
+        bounds, labels = {}, {}
+        for name, decl in reactions:
+            bound = Names()
+            for param, slot, arg in zip(decl.params, slots, s.args):
+                bound = bound.bind(param, slot, self.x.type_of(arg, names))
+            bounds[name] = bound
+            labels[values[name]] = self.x.function(decl.label, bound, f"reaction {name}", decl.span, template=True)
+        point = dp.SpeakPoint(labels, f"react to {s.event.replace('_', ' ')}", s.event, slot_index(picks),
+                              slot_index(seats))
+        self.emit(f"{saved} = st.me; {seats} = R_responders(st, {start}, {self.module.const(s.span)}); {picks} = ()", s.span)
+        decide, end = Label(), Label()
+        no = self.module.const("no")
+        self.ask(point, s.span)
+        self.jump_if(f"len({picks}) >= len({seats})", decide, s.span)
+        self.emit(f"st.me = {seats}[len({picks})]; vals = []; {hidden} = False", s.span)
+        for name, decl in reactions:
+            self.speak_option(decl, bounds[name], self.module.const(values[name]), hidden)
+        self.emit(f"if not vals and not {hidden}:", s.span)
+        self.emit(f"    {picks} = {picks} + ({no},)", s.span)
+        self.indent += 1
+        self.jump(point.ask, s.span)
+        self.indent -= 1
+        self.emit(f"vals.append({no})", s.span)
+        self.suspend(point, "vals", "vals", s.span)
+        self.place(decide)
+        self.first_speaker(s, point, {name: values[name] for name, _ in reactions}, (seats, picks, k), slots, end)
+        self.place(end)
+        self.emit(f"st.me = {saved}", s.span)
+
+    def first_speaker(self, s, point, values: dict, frame: tuple, slots: list, end) -> None:
+        """Once all have answered: the first in order who did not say "no"
+        (none: on to `end`) is told to the table, and its reaction (by
+        `values`, reaction name -> the answer that takes it) runs as it."""
+        seats, picks, k = frame
+        no = self.module.const("no")
+        self.emit(f"{k} = 0", s.span)
+        self.emit(f"while {k} < len({picks}) and {picks}[{k}] == {no}: {k} += 1", s.span)
+        self.jump_if(f"{k} >= len({picks})", end, s.span)
+        self.emit(f"st.me = {seats}[{k}]; {k} = {picks}[{k}]; R_spoke(st, {point.id}, st.me, {k})", s.span)
+        for name, value in values.items():
+            other = Label()
+            self.jump_if(f"{k} != {self.module.const(value)}", other, s.span)
+            self.call(self.ctx.code_index[("reaction", name)], slots, s.span)
+            self.jump(end, s.span)
+            self.place(other)
+
+    def speak_option(self, decl, bound, value: str, hidden: str) -> None:
+        """Offer reaction `decl` (as `value`) to the player asked where its
+        condition holds; where it does not and the condition reads what not
+        every player sees, the player is asked all the same (`hidden`)."""
+        if decl.when is None:
+            self.emit(f"vals.append({value})", decl.span)
+            return
+        when = self.x.gen(decl.when, bound)
+        sources = "" if decl.publicly else self.x.card_sources(decl.when, bound)
+        private = not decl.publicly and reads_private_counter(decl.when, self.ctx.model)
+        self.emit(f"if {when}: vals.append({value})", decl.when.span)
+        if private:
+            self.emit(f"else: {hidden} = True", decl.when.span)
+        elif sources:
+            self.emit(f"elif not R_public(st, ({sources},)): {hidden} = True", decl.when.span)
 
     def reaction_options(self, decl, bound, skip, yes_no: str) -> str:
         """The options offered a player for reaction `decl` (`yes_no`, or an

@@ -9,6 +9,7 @@ from __future__ import annotations
 from . import decisions as dp
 from .blocks import slot_index
 from .codegen import Label
+from .exprgen import Names
 
 
 class KnowledgeGen:
@@ -17,6 +18,15 @@ class KnowledgeGen:
     def visit_LookAt(self, s, names):
         cards = self.x.gen(s.cards, names)
         self.emit(f"R_look(st, {cards}, st.me, True, {self.module.const(s.span)})", s.span)
+
+    def visit_Tell(self, s, names):
+        """A line of the story: worked out only while someone listens. A
+        part that reads the acting player's own `owner only` counter is
+        told to that player alone, as a part read from its secret choice is."""
+        mine = {name for name, c in self.ctx.model.counters.items() if c.scope == "player" and c.visibility == "owner"}
+        told = Names(names.access, names.types, names.secret | frozenset(mine - set(names.access)))
+        text = self.x.gen(s.text, told)
+        self.emit(f"if st.events is not None: st.events.append(({self.module.const('tell')}, {text}))", s.span)
 
     def visit_Reveal(self, s, names):
         cards, seats = self.x.gen(s.cards, names), self.x.gen(s.to, names)

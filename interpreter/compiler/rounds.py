@@ -13,12 +13,13 @@ from .program import Code
 
 class Phase:
     """One phase of a round: the rule its turns run, how play goes round
-    ("once", "until passes", "until passes final"), its name and label."""
+    ("once", "until passes", "until passes final"), its name and label, and
+    its own order of play (None: the round's), as (how, function, where)."""
 
-    __slots__ = ("code", "play", "name", "label")
+    __slots__ = ("code", "play", "name", "label", "order")
 
-    def __init__(self, code: int, play: str, name=None, label=None):
-        self.code, self.play, self.name, self.label = code, play, name, label
+    def __init__(self, code: int, play: str, name=None, label=None, order=None):
+        self.code, self.play, self.name, self.label, self.order = code, play, name, label, order
 
     @property
     def passing(self) -> bool:
@@ -47,6 +48,7 @@ def build_main(program, setup: int, phases: list, hooks: dict) -> Code:
                 pc = 1
             if pc == 1:
                 start_of_round(st)
+                fr[2] = []  # the round's order, kept here while a phase plays in an order of its own
                 if st.events is not None:
                     st.events.append(("round", st.round))
                 fr[1] = 2
@@ -57,7 +59,7 @@ def build_main(program, setup: int, phases: list, hooks: dict) -> Code:
                 pc = 2
             if pc == 2:
                 if phased:
-                    begin_phase(st, phases[st.phase - 1])
+                    begin_phase(st, phases[st.phase - 1], fr)
                 fr[1] = 3
                 if start_phase is not None and call(st, start_phase) is SUSPEND:
                     return SUSPEND
@@ -111,8 +113,18 @@ def build_main(program, setup: int, phases: list, hooks: dict) -> Code:
     return Code("game", 0, resumable=True, nblocks=9, fn=main)
 
 
-def begin_phase(st, phase) -> None:
-    """A phase starts with the round's first player, and nobody has passed."""
+def begin_phase(st, phase, fr) -> None:
+    """A phase starts with the first player of its order (the round's, or
+    its own, made from the round's), and nobody has passed. The round's
+    order is kept in the main frame's locals while a phase has its own,
+    so that the phases after it play in the round's order again."""
+    kept = fr[2]
+    if phase.order is not None:
+        if not kept:
+            fr[2] = kept = [st.order]
+        st.order = phase_order(st, phase.order, tuple(kept[0]))
+    elif kept:
+        st.order = tuple(kept[0])
     st.pos = 0
     st.passed = ()
     if st.events is not None:
@@ -129,7 +141,7 @@ def next_turn(st, phase) -> bool:
         return False  # one turn, the first player's, for the whole table
     if not phase.passing:
         st.pos += 1
-        return next_in_order(st)
+        return next_in_order(st, phase.order is None)
     if phase.play == "until passes" and st.cur not in st.passed:
         st.passed = ()
     if all(p in st.passed for p in st.order):
@@ -165,14 +177,39 @@ def start_of_round(st) -> None:
     st.pos = 0
 
 
-def next_in_order(st) -> bool:
+def next_in_order(st, reread: bool = True) -> bool:
     """Whether someone else plays this round. A `turn order` is read again
-    before every turn: a player it leaves out (knocked out) takes no further
-    turn, and one it adds plays after those who have played."""
-    if st.program.turn_order:
+    before every turn (unless `reread` is false: a phase in an order of its
+    own): a player it leaves out (knocked out) takes no further turn, and
+    one it adds plays after those who have played."""
+    if st.program.turn_order and reread:
         played = st.order[:st.pos]
         st.order = played + tuple(p for p in _turn_order(st) if p not in played)
     return st.pos < len(st.order)
+
+
+def phase_order(st, order, base: tuple) -> tuple:
+    """A phase's order of play made from the round's order `base`: seat
+    order from a player (`from`), sorted by a key read as each player, the
+    lowest first, ties in the round's order (`by`), or reversed."""
+    how, fn, span = order
+    if how == "reversed":
+        return base[::-1]
+    if how == "from":
+        first = fn(st)
+        if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < st.n:
+            raise RulesRuntimeError(f"a phase's order starts from {first!r}, which is not a player's seat", span)
+        return tuple(sorted(base, key=lambda p: (p - first) % st.n))
+    saved, keys = st.me, {}
+    try:
+        for p in base:
+            st.me = p
+            keys[p] = fn(st)
+    finally:
+        st.me = saved
+    if not all(isinstance(k, int) and not isinstance(k, bool) for k in keys.values()):
+        raise RulesRuntimeError("a phase's order is by a key that is not a number for every player", span)
+    return tuple(sorted(base, key=keys.__getitem__))
 
 
 def _turn_order(st) -> tuple:

@@ -459,6 +459,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         label = self.x.function(s.label, chosen, self.name, s.span, template=True) if s.label is not None else None
         point = dp.ChoosePoint(slot_index(slot), kind, label, self.prompt)
         point.secretly = s.secretly
+        self.pass_label(point, s, names)
         self.ask(point, s.span)
         values, ids = self.options_of(s, names, kind)
         self.emit(f"vals = {values}", s.span)
@@ -474,6 +475,11 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         self.place(body)
         self.branches(s.body, chosen,
                       s.else_body, names, other, end, s.span)
+
+    def pass_label(self, point, s, names) -> None:
+        """`may choose ... else "label":`: passing is offered with that label."""
+        if s.else_label is not None:
+            point.other_fn = self.x.function(s.else_label, names, self.name, s.span, template=True)
 
     def options_told_alike(self, s, names, kind, point, slot, ids: str, body, other) -> None:
         """The options of a choice one must make: none skip it, one is taken
@@ -524,6 +530,8 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
     def visit_May(self, s, names):
         label = self.x.function(s.label, names, self.name, s.span, template=True)
         point = dp.MayPoint(label, self.prompt)
+        if s.else_label is not None:
+            point.other_fn = self.x.function(s.else_label, names, self.name, s.span, template=True)
         self.ask(point, s.span)
         self.suspend(point, self.module.const(["yes", "no"]), self.module.const(["yes", "no"]), s.span)
         body, end = Label(), Label()

@@ -251,6 +251,7 @@ class Checker(FlowChecks, NothingChecks, LostLets, Visitor):
         if m.turn:
             self.body(m.turn.body, set())
         for decl in m.phases.values():
+            self.expr(decl.order.expr if decl.order is not None else None, set())
             self.body(decl.body, set())
         self.check_phases()
 
@@ -385,6 +386,9 @@ class Checker(FlowChecks, NothingChecks, LostLets, Visitor):
         self.expr(s.cards, scope)
         self.expr(s.to, scope)
 
+    def visit_Tell(self, s, scope):
+        self.expr(s.text, scope)
+
     def visit_Slide(self, s, scope):
         self.zone_ref(s.zone, scope, slotted=True)
 
@@ -469,6 +473,8 @@ class Checker(FlowChecks, NothingChecks, LostLets, Visitor):
             self.expr(s.cond, inner)
         if s.label is not None:
             self.expr(s.label, inner)
+        if s.else_label is not None:
+            self.expr(s.else_label, scope)
         if s.simultaneous:
             self.acting.append(s)
         self.body(s.body, inner)
@@ -488,6 +494,8 @@ class Checker(FlowChecks, NothingChecks, LostLets, Visitor):
 
     def visit_May(self, s, scope):
         self.expr(s.label, scope)
+        if s.else_label is not None:
+            self.expr(s.else_label, scope)
         self.body(s.body, scope)
         self.body(s.else_body, scope)
 

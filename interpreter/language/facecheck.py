@@ -13,14 +13,14 @@ from __future__ import annotations
 from ..errors import Diagnostic
 from . import nodes as n
 from .reads import card_sources, names_used
-from .sizecheck import texts_read
+from .sizecheck import told_texts, texts_read
 
 
 def face_leaks(model, types) -> list[Diagnostic]:
     """A warning for each value shown to every player, and each label of an
     action, a `may` or a reaction, that reads the face of a card lying
     where not every player sees it."""
-    problems = _labels_withheld(model, types)
+    problems = _labels_withheld(model, types) + _counters_told(model)
     for name, decl in model.shown_values.items():
         target = model.defines.get(name)
         if decl.visibility == "owner" or target is None or target.params:
@@ -50,6 +50,39 @@ def _labels_withheld(model, types) -> list[Diagnostic]:
                            "that part is withheld from the players who do not see them", span,
                 "name the card in the block (a choice's label), or leave it out of the label"))
     return problems
+
+
+def _counters_told(model) -> list[Diagnostic]:
+    """A `tell` is told to every player; a part of it read from a counter
+    not every player sees is withheld only where it is the acting player's
+    own `owner only` counter (named alone): any other is told to all."""
+    problems = []
+    for text, what, _, span in told_texts(model):
+        for part in text.parts:
+            told = _private_counters(model, part, frozenset())
+            if told:
+                problems.append(Diagnostic(
+                    "warning", f"{what} reads counter '{told[0]}', which not every player sees: every player is told it",
+                    part.span, "only the acting player's own `owner only` counter, named alone, is withheld from the others"))
+                break
+    return problems
+
+
+def _private_counters(model, expr, seen: frozenset) -> list:
+    """The counters `expr` reads that not every player sees, but for an
+    `owner only` counter per player named alone (the acting player's own);
+    definitions followed."""
+    if isinstance(expr, str):
+        return []
+    found = []
+    for node in n.walk(expr):
+        counter = model.counters.get(node.name) if isinstance(node, (n.Name, n.NameOf)) else None
+        own = isinstance(node, n.Name) and counter is not None and counter.scope == "player" and counter.visibility == "owner"
+        if counter is not None and counter.visibility != "visible" and not own:
+            found.append(node.name)
+        if isinstance(node, (n.Name, n.Call)) and node.name in model.defines and node.name not in seen:
+            found += _private_counters(model, model.defines[node.name].expr, seen | {node.name})
+    return found
 
 
 def _hidden_zones(model, types, expr) -> list:

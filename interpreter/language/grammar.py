@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -51,6 +52,22 @@ class _RulesIndenter(Indenter):
                 yield token
             return
         yield from super().handle_NL(token)
+
+
+# Terminals that are not words of the language: names, numbers, texts, comments, line ends, blanks.
+_NOT_KEYWORDS = {"NAME", "INT", "STRING", "COMMENT", "_NL"}
+
+@lru_cache(maxsize=None)
+def grammar_keywords() -> frozenset:
+    """Every word the grammar reserves: its quoted words (`game`, `choose`)
+    and the words of its word terminals (`share` and `full` of TIE_MODE,
+    `start`, `of`, `round` of HOOK_MOMENT, `expression map` of FIELD_TYPE)."""
+    words = set()
+    for terminal in lark_parser().terminals:
+        if terminal.name in _NOT_KEYWORDS or terminal.name.startswith("__IGNORE"):
+            continue
+        words.update(re.findall(r"[A-Za-z_]+", terminal.pattern.value.replace("\\", " ")))
+    return frozenset(words)
 
 
 class TooLong(Exception):

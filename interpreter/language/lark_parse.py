@@ -113,14 +113,18 @@ class _ToAst(Transformer):
     setup_decl = n.SetupDecl
     turn_decl = n.TurnDecl
 
-    def phase_decl(self, name, label, play, body):
+    def phase_decl(self, name, label, play, order, body):
         if play is None:
             mode = "once"
         elif play == "together":
             mode = "together"
         else:
             mode = "until passes final" if "final" in play else "until passes"
-        return n.PhaseDecl(name, label, mode, body)
+        return n.PhaseDecl(name, label, mode, body, order)
+
+    order_from = staticmethod(lambda player: n.PhaseOrder("from", player))
+    order_by = staticmethod(lambda key: n.PhaseOrder("by", key))
+    order_reversed = staticmethod(lambda: n.PhaseOrder("reversed"))
     hook_decl = n.HookDecl
     empty_hook_decl = n.EmptyHookDecl
     score_decl = staticmethod(lambda *terms: n.ScoreDecl(terms))
@@ -159,7 +163,8 @@ class _ToAst(Transformer):
     publicly = staticmethod(lambda: True)
 
     def announce_stmt(self, event, args, start, first_only):
-        return n.Announce(event, tuple(args or ()), start, first_only is not None)
+        speak = first_only is not None and "speak" in first_only
+        return n.Announce(event, tuple(args or ()), start, first_only is not None and not speak, first_to_speak=speak)
 
     @_raw
     def action_decl(self, name, label, when, body):
@@ -242,14 +247,27 @@ class _ToAst(Transformer):
     @_raw
     def choose_stmt(self, together, may, count, var, iterable, cond, secretly, label, body, else_body):
         return n.Choose(may is not None, str(var), iterable, cond, self._template(label), body, else_body or (),
-                        together is not None, secretly is not None, count)
+                        together is not None, secretly is not None, count=count)
 
     def choose_count(self, count):
         return count if isinstance(count, n.Node) else n.Literal(count)
 
     @_raw
+    def choose_named(self, together, may, count, var, iterable, cond, secretly, label, body, else_label, else_body):
+        return n.Choose(True, str(var), iterable, cond, self._template(label), body, else_body,
+                        together is not None, secretly is not None, count=count, else_label=self._template(else_label))
+
+    @_raw
+    def tell_stmt(self, text):
+        return n.Tell(self._template(text))
+
+    @_raw
     def may_stmt(self, may, label, body, else_body):
         return n.May(self._template(label), body, else_body or ())
+
+    @_raw
+    def may_named(self, may, label, body, else_label, else_body):
+        return n.May(self._template(label), body, else_body, self._template(else_label))
 
     # -- expressions
     int_lit = staticmethod(lambda value: n.Literal(value))
@@ -276,6 +294,8 @@ class _ToAst(Transformer):
     args = staticmethod(lambda *values: tuple(x for x in values if x is not None))
     def list_lit(self, *items):
         return n.ListLit(_within_budget(tuple(x for x in items if x is not None), "list"))
+
+    range = staticmethod(lambda low, high: n.Range(low, high))
 
     def map_lit(self, *items):
         return n.MapLit(_within_budget(tuple(x for x in items if x is not None), "map"))

@@ -29,6 +29,7 @@ TieMode = OneOf["share", "full"]
 Place = OneOf["top", "bottom"]  # where moved cards go in a stack
 ResolveMode = OneOf["all", "any"]
 BacksBy = OneOf["kind", "kinds", "field"]  # what tells face-down cards apart
+PhaseOrderBy = OneOf["from", "by", "reversed"]  # how a phase orders the round's players
 
 
 class Node:
@@ -142,6 +143,13 @@ class Call(Expr):
 
 class ListLit(Expr):
     items: tuple[Expr, ...]
+
+
+class Range(Expr):
+    """`low..high`: the whole numbers from low to high, both included."""
+
+    low: Expr
+    high: Expr
 
 
 class MapLit(Expr):
@@ -310,6 +318,13 @@ class Reorder(Stmt):
     cards: Expr
 
 
+class Tell(Stmt):
+    """`tell "text"`: a line of the story for the whole table, each part of
+    the text read from cards withheld from who does not see them."""
+
+    text: Template
+
+
 class CallStmt(Stmt):
     name: str
     args: tuple[Expr, ...]
@@ -352,6 +367,7 @@ class Announce(Stmt):
     start: Optional[Expr]  # the first player offered a reaction (None: the next player)
     first_only: bool  # the window closes once one player has reacted
     everyone: bool = False  # offered to every player of the round's order (the engine's phase windows)
+    first_to_speak: bool = False  # `first to speak`: asked at once, in secret; the first who answers takes it
 
 
 class ChooseAction(Stmt):
@@ -391,12 +407,14 @@ class Choose(Stmt):
     simultaneous: bool = False  # every player chooses unseen; the bodies run once all have chosen
     secretly: bool = False  # `choose ... secretly`: told to its player alone
     count: Optional[Expr] = None  # `choose N x in L`: N picks per player, one at a time; the body gets the list
+    else_label: Optional[Template] = None  # `may choose ... else "label":`: the label of passing (None: "pass")
 
 
 class May(Stmt):
     label: Template
     body: tuple[Stmt, ...]
     else_body: tuple[Stmt, ...] = ()
+    else_label: Optional[Template] = None  # `else "label":`: the other branch's label (None: "pass")
 
 
 class ActAs(Stmt):
@@ -458,6 +476,7 @@ STMT_FACTS = {
     ActAs: StmtFacts(     _,      _,      _,    _,     T),
     PickRandom: StmtFacts(_,      _,      _,    T,     _),
     Forget: StmtFacts(    _,      _,      _,    _,     _),
+    Tell: StmtFacts(      _,      _,      _,    _,     _),
 }
 for _kind, _facts in STMT_FACTS.items():
     _kind.facts = _facts
@@ -598,13 +617,22 @@ class TurnDecl(Decl):
     body: tuple[Stmt, ...]
 
 
+class PhaseOrder(Node):
+    """`order from P`, `order by KEY`, `order reversed`: a phase's order of
+    play, made from the round's."""
+
+    by: PhaseOrderBy
+    expr: Optional[Expr] = None  # the player of `from`, the key of `by`
+
+
 class PhaseDecl(Decl):
-    """`phase NAME "label" [until everyone passes[, passing is final]]: ...`"""
+    """`phase NAME "label" [until everyone passes[, passing is final]] [order ...]: ...`"""
 
     name: str
     label: Optional[str]
     play: PhasePlay
     body: tuple[Stmt, ...]
+    order: Optional[PhaseOrder] = None  # None: the round's order
 
 
 class ReactionDecl(Decl):

@@ -19,6 +19,14 @@ def constant(expr: n.Expr, params: dict):
         return [constant(i, params) for i in expr.items]
     if isinstance(expr, n.MapLit):
         return {constant(k, params): constant(v, params) for k, v in expr.items}
+    if isinstance(expr, n.Range):
+        low, high = constant(expr.low, params), constant(expr.high, params)
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (low, high)):
+            raise RulesError("a range in a parameter goes from a number to a number", expr.span)
+        if high - low >= limits.LIST_ITEMS:
+            raise RulesError(f"this range has {high - low + 1:,} numbers; a parameter's list may have at most "
+                             f"{limits.LIST_ITEMS:,} (the limit)", expr.span)
+        return list(range(low, high + 1))
     if isinstance(expr, n.Neg):
         return -constant(expr.operand, params)
     if isinstance(expr, n.Arith):

@@ -7,31 +7,14 @@ and look for every keyword in the text, so neither can drift from the code.
 """
 from __future__ import annotations
 
-import re
-
 from .builtin_events import EVENTS
 from .builtins import FUNCTIONS, VALUES
-from .grammar import lark_parser
+from .grammar import grammar_keywords  # noqa: F401 (the words the reference must name)
 from .names import NAME_ORDER
 from .value_types import describe
 
 BEGIN = "<!-- built-ins: generated from interpreter/language/builtins.py by interpreter/language/reference.py -->"
 END = "<!-- end of the generated built-ins -->"
-
-# Terminals that are not words of the language: names, numbers, texts, comments, line ends, blanks.
-_NOT_KEYWORDS = {"NAME", "INT", "STRING", "COMMENT", "_NL"}
-
-
-def grammar_keywords() -> frozenset:
-    """Every word the grammar reserves: its quoted words (`game`, `choose`)
-    and the words of its word terminals (`share` and `full` of TIE_MODE,
-    `start`, `of`, `round` of HOOK_MOMENT, `expression map` of FIELD_TYPE)."""
-    words = set()
-    for terminal in lark_parser().terminals:
-        if terminal.name in _NOT_KEYWORDS or terminal.name.startswith("__IGNORE"):
-            continue
-        words.update(re.findall(r"[A-Za-z_]+", terminal.pattern.value.replace("\\", " ")))
-    return frozenset(words)
 
 
 def name_order() -> str:

@@ -29,7 +29,7 @@ def size_leaks(model) -> list[Diagnostic]:
     if not hidden:
         return []
     problems = []
-    for text, what, everyone, span in texts_read(model):
+    for text, what, everyone, span in (*texts_read(model), *told_texts(model)):
         found = _reads(model, hidden, text, (), set())
         leak = next((read for read in found if everyone or not read[2]), None)
         if leak is not None:
@@ -47,14 +47,26 @@ def texts_read(model):
         for node in n.walk(decl):
             if isinstance(node, n.Choose) and node.label is not None:
                 yield node.label, "the label of this choice", False, node.label.span
+            if isinstance(node, n.Choose) and node.else_label is not None:
+                yield node.else_label, "the label of passing this choice", False, node.else_label.span
             elif isinstance(node, n.May):
                 yield node.label, "the label of this `may`", True, node.label.span
+                if node.else_label is not None:
+                    yield node.else_label, "the label of this `may`'s `else`", True, node.else_label.span
     for name, decl in model.shows.items():
         yield decl.template, f"`show {name}`", True, decl.template.span
     for name, decl in model.shown_values.items():
         target = model.defines.get(name)
         if target is not None and not target.params:
             yield target.expr, f"`show {name} per player`", decl.visibility != "owner", decl.span
+
+
+def told_texts(model):
+    """The texts of `tell`, read by every player, as texts_read gives texts."""
+    for decl in model.rules():
+        for node in n.walk(decl):
+            if isinstance(node, n.Tell):
+                yield node.text, "the text of this `tell`", True, node.text.span
 
 
 def _reads(model, hidden: dict, expr, via: tuple, seen: set) -> list:

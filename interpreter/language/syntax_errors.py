@@ -8,7 +8,7 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from ..errors import Diagnostic, RulesSyntaxError, Source, Span, shift
-from .grammar import lark_parser
+from .grammar import grammar_keywords, lark_parser
 
 _READABLE = {
     "NAME": "a name",
@@ -86,6 +86,10 @@ def syntax_error(err: UnexpectedInput, source: Source, offset: tuple[int, int]) 
         expected = _expected_text(getattr(err, "expected", ()) or ())
     if expected:
         message += f"; expected {expected}"
+    if offset == (1, 1):
+        taken = _word_of_the_language(source, _statement_word(err, source), line)
+        if taken is not None:
+            return RulesSyntaxError([taken])
     span = Span(source, line, column, line, column + width)
     accepted = set(getattr(err, "accepts", None) or getattr(err, "expected", None) or ())
     # Text parsed inside another file (card data, labels) has no blocks of its own.
@@ -93,6 +97,59 @@ def syntax_error(err: UnexpectedInput, source: Source, offset: tuple[int, int]) 
     if hint is None and offset == (1, 1):
         hint = _open_block_hint(source, line, column, accepted)
     return RulesSyntaxError([Diagnostic("error", message, span, hint)])
+
+
+_CALLABLE = re.compile(r"^[ \t]*(?:override[ \t]+)?(procedure|effect)[ \t]+([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _statement_word(err: UnexpectedInput, source: Source) -> str | None:
+    """The word of the language that starts the statement the parser was
+    reading when it failed (the first word of the line of the error)."""
+    state = getattr(err, "state", None)
+    tokens = [t for t in getattr(state, "value_stack", ()) if isinstance(t, Token)]
+    tokens.append(getattr(err, "token", None))
+    for t in tokens:
+        if isinstance(t, Token) and t.line == err.line and t.type not in _NOT_WORDS:
+            text = source.line(err.line)
+            if t.column == len(text) - len(text.lstrip()) + 1:
+                return str(t)
+    return None
+
+
+_NOT_WORDS = {"NAME", "INT", "STRING", "_NL", "_INDENT", "_DEDENT", "$END"}
+
+
+def _reads_as_a_call(statement: str, word: str) -> bool:
+    """Whether `statement` (a line that starts with `word`) is a call of a
+    rule once `word` is an ordinary name: `reveal` or `look(p)`, not
+    `gain 1 gold 2`."""
+    text = "procedure p:\n    " + "n" + statement.lstrip()[len(word):].split("#", 1)[0].rstrip() + "\n"
+    try:
+        lark_parser().parse(text, start="start")
+    except Exception:  # any failure to parse: not a call
+        return False
+    return True
+
+
+def _word_of_the_language(source: Source, word: str | None, line: int) -> Diagnostic | None:
+    """A file that declares a procedure or an effect whose name is a word
+    of the language (`reveal`, written before `reveal` was one) parses
+    until the rule is called: the call is read as the statement of the
+    language, and the grammar's error there says nothing of the name.
+    Where the statement that failed is a call of a rule of the file once
+    its first word is read as a name, the error is the declaration's."""
+    if word is None or word not in grammar_keywords() or not _reads_as_a_call(source.line(line), word):
+        return None
+    for number, text in enumerate(source.lines, 1):
+        match = _CALLABLE.match(text)
+        if match is not None and match.group(2) == word:
+            column = match.start(2) + 1
+            what = "a procedure" if match.group(1) == "procedure" else "an effect"
+            return Diagnostic(
+                "error", f"'{word}' is a word of the language and cannot name {what}; rename it",
+                Span(source, number, column, number, column + len(word)),
+                f"line {line} calls it, where '{word}' is read as the word of the language")
+    return None
 
 
 def _quote_in_braces(text: str) -> str | None:

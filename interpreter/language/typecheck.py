@@ -54,6 +54,11 @@ class TypeCheck(Visitor):
         for decl in (m.setup, m.turn, *m.phases.values()):
             if decl is not None:
                 self.body(decl.body, {})
+        for decl in m.phases.values():
+            if decl.order is not None and decl.order.by == "from":
+                self.expect(decl.order.expr, {}, {PLAYER, NUMBER}, f"the player the order of phase '{decl.name}' starts from")
+            elif decl.order is not None and decl.order.by == "by":
+                self.expect(decl.order.expr, {}, {NUMBER}, f"the key of the order of phase '{decl.name}'")
         for term in m.score_terms.values():
             self.expect(term.expr, {}, {NUMBER}, "a score")
         if m.turn_order is not None:
@@ -273,6 +278,10 @@ class TypeCheck(Visitor):
         self.expr(e.expr, inner)
         self.condition(e.cond, inner, "a `where` condition")
 
+    def visit_Range(self, e, scope):
+        self.expect(e.low, scope, {NUMBER}, "the start of a range")
+        self.expect(e.high, scope, {NUMBER}, "the end of a range")
+
     def visit_Comprehension(self, e, scope):
         inner = dict(scope)
         for var, iterable in e.loops:
@@ -368,6 +377,8 @@ class Suppliers(TypeCheck):
                     self.expr(child.owner, scope)
             if isinstance(node, n.May):
                 self.expr(node.label, scope)
+                if node.else_label is not None:
+                    self.expr(node.else_label, scope)
         return super().visit(node, scope)
 
     def supply(self, kind, name, args, scope):

@@ -121,6 +121,9 @@ class Types(Visitor):
     def visit_MapLit(self, e, scope):
         return MAP
 
+    def visit_Range(self, e, scope):
+        return LIST
+
     def visit_Comprehension(self, e, scope):
         inner = dict(scope)
         for var, iterable in e.loops:
@@ -156,4 +159,6 @@ class Types(Visitor):
         return NUMBER
 
     def element(self, expr, scope):
+        if isinstance(expr, n.Range):
+            return NUMBER
         return ELEMENT.get(self.of(expr, scope))

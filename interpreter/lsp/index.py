@@ -228,7 +228,12 @@ class _Indexer(Visitor):
     def visit_SetupDecl(self, d, override):
         self.body(d.body, set())
 
-    visit_TurnDecl = visit_HookDecl = visit_PhaseDecl = visit_SetupDecl
+    visit_TurnDecl = visit_HookDecl = visit_SetupDecl
+
+    def visit_PhaseDecl(self, d, override):
+        if d.order is not None:
+            self.expr(d.order.expr, set())
+        self.body(d.body, set())
 
     def visit_EmptyHookDecl(self, d, override):
         self.add(self.after(d.span, r"\bwhen\s+(\w+)"), d.zone, ZONE)
@@ -345,6 +350,7 @@ class _Indexer(Visitor):
         inner = scope | self.bind((s.var,))
         self.expr(s.cond, inner)
         self.expr(s.label, inner)
+        self.expr(s.else_label, scope)
         self.body(s.body, inner)
         self.body(s.else_body, scope)
 
@@ -358,6 +364,8 @@ class _Indexer(Visitor):
 
     def visit_May(self, s, scope):
         self.expr(s.label, scope)
+        if s.else_label is not None:
+            self.expr(s.else_label, scope)
         self.body(s.body, scope)
         self.body(s.else_body, scope)
 
