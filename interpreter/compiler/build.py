@@ -123,6 +123,8 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
     tiebreaks = [exprs.function(e, Names(), "tiebreak", name=f"tiebreak {i + 1}")
                  for i, e in enumerate(model.tiebreak.exprs)] if model.tiebreak is not None else []
     order = exprs.function(model.turn_order.seats, Names(), "turn order") if model.turn_order is not None else None
+    best = exprs.function(model.cooperative.best, Names(), "cooperative score") if model.cooperative else None
+    team = exprs.function(model.teams.team, Names(), "teams by") if model.teams else None
     shown = [exprs.function(n.Name(name, span=decl.span), Names(), f"show {name}", decl.span, name=f"show {name}")
              for name, decl in model.shown_values.items()]
     views = {name: exprs.function(decl.template, Names().bind("card", "L[0]", CARD), f"show {name}", decl.span, template=True)
@@ -150,6 +152,8 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
     program.effect_conditions = {name: ns[fn] for name, fn in conditions.items()}
     program.tiebreaks = [ns[fn] for fn in tiebreaks]
     program.turn_order = ns[order] if order else None
+    program.shared_best = ns[best] if best else None
+    program.team_of = ns[team] if team else None
     program.card_views = {name: _card_view(ns[fn]) for name, fn in views.items()}
     program.shown_values = {name: (decl.visibility, ns[fn]) for (name, decl), fn in zip(model.shown_values.items(), shown)}
     program.module = module

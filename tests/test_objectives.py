@@ -1,0 +1,110 @@
+"""What the players play for: a shared score (`cooperative score out of N`)
+and teams (`teams by EXPR`), read through the game API, the bots and the
+end of game as the terminal tells it."""
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from cli.main import cli
+from interpreter.agents import make_agents
+from interpreter.loader import load_game
+from interpreter.play import play_game
+
+from .conftest import ROOT
+
+FIXTURES = ROOT / "tests" / "fixtures"
+COOP = FIXTURES / "coop_points.rules"
+PARTNERS = FIXTURES / "partners.rules"
+HIDDEN = FIXTURES / "hidden_teams.rules"
+
+
+def coop_text(**changes) -> str:
+    text = COOP.read_text(encoding="utf-8")
+    for old, new in changes.items():
+        text = text.replace(old, new)
+    return text
+
+
+def coop_game(text=None):
+    if text is None:
+        return load_game(COOP)
+    return load_game(COOP, text=text, cards={"coop/fireworks.yaml": (FIXTURES / "coop" / "fireworks.yaml").read_text()})
+
+
+def finish_by_discarding(st):
+    """Discard (or hint, when the hint tokens are full) until the deck runs out:
+    nothing is ever played."""
+    while not st.is_terminal():
+        ids = st.legal_actions()
+        st.apply_action(next((a for a in ("throw", "hint_colour") if a in ids), ids[0]))
+    return st
+
+
+def test_a_deck_run_out_with_nothing_played_is_worth_nothing_not_a_shared_win():
+    st = finish_by_discarding(coop_game().new_initial_state(2, seed=4))
+    result = st.result()
+    assert result["shared_score"] == 0 and result["best_score"] == 12
+    assert result["winners"] == [] and "outcome" not in result
+    assert st.returns() == [0.0, 0.0]
+
+
+def test_each_seat_is_rewarded_with_the_shared_score_over_the_best():
+    game = coop_game()
+    for seed in range(3):
+        st = play_game(game, 3, seed, make_agents("greedy", 3, seed))
+        result = st.result()
+        assert result["shared_score"] == sum(result["scores"]) / 3
+        assert st.returns() == [result["shared_score"] / 12] * 3
+        assert st.objective(1) == st.returns()[1]
+
+
+def test_a_game_ended_lost_scores_nothing_and_the_best_score_is_a_win():
+    lost = coop_game(coop_text(**{"end game now\n        draw_one": "end game lost\n        draw_one"}))
+    st = play_game(lost, 2, 0, make_agents("random", 2, 0))
+    assert st.result()["lost"] and st.result()["shared_score"] == 0 and st.returns() == [0.0, 0.0]
+    easy = coop_game(coop_text(**{"cooperative score out of 4 * size(colours)": "cooperative score out of 1"}))
+    st = play_game(easy, 2, 0, make_agents("greedy", 2, 0))
+    assert st.result()["shared_score"] >= 1
+    assert st.result()["outcome"] == "won" and st.winners() == [0, 1] and st.returns() == [1.0, 1.0]
+
+
+def test_greedy_plays_cards_for_the_shared_score():
+    game = coop_game()
+    played = [play_game(game, 2, seed, make_agents(bots, 2, seed)).result()["shared_score"]
+              for bots in ("random", "greedy") for seed in range(6)]
+    assert sum(played[6:]) > sum(played[:6]) + 6
+
+
+def test_partners_win_together_and_each_gets_a_whole_win():
+    game = load_game(PARTNERS)
+    st = game.new_initial_state(4, seed=0)
+    for choice in ["give", "player-3"]:
+        st.apply_action(choice)  # player 1 gives 3 to its partner, player 3; then everyone takes 2
+    while not st.is_terminal():
+        st.apply_action("keep")
+    assert st.teams() == [0, 1, 0, 1] and st.team_values() == [0, 1, 0, 1]
+    assert st.scores() == [6, 8, 11, 8]  # 17 against 16
+    assert st.winners() == [0, 2] and st.returns() == [1.0, 0.0, 1.0, 0.0]
+
+
+def test_greedy_gives_to_its_partner_and_keeps_without_teams():
+    with_teams = load_game(PARTNERS)
+    alone = load_game(PARTNERS, text=PARTNERS.read_text().replace("teams by me % 2\n", ""),
+                      cards={"coop/roles.yaml": (FIXTURES / "coop" / "roles.yaml").read_text()})
+
+    def first_choices(game):
+        taken = []
+        play_game(game, 4, 1, make_agents("greedy", 4, 1), on_decision=lambda st, d, c: taken.append((d.player, c)))
+        return taken[:2]
+    assert first_choices(with_teams) == [(0, "give"), (0, "player-3")]
+    assert first_choices(alone)[0] == (0, "keep")
+
+
+def test_the_end_of_game_names_the_winning_team_and_the_shared_score():
+    runner = CliRunner()
+    out = runner.invoke(cli, ["run", str(HIDDEN), "--players", "4", "--seed", "2", "--bots", "greedy"]).output
+    assert out.rstrip().endswith("team blue (player 1 and player 4) wins with 23 against 19")
+    out = runner.invoke(cli, ["run", str(PARTNERS), "--players", "4", "--seed", "2", "--bots", "greedy"]).output
+    assert out.rstrip().endswith("the team of player 1 and player 3 and the team of player 2 and player 4 share the win on 22")
+    out = runner.invoke(cli, ["run", str(COOP), "--players", "4", "--seed", "2", "--bots", "greedy"]).output
+    assert out.rstrip().endswith("the players score 11 out of 12 together")
