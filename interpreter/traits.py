@@ -17,6 +17,8 @@ class Traits:
     can_end_won: bool  # `end game won`: everyone wins together
     # someone other than the player whose turn it is may be asked something (see decides_off_turn)
     off_turn: bool = True
+    cooperative: bool = False  # `cooperative score`: one team, rewarded with a shared score
+    teams: bool = False  # `teams by`: players win by team
 
     @property
     def together(self) -> bool:
@@ -31,7 +33,8 @@ def traits_of(model, program) -> Traits:
             random = True
         elif isinstance(node, n.EndGame):
             lost, won = lost or node.lost, won or node.won
-    return Traits(random, has_hidden_parts(program), lost, won, decides_off_turn(model))
+    return Traits(random, has_hidden_parts(program), lost, won, decides_off_turn(model),
+                  program.shared_best is not None, program.team_of is not None)
 
 
 ASKING = (n.Choose, n.May, n.ChooseAction, n.Resolve)  # statements that may put a question to `me`
