@@ -379,6 +379,7 @@ class GameState(State):
             result["outcome"] = self.outcome()
             result["top_scorers"] = self.top_scorers()
         if self.program.shared_best is not None:
+            result["top_scorers"] = self.top_scorers()
             result["shared_score"] = self.shared_score()
             result["best_score"] = self.best_score()
         if self.program.team_of is not None:

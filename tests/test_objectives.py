@@ -3,6 +3,8 @@ and teams (`teams by EXPR`), read through the game API, the bots and the
 end of game as the terminal tells it."""
 from __future__ import annotations
 
+import re
+
 from click.testing import CliRunner
 
 from cli.main import cli
@@ -108,3 +110,77 @@ def test_the_end_of_game_names_the_winning_team_and_the_shared_score():
     assert out.rstrip().endswith("the team of player 1 and player 3 and the team of player 2 and player 4 share the win on 22")
     out = runner.invoke(cli, ["run", str(COOP), "--players", "4", "--seed", "2", "--bots", "greedy"]).output
     assert out.rstrip().endswith("the players score 11 out of 12 together")
+
+
+# ---------------------------------------------------------------- simulate and compare
+def simulate(*args):
+    from cli.simulate import simulate_command
+
+    result = CliRunner().invoke(simulate_command, [str(a) for a in args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def schema(name: str) -> dict:
+    import json
+
+    return json.loads((ROOT / "schemas" / name).read_text())
+
+
+def test_simulate_reports_the_mean_shared_score_with_its_interval(tmp_path):
+    import json
+
+    jsonschema = __import__("pytest").importorskip("jsonschema")
+    out = tmp_path / "games.jsonl"
+    summary = json.loads(simulate(COOP, "-n", 20, "--bots", "greedy", "-j", 1, "--json", "--out", out))
+    jsonschema.validate(summary, schema("simulate-summary.schema.json"))
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    for record in records:
+        jsonschema.validate(record, schema("game-record.schema.json"))
+    coop = summary["cooperative"]
+    shared = [r["shared_score"] for r in records]
+    assert coop["best_score"] == 12 and coop["shared_score"]["mean"] == sum(shared) / 20
+    assert coop["shared_score"]["low"] < coop["shared_score"]["mean"] < coop["shared_score"]["high"]
+    assert "team" not in summary  # (the shared score says how the team did)
+    text = simulate(COOP, "-n", 20, "--bots", "greedy", "-j", 1)
+    mean, low, high = coop["shared_score"]["mean"], coop["shared_score"]["low"], coop["shared_score"]["high"]
+    assert f"shared score {mean:.2f}  ({low:.2f} - {high:.2f}; 95% interval) out of 12" in text
+
+
+def test_simulate_reports_the_win_rate_of_each_team(tmp_path):
+    import json
+
+    summary = json.loads(simulate(PARTNERS, "-n", 40, "--players", 4, "-j", 1, "--json"))
+    teams = {row["team"]: row for row in summary["win_rate_by_team"]}
+    assert teams["0"]["seats"] == [0, 2] and teams["1"]["seats"] == [1, 3]
+    assert teams["0"]["wins"] + teams["1"]["wins"] == 40 and teams["0"]["games"] == 40
+    assert teams["0"]["low"] <= teams["0"]["rate"] <= teams["0"]["high"]
+    text = simulate(PARTNERS, "-n", 40, "--players", 4, "-j", 1)
+    assert "win rate by team (95% Wilson interval)" in text
+    assert re.search(r"^  team 0 \(players 1, 3\) +\d\.\d{3}  \(\d\.\d{3} - \d\.\d{3}\)$", text, re.M)
+    hidden = json.loads(simulate(HIDDEN, "-n", 40, "--players", 4, "-j", 1, "--json"))
+    rows = {row["team"]: row for row in hidden["win_rate_by_team"]}
+    assert set(rows) == {"red", "blue"} and rows["red"]["seats"] is None  # the seats change from game to game
+
+
+def test_compare_measures_the_shared_score_and_the_teams_win_rates(tmp_path):
+    import json
+
+    from cli.simulate import compare_command
+
+    harder = tmp_path / "harder.rules"
+    harder.write_text(f'extends "{COOP}"\noverride param mistakes_allowed = 1\n')
+    result = CliRunner().invoke(compare_command, [str(COOP), str(harder), "-n", 30, "--bots", "greedy", "-j", 1,
+                                                  "--json"])
+    assert result.exit_code == 0, result.output
+    diffs = {d["metric"]: d for d in json.loads(result.output)["variants"][0]["differences"]}
+    assert diffs["shared_score"]["difference"] < 0 and diffs["shared_score"]["label"] == "shared score (cooperative score)"
+    selfish = tmp_path / "selfish.rules"
+    selfish.write_text(PARTNERS.read_text().replace('"coop/roles.yaml"', f'"{FIXTURES / "coop" / "roles.yaml"}"')
+                       .replace("gain 3 gold of q", "gain 1 gold of q"))
+    result = CliRunner().invoke(compare_command, [str(PARTNERS), str(selfish), "-n", 30, "--players", 4, "-j", 1,
+                                                  "--json"])
+    assert result.exit_code == 0, result.output
+    diffs = {d["metric"]: d for d in json.loads(result.output)["variants"][0]["differences"]}
+    assert {"win_rate_team_0", "win_rate_team_1"} <= set(diffs)
+    assert diffs["win_rate_team_0"]["label"] == "win rate of team 0"

@@ -149,6 +149,7 @@ def play_one(game, spec: SweepSpec, index: int) -> dict:
         "winners": result["winners"],
         "lost": bool(result.get("lost", False)),
         **({"outcome": result["outcome"], "top_scorers": result["top_scorers"]} if "outcome" in result else {}),
+        **{key: result[key] for key in ("top_scorers", "shared_score", "best_score", "teams") if key in result},
         "turns": result["turns"],
         "decisions": [a.count for a in agents],
         "cards": [sorted(u) for u in used],
