@@ -184,3 +184,46 @@ def test_compare_measures_the_shared_score_and_the_teams_win_rates(tmp_path):
     diffs = {d["metric"]: d for d in json.loads(result.output)["variants"][0]["differences"]}
     assert {"win_rate_team_0", "win_rate_team_1"} <= set(diffs)
     assert diffs["win_rate_team_0"]["label"] == "win rate of team 0"
+
+
+# ---------------------------------------------------------------- hidden teams
+def test_hidden_teams_are_told_as_the_role_cards_are_seen():
+    """Twin positions: players 2 and 3 hold each other's role card (red and
+    blue, the same back), so the teams differ; player 1, who sees neither,
+    is told the same things in both, and its bots choose the same, until a
+    role is shown to it."""
+    from interpreter.compiler.ops import zone_to_change
+    from interpreter.play import world_sampler
+    from interpreter.agents import make_agent
+
+    game = load_game(HIDDEN)
+    checked = 0
+    for seed in range(12):
+        st = game.new_initial_state(4, seed=seed)
+        a, b = (st.card_index(st.zone("role", p)[0]) for p in (1, 2))
+        if st.team_values()[1] == st.team_values()[2]:
+            continue
+        other = st.clone()
+        za, zb = other.loc[a], other.loc[b]
+        zone_to_change(other, za)[0], zone_to_change(other, zb)[0] = b, a
+        other.loc[a], other.loc[b] = zb, za
+        assert st.teams() != other.teams()
+        assert st.observation(0) == other.observation(0)
+        assert st.decision(0) == other.decision(0)
+        for name in ("greedy", "mcts:40"):
+            choices = [make_agent(name, seed=3, seat=0).choose(pos.decision(), pos.observation(0),
+                                                               world_sampler(pos, 0, 3)) for pos in (st, other)]
+            assert choices[0] == choices[1], name
+        # player 2 shows its role to player 1: now the twins differ for player 1
+        for pos in (st, other):
+            for choice in ("keep", "show", "player-1"):
+                pos.apply_action(choice)
+        assert st.observation(0) != other.observation(0)
+        checked += 1
+    assert checked >= 3
+
+
+def test_check_leaks_finds_no_leak_in_hidden_teams():
+    result = CliRunner().invoke(cli, ["check", "--leaks", str(HIDDEN), "--players", "4"])
+    assert result.exit_code == 0, result.output
+    assert "no leak found" in result.output
