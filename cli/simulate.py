@@ -140,6 +140,11 @@ def _balance_lines(s: dict) -> list:
         out.append(f"first-player advantage  {fpa['advantage']:+.3f}  ({fpa['low']:+.3f} to {fpa['high']:+.3f}; "
                    f"{of} rate of the first player - {fair})")
         out.append(f"balance ({of}) {s['balance']:.3f} (by turn position), {s['seat_balance']:.3f} (by seat)")
+    hand = s.get("first_player_advantage_by_hand")
+    if hand and hand["hands"]:
+        out.append(f"first-player advantage by hand  {hand['advantage']:+.3f}  ({hand['low']:+.3f} to "
+                   f"{hand['high']:+.3f}; hands won by the player who started them - 1/{s['players']}, "
+                   f"{hand['hands']} hands)")
     out.append(f"decisiveness {s['decisiveness']:.3f}"
                + (f"; lost by everyone {_interval(s['lost_by_all'])}" if s["lost_by_all"]["wins"] else ""))
     return out

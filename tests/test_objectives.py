@@ -227,3 +227,42 @@ def test_check_leaks_finds_no_leak_in_hidden_teams():
     result = CliRunner().invoke(cli, ["check", "--leaks", str(HIDDEN), "--players", "4"])
     assert result.exit_code == 0, result.output
     assert "no leak found" in result.output
+
+
+# ---------------------------------------------------------------- first player, hand by hand
+HANDS = FIXTURES / "hand_winner_starts.rules"
+
+
+def test_a_hand_started_by_its_winner_is_measured_hand_by_hand(tmp_path):
+    """Each hand's winner starts the next: hand by hand, the player who
+    starts a hand has no edge in the fixture, and a planted edge for the
+    starter (+2 to its hand) shows."""
+    import json
+
+    jsonschema = __import__("pytest").importorskip("jsonschema")
+    out = tmp_path / "games.jsonl"
+    fair = json.loads(simulate(HANDS, "-n", 600, "--seed", 1, "-j", 1, "--json", "--out", out))
+    jsonschema.validate(fair, schema("simulate-summary.schema.json"))
+    for line in out.read_text().splitlines():
+        record = json.loads(line)
+        jsonschema.validate(record, schema("game-record.schema.json"))
+        assert len(record["hands"]) == 5 and record["hands"][0][0] == 0
+        for (_, winners), (starter, _) in zip(record["hands"], record["hands"][1:]):
+            if len(winners) == 1:
+                assert starter == winners[0]  # the winner starts the next hand
+    hand = fair["first_player_advantage_by_hand"]
+    assert hand["hands"] > 2000 and hand["low"] < 0 < hand["high"]
+    edge = tmp_path / "edge.rules"
+    edge.write_text(HANDS.read_text().replace('"../flow/cards.yaml"', f'"{ROOT / "tests" / "flow" / "cards.yaml"}"')
+                    .replace("set hand to x", "set hand to x + (if me == first_player then 2 else 0)"))
+    planted = json.loads(simulate(edge, "-n", 300, "--seed", 1, "-j", 1, "--json"))["first_player_advantage_by_hand"]
+    assert planted["low"] > 0.1
+    text = simulate(edge, "-n", 300, "--seed", 1, "-j", 1)
+    assert re.search(r"^first-player advantage by hand  \+0\.\d{3}  \(\+0\.\d{3} to \+0\.\d{3}; hands won by the "
+                     r"player who started them - 1/2, \d+ hands\)$", text, re.M)
+
+
+def test_rules_that_never_move_the_start_have_no_hands():
+    import json
+
+    assert "first_player_advantage_by_hand" not in json.loads(simulate(PARTNERS, "-n", 5, "-j", 1, "--json"))

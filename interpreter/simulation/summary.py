@@ -126,6 +126,7 @@ class Tally:
         self.best = None
         self.team_wins: dict = {}  # team name -> [win shares, games]
         self.team_seats: dict = {}  # team name -> the seats it had, each way seen
+        self.hands = [0, 0.0]  # hands with a winner, the hand's starter's win shares
 
     def add(self, r: dict) -> None:
         self.n += 1
@@ -167,6 +168,24 @@ class Tally:
         self.decisions.append(sum(r["decisions"]))
         self._add_cards(r, s)
         self._add_objective(r)
+        self._add_hands(r)
+
+    def _add_hands(self, r: dict) -> None:
+        for starter, winners in r.get("hands", ()):
+            if winners:
+                self.hands[0] += 1
+                self.hands[1] += 1.0 / len(winners) if starter in winners else 0.0
+
+    def by_hand(self) -> dict:
+        """The first-player advantage hand by hand, for rules that start each
+        hand (a hand's winner starts the next, say): the share of hands won by
+        the player who started them, minus the fair share 1/n (the hands no
+        score rose in left out)."""
+        hands, wins = self.hands
+        rate = proportion(wins, hands)
+        fair = 1.0 / self.players
+        return {"hands": hands, "win_rate": rate["rate"], "fair_share": fair, "advantage": rate["rate"] - fair,
+                "low": rate["low"] - fair, "high": rate["high"] - fair}
 
     def _add_objective(self, r: dict) -> None:
         if "shared_score" in r:
@@ -303,6 +322,8 @@ class Tally:
         if meta.get("team") and not self.shared:  # (a shared score says how the team did)
             out["team"] = self.team(deciding)
         out.update(self.objective())
+        if self.meta.get("hands"):
+            out["first_player_advantage_by_hand"] = self.by_hand()
         if seconds is not None:
             out["seconds"] = seconds
             out["games_per_second"] = n / seconds if seconds > 0 else float("inf")

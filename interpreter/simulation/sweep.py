@@ -63,6 +63,7 @@ class Sweep:
             "rule_names": rule_names(self.game, self.spec.players) if self.spec.coverage else [],
             "terms": [label for label, _ in p.score_terms], "coverage": self.spec.coverage,
             "team": self.game.traits.together or self.game.traits.cooperative,
+            "hands": self.game.traits.starts_hands,
         }
 
     def summary(self) -> dict:
