@@ -266,3 +266,27 @@ def test_rules_that_never_move_the_start_have_no_hands():
     import json
 
     assert "first_player_advantage_by_hand" not in json.loads(simulate(PARTNERS, "-n", 5, "-j", 1, "--json"))
+
+
+# ---------------------------------------------------------------- the browser's end of game
+def test_the_browser_end_of_game_names_the_winning_team(tmp_path):
+    """A table of bots served for real: the page's end of game says which
+    team won, in players' words."""
+    httpx = __import__("pytest").importorskip("httpx")
+    from .serving import new_hub, running, wait_until
+
+    hub, table = new_hub(tmp_path, rules=HIDDEN, players=4, humans=(0,), seed=2, bots="greedy")
+    page = "/api" + hub.links(table)[0]
+    with running(hub) as base, httpx.Client(base_url=base, timeout=30) as client:
+        while True:
+            view = wait_until(lambda: (v := client.get(page).json()) and (v["end"] or v["decision"]) and v,
+                              what="player 1's decision or the end")
+            if view["end"]:
+                break
+            if view["decision"]["player"] == 0:
+                client.post(page + "/act", json={"option": "keep", "version": view["version"]})
+    st = table.state
+    values = st.team_values()
+    winners = [p for p in range(4) if values[p] == values[st.winners()[0]]]
+    said = view["end"]["said"]
+    assert said.startswith(f"team {values[winners[0]]} (player {winners[0] + 1} and player {winners[1] + 1}) wins with"), said
