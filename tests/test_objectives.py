@@ -290,3 +290,18 @@ def test_the_browser_end_of_game_names_the_winning_team(tmp_path):
     winners = [p for p in range(4) if values[p] == values[st.winners()[0]]]
     said = view["end"]["said"]
     assert said.startswith(f"team {values[winners[0]]} (player {winners[0] + 1} and player {winners[1] + 1}) wins with"), said
+
+
+def test_a_variant_overrides_the_teams(tmp_path):
+    variant = tmp_path / "alone.rules"
+    variant.write_text(f'extends "{PARTNERS}"\noverride teams by me\n')
+    st = load_game(variant).new_initial_state(4, seed=0)
+    for choice in ["give", "player-3"]:
+        st.apply_action(choice)
+    while not st.is_terminal():
+        st.apply_action("keep")
+    assert st.teams() == [0, 1, 2, 3] and st.winners() == [2] and st.returns() == [0.0, 0.0, 1.0, 0.0]
+    again = tmp_path / "again.rules"
+    again.write_text(f'extends "{PARTNERS}"\nteams by me\n')
+    result = CliRunner().invoke(cli, ["check", str(again)])
+    assert result.exit_code == 1 and "the 'teams' block is already defined in the base rules" in result.output
