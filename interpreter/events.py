@@ -94,6 +94,20 @@ def team_words(result: dict) -> str:
     return f"{called(won[0])} wins with {totals[won[0]]}" + (f" against {', '.join(others)}" if others else "")
 
 
+def team_of_words(result: dict) -> list | None:
+    """Each seat's team for a row of the final scores ("team red", "with
+    player 3"); None without `teams by`."""
+    teams = result.get("teams")
+    if teams is None:
+        return None
+    out = []
+    for seat, team in enumerate(teams):
+        mates = [p for p, t in enumerate(teams) if t == team and p != seat]
+        out.append(f"team {team}" if isinstance(team, str)
+                   else "with " + " and ".join(player_name(p) for p in mates) if mates else "alone")
+    return out
+
+
 def place(st, zi: int) -> str:
     """A zone instance in words: "deck", "player 2's hand", "the occupant of Barracks"."""
     info = st.program.zone_of_instance[zi]

@@ -106,8 +106,10 @@ def test_the_end_of_game_names_the_winning_team_and_the_shared_score():
     runner = CliRunner()
     out = runner.invoke(cli, ["run", str(HIDDEN), "--players", "4", "--seed", "2", "--bots", "greedy"]).output
     assert out.rstrip().endswith("team blue (player 1 and player 4) wins with 23 against 19")
+    assert "player 2 (team red)" in out and "player 4 (team blue) winner" in out
     out = runner.invoke(cli, ["run", str(PARTNERS), "--players", "4", "--seed", "2", "--bots", "greedy"]).output
     assert out.rstrip().endswith("the team of player 1 and player 3 and the team of player 2 and player 4 share the win on 22")
+    assert "player 2 (with player 4) winner" in out
     out = runner.invoke(cli, ["run", str(COOP), "--players", "4", "--seed", "2", "--bots", "greedy"]).output
     assert out.rstrip().endswith("the players score 11 out of 12 together")
 
@@ -289,6 +291,7 @@ def test_the_browser_end_of_game_names_the_winning_team(tmp_path):
     values = st.team_values()
     winners = [p for p in range(4) if values[p] == values[st.winners()[0]]]
     said = view["end"]["said"]
+    assert view["end"]["teams"] == [f"team {v}" for v in values]
     assert said.startswith(f"team {values[winners[0]]} (player {winners[0] + 1} and player {winners[1] + 1}) wins with"), said
 
 
