@@ -308,3 +308,12 @@ def test_a_variant_overrides_the_teams(tmp_path):
     again.write_text(f'extends "{PARTNERS}"\nteams by me\n')
     result = CliRunner().invoke(cli, ["check", str(again)])
     assert result.exit_code == 1 and "the 'teams' block is already defined in the base rules" in result.output
+
+
+def test_tune_aims_at_a_shared_score():
+    from cli.tune import tune_command
+
+    result = CliRunner().invoke(tune_command, [str(COOP), "--param", "mistakes_allowed=1..4", "--target",
+                                               "shared_score=2..3", "--budget", "120", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^  shared_score: \+\d\.\d{4} \(95% interval", result.output, re.M)

@@ -175,7 +175,7 @@ def compare(base: str, variants: list, games: int, players: Optional[int] = None
         terms += [t for t in s.meta["terms"] if t not in terms]
     for s in [base_sweep, *sweeps]:
         s.metrics = lambda record: game_metrics(record, terms)
-    known = metric_labels(spec.players, terms, losses=True)
+    known = metric_labels(spec.players, terms, losses=True, shared=base_sweep.game.traits.cooperative)
     metric = metric_id(metric)
     tests = {}
     if sprt:
