@@ -317,3 +317,13 @@ def test_tune_aims_at_a_shared_score():
                                                "shared_score=2..3", "--budget", "120", "-j", "1"])
     assert result.exit_code == 0, result.output
     assert re.search(r"^  shared_score: \+\d\.\d{4} \(95% interval", result.output, re.M)
+
+
+def test_the_html_report_gives_the_shared_score_and_the_teams(tmp_path):
+    __import__("pytest").importorskip("matplotlib")
+    simulate(COOP, "-n", 10, "-j", 1, "--report", tmp_path / "coop")
+    assert re.search(r"Shared score \d+\.\d\d \(\d+\.\d\d – \d+\.\d\d, 95% interval\) out of 12",
+                     (tmp_path / "coop" / "report.html").read_text())
+    simulate(HIDDEN, "-n", 10, "--players", 4, "-j", 1, "--report", tmp_path / "teams")
+    page = (tmp_path / "teams" / "report.html").read_text()
+    assert "team red" in page and "team blue" in page
