@@ -70,11 +70,13 @@ def test_a_game_ended_lost_scores_nothing_and_the_best_score_is_a_win():
     assert st.result()["outcome"] == "won" and st.winners() == [0, 1] and st.returns() == [1.0, 1.0]
 
 
-def test_greedy_plays_cards_for_the_shared_score():
+def test_greedy_and_mcts_play_cards_for_the_shared_score():
+    """Without a shared score to aim at, a deck run out was a shared win and
+    mcts never played a card; now both bots score far more than random play."""
     game = coop_game()
-    played = [play_game(game, 2, seed, make_agents(bots, 2, seed)).result()["shared_score"]
-              for bots in ("random", "greedy") for seed in range(6)]
-    assert sum(played[6:]) > sum(played[:6]) + 6
+    played = {bots: sum(play_game(game, 2, seed, make_agents(bots, 2, seed)).result()["shared_score"]
+                        for seed in range(4)) for bots in ("random", "greedy", "mcts:20")}
+    assert played["greedy"] > played["random"] + 4 and played["mcts:20"] > played["random"] + 4, played
 
 
 def test_partners_win_together_and_each_gets_a_whole_win():

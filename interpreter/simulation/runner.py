@@ -156,8 +156,7 @@ def play_one(game, spec: SweepSpec, index: int) -> dict:
         "cards": [sorted(u) for u in used],
     }
     if hands is not None:
-        hands(final)
-        record["hands"] = hands.hands
+        record["hands"] = hands.finish(final)
     if spec.coverage:
         record["coverage"] = {name: n for name, n in final.rule_coverage().items() if n}
         home = final.z[game.program.zones[game.program.setup_zone].base]
@@ -189,7 +188,12 @@ class _Hands:
         if not st.over:
             self._begin(st)
         else:
-            self.round = None  # (called once more at the end: nothing left to count)
+            self.round = None  # (asked again at the end: nothing left to count)
+
+    def finish(self, st) -> list:
+        """The hands, the last one counted once the game is over."""
+        self(st)
+        return self.hands
 
 
 def _opening(game, spec: SweepSpec, seed: int, agents: list):

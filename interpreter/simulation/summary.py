@@ -198,10 +198,16 @@ class Tally:
             self.team_seats.setdefault(name, set()).add(
                 tuple(seat for seat, v in enumerate(r["teams"]) if team_name(v) == name))
 
-    def objective(self) -> dict:
-        """The shared score (`cooperative score`) and the win rate of each
-        team (`teams by`), for the rules that declare them."""
+    def objective(self, deciding: list) -> dict:
+        """What the players play for, for the rules that declare it: how the
+        team did in games won or lost together, the shared score (`cooperative
+        score`), the win rate of each team (`teams by`); and the first-player
+        advantage hand by hand where the rules start hands."""
         out: dict = {}
+        if self.meta.get("team") and not self.shared:  # (a shared score says how the team did)
+            out["team"] = self.team(deciding)
+        if self.meta.get("hands"):
+            out["first_player_advantage_by_hand"] = self.by_hand()
         if self.shared:
             mean, low, high = mean_interval(self.shared)
             out["cooperative"] = {"meaning": COOPERATIVE, "best_score": self.best,
@@ -319,11 +325,7 @@ class Tally:
                 "win_rate": proportion(sum(seat_wins[s] for s in deciding), n),
                 "meaning": "the share of games won by the seats that decide (1/k of a game shared by k winners)",
             }
-        if meta.get("team") and not self.shared:  # (a shared score says how the team did)
-            out["team"] = self.team(deciding)
-        out.update(self.objective())
-        if self.meta.get("hands"):
-            out["first_player_advantage_by_hand"] = self.by_hand()
+        out.update(self.objective(deciding))
         if seconds is not None:
             out["seconds"] = seconds
             out["games_per_second"] = n / seconds if seconds > 0 else float("inf")
