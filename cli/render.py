@@ -16,7 +16,7 @@ from rich.table import Table
 
 from interpreter import files
 from interpreter.errors import RulesError
-from interpreter.events import outcome_words
+from interpreter.events import outcome_words, team_of_words
 
 from .options import printable
 from .text import plain
@@ -89,7 +89,9 @@ def final_table(st, quiet: bool) -> None:
         return
     title = plain(f"{st.program.title}: final scores after {result['turns']} turns")
     labels = list(result["breakdown"][0]) if result["breakdown"] else []
+    teams = team_of_words(result)
     names = [f"player {p + 1}" + (" (first)" if p == result["first_player"] else "")
+             + (f" ({teams[p]})" if teams else "")
              + (" winner" if p in result["winners"] else "") for p in range(len(result["scores"]))]
     rows = [[str(parts[label]) for label in labels] + [str(score)]
             for score, parts in zip(result["scores"], result["breakdown"])]

@@ -102,6 +102,22 @@ def _team_lines(team) -> list:
     return out
 
 
+def _objective_lines(s: dict) -> list:
+    """The shared score of a cooperative game and the win rate of each team."""
+    out = []
+    coop = s.get("cooperative")
+    if coop:
+        d = coop["shared_score"]
+        out.append(f"shared score {d['mean']:.2f}  ({d['low']:.2f} - {d['high']:.2f}; 95% interval) "
+                   f"out of {coop['best_score']}")
+    if s.get("win_rate_by_team"):
+        out.append("win rate by team (95% Wilson interval)")
+        for row in s["win_rate_by_team"]:
+            seats = f" (players {', '.join(str(p + 1) for p in row['seats'])})" if row["seats"] else ""
+            out.append(f"  {'team ' + row['team'] + seats:<22}{_interval(row)}")
+    return out
+
+
 def _balance_lines(s: dict) -> list:
     """Players the rules play alone, the first-player advantage and balance
     (among the players that decide)."""
@@ -124,6 +140,11 @@ def _balance_lines(s: dict) -> list:
         out.append(f"first-player advantage  {fpa['advantage']:+.3f}  ({fpa['low']:+.3f} to {fpa['high']:+.3f}; "
                    f"{of} rate of the first player - {fair})")
         out.append(f"balance ({of}) {s['balance']:.3f} (by turn position), {s['seat_balance']:.3f} (by seat)")
+    hand = s.get("first_player_advantage_by_hand")
+    if hand and hand["hands"]:
+        out.append(f"first-player advantage by hand  {hand['advantage']:+.3f}  ({hand['low']:+.3f} to "
+                   f"{hand['high']:+.3f}; hands won by the player who started them - 1/{s['players']}, "
+                   f"{hand['hands']} hands)")
     out.append(f"decisiveness {s['decisiveness']:.3f}"
                + (f"; lost by everyone {_interval(s['lost_by_all'])}" if s["lost_by_all"]["wins"] else ""))
     return out
@@ -158,6 +179,7 @@ def summary_text(s: dict, cards_shown: int = 5) -> str:
         out.append(f"  {'bot ' + bot:<22}{_interval(row)}")
     out += _balance_lines(s)
     out += _team_lines(s.get("team"))
+    out += _objective_lines(s)
     out.append("")
     out.append(f"  {'':<22}" + "".join(f"{h:>8}" for h in ("mean", "sd", "min", "5%", "25%", "median", "75%", "95%", "max")))
     out.append(_stats_line("score", s["score"]))

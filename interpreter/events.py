@@ -53,6 +53,13 @@ def outcome_words(result: dict) -> str:
         return " and ".join(player_name(p) for p in seats)
 
     outcome = result.get("outcome")
+    if "shared_score" in result:
+        shared = f"{result['shared_score']} out of {result['best_score']}"
+        return {"won": f"the players win together: a shared score of {shared}",
+                "lost": f"the players lose together: a shared score of {shared}"}.get(
+                    outcome, f"the players score {shared} together")
+    if "teams" in result and outcome is None:
+        return team_words(result)
     if outcome in ("won", "lost"):
         top = result["top_scorers"]
         together = "the players win together" if outcome == "won" else "the players lose together"
@@ -66,6 +73,42 @@ def outcome_words(result: dict) -> str:
     if tied:  # the same score as a winner, yet not a winner: the tiebreak decided
         said += f" on the tiebreak: tied with {names(tied)} on {scores[winners[0]]}"
     return said
+
+
+def team_words(result: dict) -> str:
+    """Which team won, in words: a team named by a text is called by it
+    ("team red"), any other by its players; with each team's total score."""
+    def names(seats):
+        return " and ".join(player_name(p) for p in seats)
+
+    groups: dict = {}
+    for seat, team in enumerate(result["teams"]):
+        groups.setdefault(team, []).append(seat)
+    totals = {team: sum(result["scores"][p] for p in seats) for team, seats in groups.items()}
+
+    def called(team):
+        return f"team {team} ({names(groups[team])})" if isinstance(team, str) else f"the team of {names(groups[team])}"
+    won = [team for team, seats in groups.items() if seats[0] in result["winners"]]
+    if not won:
+        return "nobody wins"
+    if len(won) > 1:
+        return f"{' and '.join(called(t) for t in won)} share the win on {totals[won[0]]}"
+    others = [str(totals[t]) for t in groups if t != won[0]]
+    return f"{called(won[0])} wins with {totals[won[0]]}" + (f" against {', '.join(others)}" if others else "")
+
+
+def team_of_words(result: dict) -> list | None:
+    """Each seat's team for a row of the final scores ("team red", "with
+    player 3"); None without `teams by`."""
+    teams = result.get("teams")
+    if teams is None:
+        return None
+    out = []
+    for seat, team in enumerate(teams):
+        mates = [p for p, t in enumerate(teams) if t == team and p != seat]
+        out.append(f"team {team}" if isinstance(team, str)
+                   else "with " + " and ".join(player_name(p) for p in mates) if mates else "alone")
+    return out
 
 
 def place(st, zi: int) -> str:

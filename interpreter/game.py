@@ -253,9 +253,14 @@ class GameState(State):
             self.me = me
 
     def outcome(self) -> str | None:
-        """How the players fared together: "won" (`end game won`), "lost"
-        (`end game lost`), or None when the score alone decides."""
-        return "won" if self.won else "lost" if self.lost else None
+        """How the players fared together: "won" (`end game won`, or the best
+        shared score of `cooperative score` reached), "lost" (`end game
+        lost`), or None when the score alone decides."""
+        if self.lost:
+            return "lost"
+        if self.won or (self.program.shared_best is not None and self.shared_score() >= self.best_score()):
+            return "won"
+        return None
 
     def top_scorers(self) -> list[int]:
         """The seats with the best score (then tiebreaks), whatever the outcome:
@@ -264,28 +269,103 @@ class GameState(State):
         best = max(keys)
         return [p for p, k in enumerate(keys) if k == best]
 
+    # -- who plays with whom, and for what
+    def team_values(self) -> list | None:
+        """Each seat's value of `teams by EXPR` (None without it): the players
+        of equal values are a team."""
+        fn = self.program.team_of
+        if fn is None:
+            return None
+        me = self.me
+        try:
+            out = []
+            for p in range(self.n):
+                self.me = p
+                out.append(_number(fn(self)))
+            return out
+        finally:
+            self.me = me
+
+    def teams(self) -> list[int]:
+        """The team of each seat, numbered 0, 1, ... in the order of the
+        first seat of each: the teams of `teams by`, one team for the whole
+        table in a `cooperative score` game, else each seat alone."""
+        if self.program.shared_best is not None:
+            return [0] * self.n
+        values = self.team_values()
+        if values is None:
+            return list(range(self.n))
+        index: dict = {}
+        return [index.setdefault(v, len(index)) for v in values]
+
+    def shared_score(self):
+        """The players' shared score in a `cooperative score` game: the mean
+        of their scores, 0 in a game the rules end lost."""
+        if self.lost:
+            return 0
+        return _number(Fraction(sum(Fraction(s) for s in self.scores())) / self.n)
+
+    def best_score(self):
+        """The most the shared score can reach (`cooperative score out of BEST`)."""
+        return _number(self.program.shared_best(self))
+
     def winners(self) -> list[int]:
         """The winning seats: every seat when the rules ended the game won
-        together, none when they ended it lost, else the top scorers."""
-        if self.lost:
+        together (or the best shared score was reached), none when they
+        ended it lost or a shared score fell short, else the top scorers,
+        or with `teams by` every member of the team with the best total
+        score (then tiebreaks)."""
+        outcome = self.outcome()
+        if outcome is not None:
+            return list(range(self.n)) if outcome == "won" else []
+        if self.program.shared_best is not None:
             return []
-        if self.won:
-            return list(range(self.n))
-        return self.top_scorers()
+        teams = self.teams()
+        if self.program.team_of is None:
+            return self.top_scorers()
+        totals: dict = {}
+        for p, s in enumerate(self.scores()):
+            key = totals.setdefault(teams[p], [0] * (1 + len(self.program.tiebreaks)))
+            for i, v in enumerate((s, *self.tiebreaks(p))):
+                key[i] += v
+        best = max(totals.values())
+        return [p for p in range(self.n) if totals[teams[p]] == best]
+
+    def objectives(self) -> list[float]:
+        """What each seat plays for, in [0, 1], as if the game ended now: the
+        one value bots maximise and agents are rewarded with. A game won
+        together is worth 1 to each, lost 0; a `cooperative score` game its
+        shared score over the best it can reach; otherwise 1 to each member
+        of the winning team (each seat alone without `teams by`), shared by
+        k teams tied on the win, 0 to the others."""
+        if self.program.shared_best is not None and self.outcome() is None:
+            best = self.best_score()
+            share = float(self.shared_score()) / best if best > 0 else 0.0
+            return [min(1.0, max(0.0, share))] * self.n
+        winners = self.winners()
+        if self.outcome() == "won":
+            return [1.0] * self.n
+        teams = self.teams()
+        k = len({teams[w] for w in winners})
+        return [1.0 / k if p in winners else 0.0 for p in range(self.n)]
+
+    def objective(self, seat: int) -> float:
+        """What `seat` plays for (see `objectives`)."""
+        return self.objectives()[seat]
 
     def returns(self) -> list[float]:
-        """1 shared among the winners, 0 for the others; all 0 before the end.
-        A game won together is a whole win for every player: 1 each."""
+        """Each seat's objective once the game is over (1 shared among the
+        winners, 1 each in a game won together, the share of the best
+        shared score in a `cooperative score` game); all 0 before the end."""
         if not self.over:
             return [0.0] * self.n
-        if self.won:
-            return [1.0] * self.n
-        winners = self.winners()
-        return [1.0 / len(winners) if p in winners else 0.0 for p in range(self.n)] if winners else [0.0] * self.n
+        return self.objectives()
 
     def result(self) -> dict:
         """Scores, breakdowns and winners; a game won or lost together also
-        gives its `outcome` and its `top_scorers` (the best of the team)."""
+        gives its `outcome` and its `top_scorers` (the best of the team); a
+        `cooperative score` game its `shared_score` and `best_score`; a game
+        of `teams by` each seat's `team`."""
         result = {
             "players": self.n,
             "scores": self.scores(),
@@ -298,6 +378,12 @@ class GameState(State):
         if self.outcome() is not None:
             result["outcome"] = self.outcome()
             result["top_scorers"] = self.top_scorers()
+        if self.program.shared_best is not None:
+            result["top_scorers"] = self.top_scorers()
+            result["shared_score"] = self.shared_score()
+            result["best_score"] = self.best_score()
+        if self.program.team_of is not None:
+            result["teams"] = self.team_values()
         return result
 
     def rule_coverage(self) -> dict:

@@ -17,6 +17,9 @@ class Traits:
     can_end_won: bool  # `end game won`: everyone wins together
     # someone other than the player whose turn it is may be asked something (see decides_off_turn)
     off_turn: bool = True
+    cooperative: bool = False  # `cooperative score`: one team, rewarded with a shared score
+    teams: bool = False  # `teams by`: players win by team
+    starts_hands: bool = False  # a rule gives the start to a player during play (`set first_player` outside the setup)
 
     @property
     def together(self) -> bool:
@@ -31,7 +34,17 @@ def traits_of(model, program) -> Traits:
             random = True
         if isinstance(node, n.EndGame):
             lost, won = lost or node.lost, won or node.won
-    return Traits(random, has_hidden_parts(program), lost, won, decides_off_turn(model))
+    return Traits(random, has_hidden_parts(program), lost, won, decides_off_turn(model),
+                  program.shared_best is not None, program.team_of is not None, starts_hands(model))
+
+
+def starts_hands(model) -> bool:
+    """Whether the rules play in hands, each started by a player they choose:
+    a `set first_player` anywhere but the setup (a hand's winner starts the
+    next, say). The first-player advantage is then measured hand by hand too."""
+    setup = set(map(id, n.walk(model.setup))) if model.setup is not None else set()
+    return any(isinstance(node, n.SetCounter) and node.target.name == "first_player" and id(node) not in setup
+               for node in model.nodes())
 
 
 def decides_off_turn(model) -> bool:

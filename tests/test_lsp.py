@@ -432,3 +432,24 @@ def test_a_misspelt_override_gets_the_quick_fix_on_its_name(client, tmp_path):
     assert action["title"] == "Change 'coin_limt' to 'coin_limit'"
     [edit] = action["edit"]["changes"][uri]
     assert (edit["newText"], span(edit)) == ("coin_limit", (1, 15, 1, 24))
+
+
+def test_the_editor_finds_the_zone_teams_are_read_from_and_outlines_the_objectives(client):
+    """`teams by top(role).side`: the editor lists the use among the zone's
+    references, and the outline names `teams` and `cooperative score`."""
+    path = ROOT / "tests" / "fixtures" / "hidden_teams.rules"
+    uri = client.open(path)
+    client.diagnostics(uri, 1)
+    line, character = position_of(path, r"^zone (role)", len("zone "))
+    found = client.request("textDocument/references", {**client.at(uri, line, character),
+                                                        "context": {"includeDeclaration": True}})
+    lines = {r["range"]["start"]["line"] + 1 for r in found if r["uri"] == uri}
+    teams_line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if text.startswith("teams by"))
+    assert teams_line in lines
+    names = [s["name"] for s in client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})]
+    assert "teams" in names
+    coop = ROOT / "tests" / "fixtures" / "coop_points.rules"
+    uri = client.open(coop)
+    client.diagnostics(uri, 1)
+    names = [s["name"] for s in client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})]
+    assert "cooperative score" in names

@@ -19,7 +19,9 @@ hidden either.
 
 Returns are the engine's `returns()`: 1 shared among the winners, 0 for the
 others (constant-sum 1 unless the rules can end a game lost, or won together:
-then 1 for every player). A game that
+then 1 for every player; with `teams by`, 1 for each player of the winning
+team; with `cooperative score`, the shared score over its best for every
+player: general-sum then). A game that
 reaches `max_game_length` is cut there and scored as it stands.
 
 Observations (`make_py_observer`): the observation tensor is the vector of
@@ -68,7 +70,8 @@ class _Context:
         self.encoding = Encoding(game, extra_action_ids)
         self.random = game.traits.random
         self.hidden = game.traits.hidden
-        self.lost = game.traits.together  # returns need not sum to 1
+        traits = game.traits  # returns need not sum to 1:
+        self.lost = traits.together or traits.cooperative or traits.teams
         lo, hi = game.player_range
         Info = pyspiel.GameType.Information
         info = Info.IMPERFECT_INFORMATION if self.random or self.hidden else Info.PERFECT_INFORMATION
@@ -319,8 +322,7 @@ class _Core:
             return [0.0] * self.n
         if self.st.is_terminal():
             return [float(r) for r in self.st.returns()]
-        winners = self.st.winners()  # cut short: as it stands now
-        return [1.0 / len(winners) if p in winners else 0.0 for p in range(self.n)]
+        return self.st.objectives()  # cut short: as it stands now
 
     def trail(self, player: int) -> list:
         """[count, digest, last text] of `player`'s history, up to date (made by

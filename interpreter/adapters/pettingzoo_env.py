@@ -18,8 +18,12 @@
   that is not deciding.
 - Rewards come at the end: `reward="score"` (default) gives each seat its final
   score minus the mean score of the other seats (the score difference with 2
-  players); `reward="win"` gives the engine's returns (1 shared among the
-  winners, 0 otherwise).
+  players); with `teams by`, its team's score (the sum of its players')
+  minus the mean score of the other teams, the same for every player of a
+  team; with `cooperative score`, the shared score (0 in a game lost),
+  the same for every seat. `reward="win"` gives the engine's returns (1
+  shared among the winners, 0 otherwise; 1 for each player of a winning
+  team; the shared score over its best in a cooperative game).
 - Seeding: `reset(seed=s)` plays the same game as `new_initial_state(players,
   s)`; a `reset()` without a seed continues a seeded sequence of games made
   from the last seed (fresh entropy if no seed was ever given).
@@ -167,10 +171,16 @@ class RulesEnv(AECEnv):
         st = self.game_state
         if self.reward_kind == "win":
             return [float(r) for r in st.returns()]
+        if st.program.shared_best is not None:
+            return [float(st.shared_score())] * self.n
         scores = [float(s) for s in st.scores()]
-        if self.n == 1:
-            return scores
-        return [s - (sum(scores) - s) / (self.n - 1) for s in scores]
+        teams = st.teams()
+        totals: dict = {}
+        for s, t in zip(scores, teams):
+            totals[t] = totals.get(t, 0.0) + s
+        if len(totals) == 1:
+            return [totals[t] for t in teams]
+        return [totals[t] - (sum(totals.values()) - totals[t]) / (len(totals) - 1) for t in teams]
 
     # -- display
     def render(self):

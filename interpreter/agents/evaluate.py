@@ -46,7 +46,7 @@ class Evaluator:
         self.discount = discount
         self.smooth = smooth
         # the other players are partners, not rivals (see the module's docstring)
-        self.together = program.won_together
+        self.together = program.won_together or program.shared_best is not None
         zones = list(program.zones.values())
         self.player_zones = [z for z in zones if z.scope == "player" and not z.slots]
         self.holding_zones = [z for z in zones if z.scope == "player"]
@@ -108,7 +108,8 @@ class Evaluator:
             return sum(vals) + (TOGETHER if st.won else -TOGETHER if st.lost else 0.0)
         if st.n == 1:
             return vals[0]
-        return vals[player] - max(vals[:player] + vals[player + 1:])
+        totals, mine = by_team(vals, st.teams(), player)
+        return totals[mine] - max(totals[:mine] + totals[mine + 1:]) if len(totals) > 1 else totals[mine]
 
     # -- the two extra terms
     def held(self, st, player: int) -> list:
@@ -347,6 +348,17 @@ def _put_back(st, card: int, src: int, dst: int, where: int) -> None:
     else:
         zone_to_change(st, src).insert(where, card)
     st.loc[card] = src
+
+
+def by_team(vals: list, teams: list, player: int) -> tuple:
+    """(each team's total value, the index of the player's team among them),
+    teams in the order of their first seat (each seat alone without teams):
+    a teammate's gain is the player's too."""
+    totals: dict = {}
+    for v, t in zip(vals, teams):
+        totals[t] = totals.get(t, 0.0) + v
+    order = list(totals)
+    return [totals[t] for t in order], order.index(teams[player])
 
 
 def squash(vals: list, player: int, scale: float | None = None) -> float:

@@ -16,7 +16,7 @@ import time
 from .. import rng
 from ..errors import RulesError
 from .base import Agent, ProgressGuard, parse_options, register
-from .evaluate import evaluator_for, squash
+from .evaluate import by_team, evaluator_for, squash
 
 
 DEFAULT_ITERATIONS = 200
@@ -215,6 +215,8 @@ class MCTSAgent(Agent):
             st.play_out([draws.choose_id] * st.n)
             self.rng = draws.state
             return st.returns()
+        # teammates' values add up: a position is valued team against team
+        teams = [0] * st.n if ev.together else st.teams()
         for _ in range(self.horizon):
             if st.over:
                 break
@@ -227,11 +229,11 @@ class MCTSAgent(Agent):
                     r, i = rng.below(r, len(ids))
                     trial.apply_action(ids[i])
                 vals = ev.values(trial)
-                value = squash([v - b for v, b in zip(vals, base)], player, self.scale)
+                value = squash(*by_team([v - b for v, b in zip(vals, base)], teams, player), self.scale)
                 if best is None or value > best_value:
                     best, best_value = (trial, vals), value
             st, vals = best
         self.rng = r
         if st.over:
             return st.returns()
-        return [squash([v - b for v, b in zip(vals, base)], p, self.scale) for p in range(st.n)]
+        return [squash(*by_team([v - b for v, b in zip(vals, base)], teams, p), self.scale) for p in range(st.n)]

@@ -153,7 +153,7 @@ def _generate_rules(program, model, module, exprs, bodies) -> "RuleContext":
 def _expression_functions(model, exprs) -> dict:
     """The names of the generated functions of the expressions the program
     keeps: effects' conditions, score terms, tiebreaks, turn orders (the
-    game's and the phases' own), shown values and card views."""
+    game's and the phases' own), the best cooperative score, teams, shown values and card views."""
     return {
         "conditions": {name: exprs.function(decl.when, Names(), f"effect {name}", name=f"effect {name} when")
                        for name, decl in model.effects.items() if decl.when is not None},
@@ -162,6 +162,8 @@ def _expression_functions(model, exprs) -> dict:
         "tiebreaks": [exprs.function(e, Names(), "tiebreak", name=f"tiebreak {i + 1}")
                       for i, e in enumerate(model.tiebreak.exprs)] if model.tiebreak is not None else [],
         "order": exprs.function(model.turn_order.seats, Names(), "turn order") if model.turn_order is not None else None,
+        "best": exprs.function(model.cooperative.best, Names(), "cooperative score") if model.cooperative else None,
+        "team": exprs.function(model.teams.team, Names(), "teams by") if model.teams else None,
         "phase_orders": {name: exprs.function(decl.order.expr, Names(), f"phase {name} order", decl.order.span)
                          for name, decl in model.phases.items() if decl.order is not None and decl.order.expr is not None},
         "shown": [exprs.function(n.Name(name, span=decl.span), Names(), f"show {name}", decl.span, name=f"show {name}")
@@ -201,6 +203,8 @@ def _link_expressions(program, model, exprs, functions: dict, ns: dict) -> None:
     program.effect_conditions = {name: ns[fn] for name, fn in functions["conditions"].items()}
     program.tiebreaks = [ns[fn] for fn in functions["tiebreaks"]]
     program.turn_order = ns[functions["order"]] if functions["order"] else None
+    program.shared_best = ns[functions["best"]] if functions["best"] else None
+    program.team_of = ns[functions["team"]] if functions["team"] else None
     program.card_views = {name: _card_view(ns[fn]) for name, fn in functions["views"].items()}
     program.shown_values = {name: (decl.visibility, ns[fn])
                             for (name, decl), fn in zip(model.shown_values.items(), functions["shown"])}

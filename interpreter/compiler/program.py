@@ -84,6 +84,8 @@ class Program:
     check_invariants: bool = False
     counts_reads: bool = False  # compiled to count reads of card fields (coverage); see ExprGen
     won_together: bool = False  # some rule can end the game won by all the players together
+    shared_best: Optional[Callable] = None  # `cooperative score out of BEST`: fn(st) -> BEST
+    team_of: Optional[Callable] = None  # `teams by EXPR`: fn(st) -> the team of player `me`
     card_views: dict = field(default_factory=dict)  # zone name or "cards" -> fn(st, card)
     effect_conditions: dict = field(default_factory=dict)  # effect name -> fn(st): whether it can be offered
     shown_values: dict = field(default_factory=dict)  # definition name -> (visibility, fn(st)) shown per player

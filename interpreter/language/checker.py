@@ -225,6 +225,7 @@ class Checker(FlowChecks, NothingChecks, LostLets, Visitor):
         self.check_rule_bodies()
         self.check_reactions_bodies()
         self.check_scoring_and_shows()
+        self.check_objectives()
 
     def check_rule_bodies(self):
         """The blocks of definitions, effects, procedures, actions, hooks, setup, turn and phases."""
@@ -262,6 +263,17 @@ class Checker(FlowChecks, NothingChecks, LostLets, Visitor):
                 self.expr(decl.when, set(decl.params))
             self.body(decl.body, set(decl.params))
         self.check_reactions()
+
+    def check_objectives(self):
+        """`cooperative score` and `teams by`: what the players play for."""
+        m = self.model
+        if m.cooperative is not None:
+            self.expr(m.cooperative.best, set())
+            if m.teams is not None:
+                self.error("`teams by` in a cooperative game: with `cooperative score` every player is on one team",
+                           m.teams.span, "remove `teams by`, or `cooperative score` for a game of teams")
+        if m.teams is not None:
+            self.expr(m.teams.team, set())
 
     def check_scoring_and_shows(self):
         """Score terms, the tie-break, the turn order, boards and what is shown."""

@@ -130,6 +130,8 @@ class _ToAst(Transformer):
     score_decl = staticmethod(lambda *terms: n.ScoreDecl(terms))
     score_term = n.ScoreTerm
     tiebreak_decl = staticmethod(lambda *exprs: n.TiebreakDecl(exprs))
+    cooperative_decl = n.CooperativeDecl
+    teams_decl = n.TeamsDecl
     kind_decl = staticmethod(lambda name, *fields: n.KindDecl(name, fields))
     kind_decl_plain = staticmethod(lambda name: n.KindDecl(name, ()))
     field_decl = staticmethod(lambda name, ftype: (name, ftype))

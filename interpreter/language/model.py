@@ -39,6 +39,8 @@ _SINGLE = {
     n.TiebreakDecl: "tiebreak",
     n.TurnOrderDecl: "turn_order",
     n.BacksDecl: "backs",
+    n.CooperativeDecl: "cooperative",
+    n.TeamsDecl: "teams",
 }
 
 
@@ -55,6 +57,8 @@ class RulesModel:
     tiebreak: Optional[n.TiebreakDecl] = None
     turn_order: Optional[n.TurnOrderDecl] = None
     backs: Optional[n.BacksDecl] = None
+    cooperative: Optional[n.CooperativeDecl] = None  # a shared score is the players' objective
+    teams: Optional[n.TeamsDecl] = None  # who plays with whom
     params: dict = field(default_factory=dict)
     counters: dict = field(default_factory=dict)
     zones: dict = field(default_factory=dict)

@@ -670,6 +670,21 @@ class TiebreakDecl(Decl):
     exprs: tuple[Expr, ...]
 
 
+class CooperativeDecl(Decl):
+    """`cooperative score out of BEST`: the players win or lose as one, by a
+    shared score (the mean of their scores); BEST, the most it can reach,
+    turns it into the share of the best game each player is rewarded with."""
+
+    best: Expr
+
+
+class TeamsDecl(Decl):
+    """`teams by EXPR`: EXPR, read for each player (`me`), names the player's
+    team; the players of equal values play together and win together."""
+
+    team: Expr
+
+
 class Override(Decl):
     """`override DECL`: replaces the base rules' declaration of the same name."""
 

@@ -63,6 +63,10 @@ class TypeCheck(Visitor):
             self.expect(term.expr, {}, {NUMBER}, "a score")
         if m.turn_order is not None:
             self.turn_order(m.turn_order.seats)
+        if m.cooperative is not None:
+            self.expect(m.cooperative.best, {}, {NUMBER}, "the best shared score of `cooperative score`")
+        if m.teams is not None:
+            self.expect(m.teams.team, {}, {NUMBER, TEXT, BOOL, PLAYER}, "a player's team in `teams by`")
         for decl in m.boards.values():
             self.expect(decl.adjacent, {decl.a: CARD, decl.b: CARD}, {BOOL}, f"the adjacency of board '{decl.name}'")
         return self.problems

@@ -257,6 +257,12 @@ class _Indexer(Visitor):
     def visit_TurnOrderDecl(self, d, override):
         self.expr(d.seats, set())
 
+    def visit_CooperativeDecl(self, d, override):
+        self.expr(d.best, set())
+
+    def visit_TeamsDecl(self, d, override):
+        self.expr(d.team, set())
+
     def visit_ShowDecl(self, d, override):
         if d.name != "cards":
             self.add(self.after(d.span, r"\bshow\s+(\w+)"), d.name, ZONE)

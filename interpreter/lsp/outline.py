@@ -117,6 +117,12 @@ class _Describe(Visitor):
     def visit_TiebreakDecl(self, d):
         return _entry("tiebreak", "Property")
 
+    def visit_CooperativeDecl(self, d):
+        return _entry("cooperative score", "Property")
+
+    def visit_TeamsDecl(self, d):
+        return _entry("teams", "Property")
+
     def visit_ShowDecl(self, d):
         return _entry(f"show {d.name}", "String")
 

@@ -12,7 +12,7 @@ shown (the cards that never left the zone every card starts in excepted).
 """
 from __future__ import annotations
 
-from ..events import outcome_words, player_name
+from ..events import outcome_words, player_name, team_of_words
 from ..view import card_text, prompt_words, table_view, unseen_words
 from ..visibility import EVERYTHING, PUBLIC, card_visible
 from .board import layouts
@@ -162,7 +162,8 @@ def end_json(st) -> dict:
     return {"scores": result["scores"], "breakdown": result["breakdown"], "labels": labels,
             "winners": result["winners"], "outcome": result.get("outcome"),
             "top_scorers": result.get("top_scorers"), "turns": result["turns"],
-            "first_player": result["first_player"], "said": outcome_words(result), "reveal": reveal}
+            "first_player": result["first_player"], "said": outcome_words(result), "reveal": reveal,
+            "teams": team_of_words(result)}
 
 
 # ---------------------------------------------------------------- the designer

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..errors import RulesError
-from .metrics import deciding, game_metrics, metric_id, metric_labels, metric_values
+from .metrics import deciding, game_metrics, metric_id, metric_labels, metric_values, team_names
 from .parallel import make_runner
 from .runner import SweepSpec, load
 from .stats import MIN_PAIRS, Sprt, holm, paired
@@ -108,7 +108,8 @@ def differences(base: Sweep, variant: Sweep, terms: list) -> list:
     n = min(base.played, variant.played)
     losses = any(base.values.get("lost", ())[:n]) or any(variant.values.get("lost", ())[:n])
     seats = deciding([base, variant])
-    labels = metric_labels(players, terms, losses, first_player=len(seats) > 1)
+    labels = metric_labels(players, terms, losses, first_player=len(seats) > 1,
+                           shared="shared_score" in base.values, teams=team_names([base, variant]))
     out = []
     for metric, label in labels.items():
         b = metric_values(base, metric, seats, 0, n)
@@ -174,7 +175,7 @@ def compare(base: str, variants: list, games: int, players: Optional[int] = None
         terms += [t for t in s.meta["terms"] if t not in terms]
     for s in [base_sweep, *sweeps]:
         s.metrics = lambda record: game_metrics(record, terms)
-    known = metric_labels(spec.players, terms, losses=True)
+    known = metric_labels(spec.players, terms, losses=True, shared=base_sweep.game.traits.cooperative)
     metric = metric_id(metric)
     tests = {}
     if sprt:

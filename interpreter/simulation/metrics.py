@@ -13,16 +13,25 @@ from __future__ import annotations
 
 import re
 
-from .summary import deciding_seats, shares, turn_order
+from .summary import deciding_seats, shares, team_shares, turn_order
 
 FIRST = "first_player"  # per-game value kept to derive the advantage; not a metric itself
 
 
-def metric_labels(players: int, terms: list, losses: bool = False, first_player: bool = True) -> dict:
+TEAM = "win_rate_team_"  # + a team's name: the team's win rate (`teams by`)
+
+
+def metric_labels(players: int, terms: list, losses: bool = False, first_player: bool = True,
+                  shared: bool = False, teams=()) -> dict:
     """Metric id -> readable label, in display order (`lost` only for rules
     in which everyone can lose, the first-player advantage only where at
-    least two seats decide)."""
+    least two seats decide, the shared score for `cooperative score` rules,
+    a win rate per team of `teams`)."""
     labels = {f"win_rate_seat_{s}": f"win rate of player {s + 1} (seat {s})" for s in range(players)}
+    for team in teams:
+        labels[f"{TEAM}{team}"] = f"win rate of team {team}"
+    if shared:
+        labels["shared_score"] = "shared score (cooperative score)"
     if first_player:
         labels["first_player_advantage"] = "first-player advantage (win rate of the first player - fair share)"
     labels["decisiveness"] = "decisiveness (share of games with one winner)"
@@ -53,6 +62,10 @@ def game_metrics(record: dict, terms: list) -> dict:
     ordered = sorted(scores, reverse=True)
     out["winning_margin"] = float(ordered[0] - ordered[1]) if n > 1 else 0.0
     out["turns"] = float(record["turns"])
+    if "shared_score" in record:
+        out["shared_score"] = float(record["shared_score"])
+    for team, share in team_shares(record).items():
+        out[f"{TEAM}{team}"] = share
     for t in terms:
         points = float(sum(b.get(t, 0) for b in record["breakdown"]))
         out[f"points:{t}"] = points / n
@@ -79,6 +92,11 @@ def deciding(sweeps: list) -> list:
     """The seats that decide in some game of any of the sweeps."""
     decided = [sum(s.tally.decided[seat] for s in sweeps) for seat in range(sweeps[0].spec.players)]
     return deciding_seats(decided)
+
+
+def team_names(sweeps: list) -> list:
+    """The teams whose win rates the sweeps measured, by name."""
+    return sorted({name[len(TEAM):] for s in sweeps for name in s.values if name.startswith(TEAM)})
 
 
 def metric_values(sweep, metric: str, seats: list, start: int = 0, stop: int | None = None) -> list:

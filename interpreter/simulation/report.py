@@ -185,7 +185,13 @@ def _summary_html(name, s) -> str:
     rows = [[f"player {r['seat'] + 1}", r["rate"], f"{r['low']:.3f} – {r['high']:.3f}"] for r in s["win_rate_by_seat"]]
     rows += [[f"position {r['position'] + 1}", r["rate"], f"{r['low']:.3f} – {r['high']:.3f}"] for r in s["win_rate_by_position"]]
     rows += [[f"bot {e(b)}", r["rate"], f"{r['low']:.3f} – {r['high']:.3f}"] for b, r in s["win_rate_by_bot"].items()]
+    rows += [[f"team {e(r['team'])}", r["rate"], f"{r['low']:.3f} – {r['high']:.3f}"] for r in s.get("win_rate_by_team", ())]
     parts.append(_table(["who", "win rate", "95% interval"], rows))
+    coop = s.get("cooperative")
+    if coop:
+        d = coop["shared_score"]
+        parts.append(f"<p>Shared score {d['mean']:.2f} ({d['low']:.2f} – {d['high']:.2f}, 95% interval) "
+                     f"out of {e(str(coop['best_score']))}.</p>")
     against = s.get("against_non_deciding")
     if against:
         w = against["win_rate"]

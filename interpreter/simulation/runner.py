@@ -126,7 +126,8 @@ def play_one(game, spec: SweepSpec, index: int) -> dict:
         agent = make_agent(name, seed, seat)
         agents.append(_FastRecorder(agent) if hasattr(agent, "choose_id") else _Recorder(agent))
     st, started = _opening(game, spec, seed, agents)
-    final = play_game(game, spec.players, seed, agents, state=st)
+    hands = _Hands(st) if game.traits.starts_hands else None
+    final = play_game(game, spec.players, seed, agents, state=st, after_decision=hands)
     result = final.result()
     # Cards are counted by group: the copies of one entry are one card here.
     groups = game.program.card_groups
@@ -149,10 +150,13 @@ def play_one(game, spec: SweepSpec, index: int) -> dict:
         "winners": result["winners"],
         "lost": bool(result.get("lost", False)),
         **({"outcome": result["outcome"], "top_scorers": result["top_scorers"]} if "outcome" in result else {}),
+        **{key: result[key] for key in ("top_scorers", "shared_score", "best_score", "teams") if key in result},
         "turns": result["turns"],
         "decisions": [a.count for a in agents],
         "cards": [sorted(u) for u in used],
     }
+    if hands is not None:
+        record["hands"] = hands.finish(final)
     if spec.coverage:
         record["coverage"] = {name: n for name, n in final.rule_coverage().items() if n}
         home = final.z[game.program.zones[game.program.setup_zone].base]
@@ -160,6 +164,36 @@ def play_one(game, spec: SweepSpec, index: int) -> dict:
         by_id = dict(zip(game.program.card_ids, groups))
         record["read"] = sorted({by_id[c] for c in final.card_reads()})  # after result(): scoring reads cards too
     return record
+
+
+class _Hands:
+    """The hands of a game whose rules start each one (`Traits.starts_hands`),
+    watched after every decision: a hand is a round, its starter the first
+    of the round's order, its winners the seats whose score rose the most
+    during it (none where no score rose). `hands`: [starter, winners] each."""
+
+    def __init__(self, st):
+        self.hands: list = []
+        self._begin(st)
+
+    def _begin(self, st) -> None:
+        self.round, self.starter, self.scores = st.round, st.order[0] if st.order else st.first, st.scores()
+
+    def __call__(self, st) -> None:
+        if self.round is None or (st.round == self.round and not st.over):
+            return
+        gains = [a - b for a, b in zip(st.scores(), self.scores)]
+        best = max(gains)
+        self.hands.append([self.starter, [p for p, g in enumerate(gains) if g == best] if best > 0 else []])
+        if not st.over:
+            self._begin(st)
+        else:
+            self.round = None  # (asked again at the end: nothing left to count)
+
+    def finish(self, st) -> list:
+        """The hands, the last one counted once the game is over."""
+        self(st)
+        return self.hands
 
 
 def _opening(game, spec: SweepSpec, seed: int, agents: list):

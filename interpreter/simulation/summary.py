@@ -9,13 +9,17 @@ from __future__ import annotations
 
 from array import array
 
-from .stats import describe, newcombe, proportion
+from .stats import describe, mean_interval, newcombe, proportion
 
 TIES = ("a win shared by k players counts 1/k for each of them; "
         "a game the rules end as lost for everyone is a win for nobody")
 TEAM = ("the team wins every game the rules do not end as lost for everyone; "
         "a game the rules end as won together is a whole win for every seat; "
         "top score: the best score of the team (1/k for each of k tied)")
+COOPERATIVE = ("the shared score of a `cooperative score` game: the mean of the players' scores, "
+               "0 in a game the rules end as lost; mean with its Student t 95% interval")
+TEAMS = ("a team's win rate over the games it played (a win shared by k teams counts 1/k for each); "
+         "seats: the team's seats when they were the same in every game")
 SUMMARY_FORMAT = "rules-simulate-summary/1"  # schemas/simulate-summary.schema.json
 MIN_USES = 30  # cards used (or not used) fewer times are left out of printed impact lists
 
@@ -36,6 +40,24 @@ def shares(record: dict) -> list:
     for w in winners:
         out[w] = 1.0 / k
     return out
+
+
+def team_name(value) -> str:
+    """A team of `teams by` as a summary names it: its value, as text."""
+    return value if isinstance(value, str) else ("yes" if value else "no") if isinstance(value, bool) else str(value)
+
+
+def team_shares(record: dict) -> dict:
+    """Each team's share of the win in a game of `teams by` (empty without
+    teams): 1/k for each of k teams of winners, 1 for every team in a game
+    won together."""
+    if "teams" not in record:
+        return {}
+    names = [team_name(v) for v in record["teams"]]
+    if record.get("outcome") == "won":
+        return dict.fromkeys(names, 1.0)
+    won = {names[w] for w in record["winners"]}
+    return {name: (1.0 / len(won) if name in won else 0.0) for name in names}
 
 
 def position(record: dict, seat: int) -> int:
@@ -99,13 +121,20 @@ class Tally:
         self.unplayed = dict.fromkeys(self.card_ids, 0)
         self.read_games = dict.fromkeys(self.card_ids, 0)
         self.term_games = dict.fromkeys(self.terms, 0)
+        # what the players play for: the shared score, the teams
+        self.shared = array("d")
+        self.best = None
+        self.team_wins: dict = {}  # team name -> [win shares, games]
+        self.team_seats: dict = {}  # team name -> the seats it had, each way seen
+        self.hands = [0, 0.0]  # hands with a winner, the hand's starter's win shares
 
     def add(self, r: dict) -> None:
         self.n += 1
         s = shares(r)
         players = self.players
-        if len(r.get("top_scorers", r["winners"])) == 1:
-            self.decisive += 1
+        teams = team_shares(r)
+        if (sum(1 for v in teams.values() if v) if teams else len(r.get("top_scorers", r["winners"]))) == 1:
+            self.decisive += 1  # one winner, or with teams one winning team
         if r.get("lost"):
             self.lost += 1
         first = r["first_player"]
@@ -138,6 +167,58 @@ class Tally:
         self.turns.append(r["turns"])
         self.decisions.append(sum(r["decisions"]))
         self._add_cards(r, s)
+        self._add_objective(r)
+        self._add_hands(r)
+
+    def _add_hands(self, r: dict) -> None:
+        for starter, winners in r.get("hands", ()):
+            if winners:
+                self.hands[0] += 1
+                self.hands[1] += 1.0 / len(winners) if starter in winners else 0.0
+
+    def by_hand(self) -> dict:
+        """The first-player advantage hand by hand, for rules that start each
+        hand (a hand's winner starts the next, say): the share of hands won by
+        the player who started them, minus the fair share 1/n (the hands no
+        score rose in left out)."""
+        hands, wins = self.hands
+        rate = proportion(wins, hands)
+        fair = 1.0 / self.players
+        return {"hands": hands, "win_rate": rate["rate"], "fair_share": fair, "advantage": rate["rate"] - fair,
+                "low": rate["low"] - fair, "high": rate["high"] - fair}
+
+    def _add_objective(self, r: dict) -> None:
+        if "shared_score" in r:
+            self.shared.append(r["shared_score"])
+            self.best = r["best_score"]
+        for name, share in team_shares(r).items():
+            entry = self.team_wins.setdefault(name, [0.0, 0])
+            entry[0] += share
+            entry[1] += 1
+            self.team_seats.setdefault(name, set()).add(
+                tuple(seat for seat, v in enumerate(r["teams"]) if team_name(v) == name))
+
+    def objective(self, deciding: list) -> dict:
+        """What the players play for, for the rules that declare it: how the
+        team did in games won or lost together, the shared score (`cooperative
+        score`), the win rate of each team (`teams by`); and the first-player
+        advantage hand by hand where the rules start hands."""
+        out: dict = {}
+        if self.meta.get("team") and not self.shared:  # (a shared score says how the team did)
+            out["team"] = self.team(deciding)
+        if self.meta.get("hands"):
+            out["first_player_advantage_by_hand"] = self.by_hand()
+        if self.shared:
+            mean, low, high = mean_interval(self.shared)
+            out["cooperative"] = {"meaning": COOPERATIVE, "best_score": self.best,
+                                  "shared_score": {**describe(self.shared), "low": low, "high": high}}
+        if self.team_wins:
+            out["win_rate_by_team"] = [
+                {"team": name, "seats": list(next(iter(seats))) if len(seats) == 1 else None,
+                 **proportion(wins, games)}
+                for name, (wins, games) in sorted(self.team_wins.items()) for seats in [self.team_seats[name]]]
+            out["teams_meaning"] = TEAMS
+        return out
 
     def _add_cards(self, r: dict, s: list) -> None:
         seen = set()
@@ -244,8 +325,7 @@ class Tally:
                 "win_rate": proportion(sum(seat_wins[s] for s in deciding), n),
                 "meaning": "the share of games won by the seats that decide (1/k of a game shared by k winners)",
             }
-        if meta.get("team"):
-            out["team"] = self.team(deciding)
+        out.update(self.objective(deciding))
         if seconds is not None:
             out["seconds"] = seconds
             out["games_per_second"] = n / seconds if seconds > 0 else float("inf")

@@ -62,7 +62,8 @@ class Sweep:
             "card_names": [p.card_names[card] for card in first_of_group.values()],
             "rule_names": rule_names(self.game, self.spec.players) if self.spec.coverage else [],
             "terms": [label for label, _ in p.score_terms], "coverage": self.spec.coverage,
-            "team": self.game.traits.together,
+            "team": self.game.traits.together or self.game.traits.cooperative,
+            "hands": self.game.traits.starts_hands,
         }
 
     def summary(self) -> dict:
@@ -99,8 +100,15 @@ class Sweep:
         if self.keep_records:
             self.records.append(_compact(record))
         if self.metrics is not None:
-            for name, value in self.metrics(record).items():
-                self.values.setdefault(name, array("d")).append(value)
+            # a metric a game lacks counts 0 there (the win rate of a team
+            # no player of that game was on), so every array has a value per game
+            games = self.played - 1
+            measured = self.metrics(record)
+            for name, value in measured.items():
+                self.values.setdefault(name, array("d", [0.0] * games)).append(value)
+            for name, column in self.values.items():
+                if name not in measured:
+                    column.append(0.0)
 
 
 def _compact(record: dict) -> dict:

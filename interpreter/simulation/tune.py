@@ -385,7 +385,8 @@ def tune(rules: str, params: list, targets: list, budget: int = 20000, players: 
         spec = SweepSpec.make(rules, sets, load(spec).player_range[0], bots, seed, False, max_steps)
     game = load(spec)
     check_params(params, game.program.params)
-    _check_targets(targets, spec.players, [label for label, _ in game.program.score_terms])
+    _check_targets(targets, spec.players, [label for label, _ in game.program.score_terms],
+                   shared=game.traits.cooperative)
     with aborted_on_interrupt():
         runner = make_runner(jobs, scheduler)
         try:
@@ -401,8 +402,8 @@ def tune(rules: str, params: list, targets: list, budget: int = 20000, players: 
     return TuneResult(spec.rules, params, targets, search.candidates, best, settings)
 
 
-def _check_targets(targets: list, players: int, terms: list) -> None:
-    known = metric_labels(players, terms, losses=True)
+def _check_targets(targets: list, players: int, terms: list, shared: bool = False) -> None:
+    known = metric_labels(players, terms, losses=True, shared=shared)
     for t in targets:
         if t.metric not in known:
             names = summary_names(players, terms)

@@ -204,6 +204,7 @@ const Table = (function () {
     end.scores.forEach((score, p) => {
       let name = "player " + (p + 1);
       if (p === end.first_player) name += " (first)";
+      if (end.teams) name += " (" + end.teams[p] + ")";
       if (end.winners.includes(p)) name += " winner";
       const row = el("tr", { "data-seat": p, class: end.winners.includes(p) ? "winner" : null }, el("th", { scope: "row", text: name }));
       for (const label of end.labels) row.append(el("td", { text: String(end.breakdown[p][label]) }));
