@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .codegen import Label
 from .ops import chosen
-from .runtime import DONE, PASS, Told, render
+from .runtime import DONE, NOT_ASKED, PASS, Told, render
 
 UNSEEN_CARD = "a card you cannot see"  # a card option's label for a player who does not see the card
 UNSEEN_OPTION = "an option chosen in secret"  # an option of `choose ... secretly`, for another player

@@ -26,7 +26,8 @@ class FlowGen:
         order in turn is asked (L, its condition and labels read as that
         player), the picks kept in the frame; once all have chosen, they are
         revealed and the body runs for each player with its pick (the else
-        body for a player who passed or had no option)."""
+        body for a player who passed or had no option; one with no option
+        was not asked, and the reveal does not name it)."""
         kind = self.x.element_kind(s.iterable, names)
         slot, seats, picks, index, saved = (self.var(True) for _ in range(5))
         inner = names.bind(s.var, slot, self.x.types.element(s.iterable, names.types))
@@ -40,7 +41,7 @@ class FlowGen:
         values, ids = self.options_of(s, names, kind)
         self.emit(f"vals = {values}", s.span)
         self.emit("if not vals:" if s.optional else "if len(vals) <= 1:", s.span)
-        self.emit(f"    {slot} = vals[0] if vals else {self.m.const(dp.PASS)}", s.span)
+        self.emit(f"    {slot} = vals[0] if vals else {self.m.const(dp.NOT_ASKED)}", s.span)
         self.emit(f"    if st.events is not None and vals: R_forced(st, {point.id}, vals[0])", s.span)
         self.emit(f"    {picks} = {picks} + ({slot},)", s.span)
         self.indent += 1
@@ -57,7 +58,7 @@ class FlowGen:
         self.jump_if(f"{index} >= len({seats})", end, s.span)
         self.emit(f"st.me = {seats}[{index}]; {slot} = {picks}[{index}]; {index} += 1", s.span)
         other = Label() if s.else_body else top
-        self.jump_if(f"{slot} == {self.m.const(dp.PASS)}", other, s.span)
+        self.jump_if(f"{slot} in {self.m.const((dp.PASS, dp.NOT_ASKED))}", other, s.span)
         self.block(s.body, inner)
         self.jump(top, s.span)
         if s.else_body:
