@@ -201,7 +201,7 @@ class GameState(State):
         if self.events is not None:
             value = self.option_values[i]
             label = program.decisions[self.point].label(self, self.frames[-1], value)
-            self.events.append(("decision", self.decider, self.point, value, label, False))
+            self.events.append(("decision", self.decider, self.point, value, label, False, tuple(self.known)))
         take(self, self.frames[-1], i)
         run(self)
         if program.check_invariants:

@@ -483,7 +483,7 @@ def forced(st, point, value):
     """Tell a decision that had one option, taken without asking (with its
     label, made now, while the rule's locals are as the label reads them)."""
     label = st.program.decisions[point].label(st, st.frames[-1], value)
-    st.events.append(("decision", st.me, point, value, label, True))
+    st.events.append(("decision", st.me, point, value, label, True, tuple(st.known)))
 
 
 def seats_together(st) -> tuple:
@@ -519,7 +519,7 @@ def reveal(st, point, seats, picks):
     finally:
         st.me = me
     if told:
-        st.events.append(("reveal", point, tuple(told)))
+        st.events.append(("reveal", point, tuple(told), tuple(st.known)))
 
 
 def counter_changed(st, counter, owner, before, after):
