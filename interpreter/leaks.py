@@ -496,7 +496,8 @@ def _decider_words(st) -> str:
 
 def _options(st, seat: int) -> list:
     decision = st.decision(viewer=seat)
-    return [decision.prompt] + [f"{o.id}: {o.label}" for o in decision.options]
+    return ([decision.prompt] + [f"{o.id}: {o.label}" for o in decision.options]
+            + [f"not now: {o.label} ({o.reason})" for o in decision.unavailable])
 
 
 def _watched(st, seat: int, pair) -> tuple:

@@ -13,6 +13,7 @@ from . import calls, ops
 from . import runtime as rt
 from .boards import adjacency_functions, build_boards
 from .codegen import Module
+from .explain import not_open
 from .exprgen import ExprGen, Names
 from .flowgen import hooks_with_windows
 from .program import CounterInfo, Program, ZoneInfo
@@ -148,6 +149,7 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
     exprs.refresh_fields()
     program.score_terms = [(label, ns[fn]) for label, fn in score_terms]
     program.effect_conditions = {name: ns[fn] for name, fn in conditions.items()}
+    program.effect_reasons = {name: not_open(decl) for name, decl in model.effects.items() if not_open(decl)}
     program.tiebreaks = [ns[fn] for fn in tiebreaks]
     program.turn_order = ns[order] if order else None
     program.card_views = {name: _card_view(ns[fn]) for name, fn in views.items()}

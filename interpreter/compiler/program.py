@@ -87,6 +87,7 @@ class Program:
     won_together: bool = False  # some rule can end the game won by all the players together
     card_views: dict = field(default_factory=dict)  # zone name or "cards" -> fn(st, card)
     effect_conditions: dict = field(default_factory=dict)  # effect name -> fn(st): whether it can be offered
+    effect_reasons: dict = field(default_factory=dict)  # effect name -> why it is not offered now (explain.not_open)
     shown_values: dict = field(default_factory=dict)  # definition name -> (visibility, fn(st)) shown per player
     zone_of_instance: list = field(default_factory=list)
     # per zone instance, the seats that see its cards as a bit mask; a card

@@ -511,6 +511,8 @@ class EffectDecl(Decl):
     label: Optional[str]
     body: tuple[Stmt, ...]
     when: Optional[Expr] = None  # offered to resolve only while this holds
+    otherwise: Optional[str] = None  # while `when` does not hold, the reason shown (`else "..."`)
+    unlisted: bool = False  # `else hidden`: while `when` does not hold, not shown at all
 
 
 class ProcedureDecl(Decl):
@@ -524,6 +526,8 @@ class ActionDecl(Decl):
     label: Template
     when: Optional[Expr]
     body: tuple[Stmt, ...]
+    otherwise: Optional[str] = None  # as in EffectDecl
+    unlisted: bool = False
 
 
 class SetupDecl(Decl):

@@ -93,7 +93,8 @@ def decision_json(st, numbers: dict) -> dict:
     decision = st.decision()
     options = sorted(decision.options, key=lambda o: numbers[o.id])
     return {"player": decision.player, "name": player_name(decision.player), "prompt": prompt_words(st),
-            "options": [{"number": numbers[o.id], "id": o.id, "label": o.label} for o in options]}
+            "options": [{"number": numbers[o.id], "id": o.id, "label": o.label} for o in options],
+            "unavailable": [{"label": o.label, "reason": o.reason} for o in decision.unavailable]}
 
 
 _LAYOUTS: dict = {}  # program id -> (program, its layouts): a board never changes during a game
