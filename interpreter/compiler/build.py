@@ -128,6 +128,7 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
              for name, decl in model.shown_values.items()]
     views = {name: exprs.function(decl.template, Names().bind("card", "L[0]", CARD), f"show {name}", decl.span, template=True)
              for name, decl in model.shows.items()}
+    markers = [_marker_functions(exprs, decl) for decl in model.markers.values()]
 
     _register_runtime(module, program)
     module.build()
@@ -153,6 +154,7 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
     program.tiebreaks = [ns[fn] for fn in tiebreaks]
     program.turn_order = ns[order] if order else None
     program.card_views = {name: _card_view(ns[fn]) for name, fn in views.items()}
+    program.markers = [(name, cards, *(ns[fn] for fn in fns)) for name, cards, *fns in markers]
     program.shown_values = {name: (decl.visibility, ns[fn]) for (name, decl), fn in zip(model.shown_values.items(), shown)}
     program.module = module
     program.set_step_budget(program.step_budget)
@@ -282,3 +284,15 @@ def card_backs(decl, cards) -> list:
     if decl.by == "kinds":
         return [c.kind if c.kind in decl.names else "" for c in cards]
     return [repr(c.data.get(decl.names[0])) for c in cards]
+
+
+def _marker_functions(exprs, decl) -> tuple:
+    """(name, whether its values are cards, values, label, space) of a
+    `marker`: the generated functions giving its list, and the label and the
+    space of one of its values (L[0])."""
+    rule = f"marker {decl.name}"
+    kind = exprs.types.element(decl.iterable, Names().types)
+    one = Names().bind(decl.var, "L[0]", kind)
+    return (decl.name, kind == CARD, exprs.function(decl.iterable, Names(), rule, name=f"{rule} values"),
+            exprs.function(decl.label, one, rule, decl.span, template=True),
+            exprs.function(decl.space, one, rule, name=f"{rule} space"))

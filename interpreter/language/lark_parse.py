@@ -168,6 +168,10 @@ class _ToAst(Transformer):
         return n.Announce(event, tuple(args or ()), start, first_only is not None)
 
     @_raw
+    def marker_decl(self, name, label, var, iterable, space):
+        return n.MarkerDecl(str(name), self._template(label), str(var), iterable, space)
+
+    @_raw
     def action_decl(self, name, label, when, otherwise, body):
         reason, unlisted = otherwise or (None, False)
         return n.ActionDecl(str(name), self._template(label), when, body, reason, unlisted)

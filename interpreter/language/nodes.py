@@ -468,6 +468,18 @@ class BoardDecl(Decl):
     zone: Optional[str] = None  # `board KIND in ZONE`: the spaces are the cards lying in ZONE (it grows)
 
 
+class MarkerDecl(Decl):
+    """`marker pawn "{p}" for each p in seats on space_of(p)`: for each value
+    `var` of `iterable`, a piece labelled `label` on the board space `space`
+    (a card; none: not on the board), shown on the map and named with it."""
+
+    name: str
+    label: Template
+    var: str
+    iterable: Expr
+    space: Expr
+
+
 class BacksDecl(Decl):
     """What tells face-down cards apart (`backs: ...`): "kind" (each kind its
     own back), "kinds" (the kinds of `names` each their own, the others one),

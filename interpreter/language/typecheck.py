@@ -60,6 +60,11 @@ class TypeCheck(Visitor):
             self.turn_order(m.turn_order.seats)
         for decl in m.boards.values():
             self.expect(decl.adjacent, {decl.a: CARD, decl.b: CARD}, {BOOL}, f"the adjacency of board '{decl.name}'")
+        for decl in m.markers.values():
+            self.expect(decl.iterable, {}, {CARDS, PLAYERS, LIST}, f"the list of marker '{decl.name}'")
+            scope = {decl.var: self.types.element(decl.iterable, {})}
+            self.expect(decl.space, scope, {CARD}, f"the space of marker '{decl.name}'")
+            self.expr(decl.label, scope)
         return self.problems
 
     def error(self, message, span, hint=None):
