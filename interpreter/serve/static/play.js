@@ -64,9 +64,9 @@
                                onclick: () => choose(option.number) },
             Table.el("span", { class: "number", text: option.number + ". " }), option.label)));
       }
-      for (const option of view.decision.unavailable || []) {  // shown, never chosen
+      for (const option of view.decision.unavailable || []) {  // shown, never chosen (not a button.option)
         options.append(Table.el("li", {},
-          Table.el("button", { type: "button", class: "option unavailable", disabled: true, title: "not now: " + option.reason },
+          Table.el("button", { type: "button", class: "unavailable", disabled: true, title: "not now: " + option.reason },
             option.label, Table.el("span", { class: "reason", text: " (not now: " + option.reason + ")" }))));
       }
     } else if (view.end) {
