@@ -285,8 +285,9 @@ class Checker(FlowChecks, NothingChecks, Visitor):
         self.expr(decl.iterable, set())
         for part in (decl.label, decl.space):
             self.expr(part, {decl.var})
-        if any(reads_private_counter(part, self.model) for part in (decl.iterable, decl.label, decl.space)):
-            self.error(f"marker '{decl.name}' reads a counter not every player sees", decl.span,
+        private = [part for part in (decl.iterable, decl.label, decl.space) if reads_private_counter(part, self.model)]
+        if private:
+            self.error(f"marker '{decl.name}' reads a counter not every player sees", private[0].span,
                        "a marker is shown to every player: read only visible counters (where a piece "
                        "stands is seen by all)")
 
