@@ -126,3 +126,14 @@ def test_in_the_browser_they_are_disabled_buttons_with_the_reason(browser, tmp_p
         assert other.locator("#options button").count() == 0
         assert held not in other.content()
         assert page.errors == [] and other.errors == []
+
+
+def test_an_alternative_of_resolve_all_not_open_now_is_shown_with_why():
+    rules = SHOP.replace('effect coin "take 1 gold": gain 1 gold\n',
+                         'effect coin "take 1 gold": gain 1 gold\neffect two "take 2 energy": gain 2 energy\n')
+    rules = rules.replace("    resolve any of top(hand).effects", "    resolve all of top(hand).effects")
+    cards = CARDS.replace('"coin spend"', '"coin/spend/two"')
+    st = load_game(text=rules, cards={"cards.yaml": cards}).new_initial_state(2, 1)
+    st.apply_action("work")
+    assert st.legal_actions() == ["coin", "two"]
+    assert not_now(st.decision()) == [("spend 2 energy for 3 gold", "needs energy >= 2")]
