@@ -432,3 +432,18 @@ def test_a_misspelt_override_gets_the_quick_fix_on_its_name(client, tmp_path):
     assert action["title"] == "Change 'coin_limt' to 'coin_limit'"
     [edit] = action["edit"]["changes"][uri]
     assert (edit["newText"], span(edit)) == ("coin_limit", (1, 15, 1, 24))
+
+
+def test_a_marker_s_names_are_uses_and_it_is_in_the_outline(client):
+    """`marker hero ... on space_of(p)`: the definition it reads is found
+    among the definition's uses, and the outline lists the marker."""
+    path = RULES / "catastropolis" / "catastropolis.rules"
+    uri = client.open(path)
+    client.diagnostics(uri, 1)
+    line, character = position_of(path, r"^define (space_of)", len("define "))
+    found = client.request("textDocument/references", {**client.at(uri, line, character),
+                                                        "context": {"includeDeclaration": False}})
+    marker_line = next(number for number, text in enumerate(path.read_text().splitlines()) if text.startswith("marker hero"))
+    assert marker_line in [r["range"]["start"]["line"] for r in found if r["uri"] == uri]
+    symbols = client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+    assert {"marker hero", "marker situation"} <= {s["name"] for s in symbols}
