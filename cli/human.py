@@ -218,6 +218,8 @@ class Session:
         numbers = self.numbering[1]
         for option in sorted(decision.options, key=lambda o: numbers[o.id]):
             self.console.print(f"  {numbers[option.id]:>2}. {safe(option.label)}")
+        for option in decision.unavailable:  # unnumbered: they cannot be chosen
+            self.console.print(f"[dim]   -  {safe(option.label)} (not now: {safe(option.reason)})[/dim]")
 
     def read(self):
         """A line typed at the prompt, or None once input has ended (or stdin is closed)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+import textwrap
 
 import click
 from rich.console import Console
@@ -51,13 +52,19 @@ def log_line(st, decision, label: str) -> str:
 
 
 def event_lines(lines: list, heading: str | None = None) -> None:
-    """What followed a decision (texts from replay.told), under its line."""
+    """What followed a decision (texts from replay.told), under its line;
+    at a terminal a long line wraps within its width, indented under its start
+    (a file or a pipe gets each line whole)."""
     from .narrate import short
 
     if heading and lines:
         click.echo(f"{heading}:")
+    columns = width(0)
     for text in lines:
-        click.echo(printable("    " + short(text, ("move",))))
+        line = printable("    " + short(text, ("move",)))
+        if columns and len(line) > columns:
+            line = textwrap.fill(line, columns, subsequent_indent=" " * 8, break_on_hyphens=False)
+        click.echo(line)
 
 
 def seed_line(game, rules: str, seed: int, players: int, resumed: bool) -> str:

@@ -14,10 +14,12 @@ viewer)` words a whole batch the way a person reads it: the cards moved
 together on one line, a counter's successive values on one line, and each
 card judged where it lay when the event happened, not where it lies now.
 
-Event tuples (the first item is the kind):
-  ("decision", player, point, value, label, forced)
+Event tuples (the first item is the kind; `knew` is `state.known` as it was
+then, so that a line says what its viewer knew when it happened, not what it
+learnt later in the batch):
+  ("decision", player, point, value, label, forced, knew)
   ("counter", counter index, owner, before, after)
-  ("move", card, from zone instance, to zone instance)
+  ("move", card, from zone instance, to zone instance, knew)
   ("shuffle", zone instance)
   ("look", seats mask, cards, looker seat or None for a reveal)
   ("forget", ((zone instance, seats mask that forgot cards there), ...))
@@ -26,7 +28,7 @@ Event tuples (the first item is the kind):
   ("phase", phase number, label)
   ("speak", point, player, label)  who speaks first in a window where the first to speak takes the offer
   ("tell", text)              a line the rules tell the table (`tell "..."`), a runtime.Told where it reads cards
-  ("reveal", point, ((player, value, label), ...))  the picks of a simultaneous choice
+  ("reveal", point, ((player, value, label), ...), knew)  the picks of a simultaneous choice
   ("last round", round, span) ("end", "now" | "lost" | "won" | "rounds", span or round)
 
 Where a rule ends the game, its words say where (file:line) and quote the
@@ -156,11 +158,15 @@ def asked(event) -> bool:
 
 def _told_where_cards_were(st, events, viewer):
     """(event, text) for each event the viewer is told, each judged with the
-    cards where they lay just after it (the later moves of the batch undone)."""
+    cards where they lay just after it (the later moves of the batch undone)
+    and with who knew which card then (the event's `knew`, else that of the
+    next event that has one)."""
     loc = list(st.loc)
     moment = SimpleNamespace(program=st.program, loc=loc, known=st.known, n=st.n)
     told = []
     for event in reversed(events):
+        if event[0] in KNEW_AT:
+            moment.known = event[-1]
         text = tell(moment, event, viewer)
         if text is not None:
             told.append((event, text))
@@ -170,11 +176,14 @@ def _told_where_cards_were(st, events, viewer):
     return told
 
 
+KNEW_AT = ("decision", "move", "reveal")  # the kinds of events that end with `knew`
+
+
 def _merge_key(st, event, viewer, text):
     """What a line must share with the previous one to be merged with it,
     and this event's part of the merged line."""
     if event[0] == "move":
-        _, _, source, dest = event
+        _, _, source, dest, _ = event
         return ("move", source, dest), text[:-len(f": {place(st, source)} -> {place(st, dest)}")]
     if event[0] == "counter":
         _, index, owner, before, after = event
@@ -204,7 +213,7 @@ def _decision(st, event, viewer):
     reaction and whether there was any other option are the player's own
     (the others cannot tell a player who declined from one who could not
     react, nor a forced choice from a free one)."""
-    _, player, point, value, label, forced = event
+    _, player, point, value, label, forced, _ = event
     decision = st.program.decisions[point]
     kind = getattr(decision, "kind", None)
     own = viewer in (player, visibility.EVERYTHING)
@@ -242,7 +251,7 @@ def _owner_name(st, info, owner) -> str:
 
 
 def _move(st, event, viewer):
-    _, card, source, dest = event
+    _, card, source, dest, _ = event
     seen = (visibility.instance_visible(st, source, viewer) or visibility.instance_visible(st, dest, viewer)
             or visibility.knows(st, card, viewer))
     if seen:
@@ -289,7 +298,7 @@ def _trigger(st, event, viewer):
 
 
 def _reveal(st, event, viewer):
-    _, point, picks = event
+    _, point, picks, _ = event
     kind = getattr(st.program.decisions[point], "kind", None)
     told = [f"{player_name(player)}: "
             + (visibility.told_to(st, label, viewer) if visibility.option_visible(st, kind, value, player, viewer)

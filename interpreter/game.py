@@ -36,10 +36,19 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Unavailable:
+    """An option the rules offer here that cannot be taken now, and why: shown
+    beside the options, never one of them (it has no id)."""
+    label: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Decision:
     player: int
     prompt: str
     options: tuple
+    unavailable: tuple = ()  # of Unavailable, for the player deciding and whoever watches it
 
 
 class Game:
@@ -161,7 +170,22 @@ class GameState(State):
         if self.over:
             return None
         point, fr = self._decision_point()
-        return Decision(self.decider, point.prompt(self, fr), tuple(self.legal_options(viewer)))
+        return Decision(self.decider, point.prompt(self, fr), tuple(self.legal_options(viewer)),
+                        tuple(self.unavailable_options(viewer)))
+
+    def unavailable_options(self, viewer: int | None = None) -> list[Unavailable]:
+        """The options the pending decision would offer but for a condition
+        that does not hold now (point.unavailable), as `viewer` (by default
+        the player deciding) is told them: their labels and reasons through
+        visibility.told_to, as the options' labels."""
+        if self.over:
+            return []
+        point, fr = self._decision_point()
+        seer = self.decider if viewer is None else viewer
+        if point.secretly and seer not in (self.decider, visibility.EVERYTHING):
+            return []
+        return [Unavailable(visibility.told_to(self, label, seer), visibility.told_to(self, reason, seer))
+                for label, reason in point.unavailable(self, fr)]
 
     def prompt(self) -> str | None:
         """The question of the pending decision (None once the game is over)."""
@@ -201,7 +225,7 @@ class GameState(State):
         if self.events is not None:
             value = self.option_values[i]
             label = program.decisions[self.point].label(self, self.frames[-1], value)
-            self.events.append(("decision", self.decider, self.point, value, label, False))
+            self.events.append(("decision", self.decider, self.point, value, label, False, tuple(self.known)))
         take(self, self.frames[-1], i)
         run(self)
         if program.check_invariants:

@@ -441,12 +441,17 @@ def _plain(event, a, b, exchange: bool):
         return card if not exchange else b if card == a else a if card == b else card
 
     kind = event[0]
+    if kind in _events.KNEW_AT:  # who knew which card: the twins' own, with the two cards' entries exchanged
+        knew = list(event[-1])
+        if exchange:
+            knew[a], knew[b] = knew[b], knew[a]
+        event = (*event[:-1], tuple(knew))
     if kind == "move":
         return (kind, swap(event[1]), *event[2:])
     if kind == "look":
         return (kind, event[1], tuple(map(swap, event[2])), event[3])
     if kind == "decision" and event[3] in (a, b):
-        return (kind, event[1], event[2], swap(event[3]), None, event[5])
+        return (kind, event[1], event[2], swap(event[3]), None, event[5], event[6])
     return event
 
 
@@ -491,7 +496,8 @@ def _decider_words(st) -> str:
 
 def _options(st, seat: int) -> list:
     decision = st.decision(viewer=seat)
-    return [decision.prompt] + [f"{o.id}: {o.label}" for o in decision.options]
+    return ([decision.prompt] + [f"{o.id}: {o.label}" for o in decision.options]
+            + [f"not now: {o.label} ({o.reason})" for o in decision.unavailable])
 
 
 def _watched(st, seat: int, pair) -> tuple:

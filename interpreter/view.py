@@ -17,9 +17,25 @@ from .runtime.helpers import render_player
 from .language.shows import template_for
 
 
-def card_text(st, card: int, viewer: int, zone: str | None = None) -> str:
-    """A card as `viewer` sees it: its `show` text, the counters on it, and
-    the cards it holds (or how many, where `viewer` does not see them)."""
+def markers(st, viewer: int) -> dict:
+    """Board space -> (marker name, label) of each marker on it (`marker`),
+    as `viewer` is told them: a marker of a card the viewer cannot see is
+    not shown, and a label's parts read from such cards are withheld."""
+    found: dict = {}
+    for name, cards, values, label, space in st.program.markers:
+        for value in values(st):
+            if cards and not visibility.card_visible(st, value, viewer):
+                continue
+            where = space(st, [value])
+            if where is not None:
+                found.setdefault(where, []).append((name, visibility.told_to(st, label(st, [value]), viewer)))
+    return found
+
+
+def card_text(st, card: int, viewer: int, zone: str | None = None, pieces: bool = True) -> str:
+    """A card as `viewer` sees it: its `show` text, the counters on it, the
+    cards it holds (or how many, where `viewer` does not see them) and, on a
+    board space, the markers on it (unless `pieces` is false: a map draws them)."""
     program = st.program
     data = program.cards.cards[card].data
     # a program compiled without its model (no Game made for it) trusts every template
@@ -40,6 +56,10 @@ def card_text(st, card: int, viewer: int, zone: str | None = None) -> str:
                 text += f" [{words(info.name)}: {hidden}]"
             elif held:
                 text += f" [{words(info.name)}: " + ", ".join(card_text(st, c, viewer, info.name) for c in held) + "]"
+    if pieces and program.markers and program.boards is not None and card in program.boards.links:
+        here = markers(st, viewer).get(card)
+        if here:
+            text += " [here: " + ", ".join(label for _, label in here) + "]"
     return text
 
 

@@ -71,3 +71,32 @@ def test_the_page_keeps_a_pile_s_order_numbers_options_and_says_the_tiebreak(bro
             "The game is over: " + hub_view["end"]["said"]
         assert "on the tiebreak: tied with player 2 on 0" in hub_view["end"]["said"]
         assert page.errors == []
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_every_screen_of_a_three_player_game_in_the_browser_speaks_players_words(browser, tmp_path):
+    """A whole 3-player game of Catalyst, each seat's page read after every
+    decision: no error text, rule name, counter id or raw rules text."""
+    import random
+    import re
+
+    from .conftest import CATALYST
+    from .test_terminal_screens import SNAKE
+
+    hub, table = new_hub(tmp_path / "games", rules=CATALYST, players=3, humans=(0, 1, 2), seed=5)
+    rnd, pages = random.Random(3), []
+    with running(hub) as base, screenshots_on_failure(pages, tmp_path / "screenshots"):
+        seats = [open_page(browser, base, hub.links(table)[seat], pages, f"player{seat + 1}") for seat in range(3)]
+        screens = 0
+        while True:
+            for page in seats:
+                shown(page, table)
+                text = page.inner_text("body")
+                screens += 1
+                assert "<no field" not in text and not SNAKE.findall(text), (SNAKE.findall(text), text)
+                assert not re.search(r"\b(count|sum) \w+ in \w+", text), text
+            if table.state.is_terminal():
+                break
+            click_option(seats[table.state.current_player()], rnd.choice(table.state.option_ids))
+        assert screens > 60 and all(page.errors == [] for page in seats)

@@ -306,3 +306,22 @@ def test_a_save_written_before_phases_existed_still_loads(tmp_path):
     data = json.loads(st.to_json())
     del data["state"]["phase"], data["state"]["passed"]
     assert game.state_from_json(json.dumps(data)).to_json() == st.to_json()
+
+
+def test_a_player_with_no_option_is_not_asked_and_not_named_among_the_picks():
+    """A player left without options by `where` is not asked; the reveal
+    names only who chose what, and that player's else body runs."""
+    game = load_game(text=AUCTION.read_text(encoding="utf-8").replace(
+        "    for each p in seats:\n        gain 2 gold of p\n",
+        "    gain 2 gold of seats[1]\n").replace("phase income \"Income\":\n    gain 1 gold\n",
+                                               "phase income \"Income\":\n    gain 0 gold\n"),
+        cards={"cards.yaml": (AUCTION.parent / "cards.yaml").read_text(encoding="utf-8")})
+    st = game.new_initial_state(2, seed=1)
+    while not st.decision().prompt.lower().startswith("bid") and "1" not in st.legal_actions():
+        st.apply_action("pass")
+    assert st.current_player() == 1 and st.counter("gold", 0) == 0
+    st.events = []
+    play(st, "2")
+    reveal = [e for e in st.events if e[0] == "reveal"]
+    assert [tell(st, e, 0) for e in reveal] == ["all have chosen: player 2: bid 2 gold"]
+    assert st.counter("gold", 0) == 1 and st.counter("points", 1) == 2  # player 1's else body ran

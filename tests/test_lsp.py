@@ -453,3 +453,18 @@ def test_the_editor_finds_the_zone_teams_are_read_from_and_outlines_the_objectiv
     client.diagnostics(uri, 1)
     names = [s["name"] for s in client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})]
     assert "cooperative score" in names
+
+
+def test_a_marker_s_names_are_uses_and_it_is_in_the_outline(client):
+    """`marker hero ... on space_of(p)`: the definition it reads is found
+    among the definition's uses, and the outline lists the marker."""
+    path = RULES / "catastropolis" / "catastropolis.rules"
+    uri = client.open(path)
+    client.diagnostics(uri, 1)
+    line, character = position_of(path, r"^define (space_of)", len("define "))
+    found = client.request("textDocument/references", {**client.at(uri, line, character),
+                                                        "context": {"includeDeclaration": False}})
+    marker_line = next(number for number, text in enumerate(path.read_text().splitlines()) if text.startswith("marker hero"))
+    assert marker_line in [r["range"]["start"]["line"] for r in found if r["uri"] == uri]
+    symbols = client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+    assert {"marker hero", "marker situation"} <= {s["name"] for s in symbols}

@@ -8,6 +8,8 @@ from collections import deque
 
 import pytest
 
+from interpreter.events import tell_all
+
 from .city import (
     after_draft, cards, clear_situations, data, give_powers, labels, plain_power, play, points, power, put,
     safe, situation, space, stand, where_is,
@@ -214,8 +216,12 @@ def test_an_expired_disaster_destroys_the_city(catastropolis):
     st.refresh()
     play(st, "rest", "rest")
     assert not st.is_terminal()  # one counter short
+    st.events = []
     play(st, "rest", "rest")
     assert st.is_terminal()
+    told = [text for _, text in tell_all(st, st.events, 0)]  # which disaster it was, then why the game ended
+    assert f"{data(st, doom)['name']}: revealed -> destroyed the city" in told, told
+    assert told[-1].startswith("the game ends: everyone has lost: ROUNDS: a revealed Disaster whose time is up")
     result = st.result()
     assert result["outcome"] == "lost" and result["lost"] is True
     assert st.winners() == [] and st.returns() == [0.0, 0.0]

@@ -95,3 +95,20 @@ def test_the_card_table_fits_the_terminal(tmp_path):
     child.expect(pexpect.EOF)
     lines = ANSI.sub("", child.before).replace("\r", "").split("\n")
     assert "80 cards" in lines[0] and max(len(line) for line in lines) <= 80
+
+
+@pytest.mark.timeout(180)
+def test_the_readme_s_first_command_speaks_players_words_at_80_columns(tmp_path):
+    """`catalyst run rules/catalyst.rules --players 3 --seed 7 --bots random`, the
+    README's first command, played to its end: no error text, rule name,
+    counter id or raw rules text on screen, every line within the width."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = "catalyst run rules/catalyst.rules --players 3 --seed 7 --bots random"
+    assert command in readme.split("```")[1]  # the first block: install and play
+    child = spawn(tmp_path, *command.split()[1:])
+    child.expect(pexpect.EOF)
+    screen = ANSI.sub("", child.before).replace("\r", "")
+    assert "final scores" in screen
+    assert max(len(line) for line in screen.split("\n")) <= 80
+    assert "<no field" not in screen and SNAKE.findall(screen) == []
+    assert not re.search(r"\b(count|sum) \w+ in \w+", screen)  # a goal's scoring as rules text

@@ -358,3 +358,38 @@ def test_pettingzoo_selects_every_other_player_in_a_window_whatever_their_hands(
             environment.step(environment.action_index("no"))
         assert selected == ["player_1", "player_2"]
     assert ("no",) in seen_masks  # some player could not object, and was asked all the same
+
+
+LATER = """\
+game "Later"
+players 2
+cards "cards.yaml" into box
+zone box: shared, hidden
+zone deck: shared, stack, hidden
+zone hand: per player, owner only
+zone table: shared, visible
+setup:
+    move box to deck
+    move top(deck) to hand of seats[1]
+    move top(deck) to hand of seats[1]
+    WHAT
+turn:
+    end game now
+score:
+    "Cards": size(hand)
+"""
+
+
+@pytest.mark.parametrize("what", ["reveal hand of seats[1] to seats[0]", "move hand of seats[1] to table"])
+def test_a_card_player_one_learns_later_stays_a_card_in_the_earlier_line(what):
+    """The story of a batch is told once it is over: the line of the draw is
+    written with what player 1 knew then, not with what it learnt later in
+    the batch (the cards shown to it, or played face up)."""
+    from interpreter.loader import load_game
+    cards = "thing:\n" + "".join(f"  - {{name: T{i}}}\n" for i in range(4))
+    st = load_game(text=LATER.replace("WHAT", what), cards={"cards.yaml": cards}).new_initial_state(2, 1, listen=True)
+    lines = [text for _, text in tell_all(st, st.events, 0)]
+    assert lines[:2] == ["4 cards: box -> deck", "2 cards: deck -> player 2's hand"], lines
+    assert "2 cards: deck -> player 2's hand" in [text for _, text in tell_all(st, st.events, visibility.PUBLIC)]
+    named = [text for _, text in tell_all(st, st.events, 1) if text.endswith("deck -> player 2's hand")]
+    assert named and "T" in named[0]  # player 2 saw its own cards

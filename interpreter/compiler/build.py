@@ -14,6 +14,7 @@ from ..runtime import helpers as rt
 from .boards import adjacency_functions, build_boards
 from .codegen import Module
 from .decisions import spoke
+from ..runtime.explain import not_open
 from .exprgen import ExprGen, Names
 from .flowgen import hooks_with_windows
 from .program import CounterInfo, Program, ZoneInfo
@@ -164,6 +165,7 @@ def _expression_functions(model, exprs) -> dict:
         "order": exprs.function(model.turn_order.seats, Names(), "turn order") if model.turn_order is not None else None,
         "best": exprs.function(model.cooperative.best, Names(), "cooperative score") if model.cooperative else None,
         "team": exprs.function(model.teams.team, Names(), "teams by") if model.teams else None,
+        "markers": [_marker_functions(exprs, decl) for decl in model.markers.values()],
         "phase_orders": {name: exprs.function(decl.order.expr, Names(), f"phase {name} order", decl.order.span)
                          for name, decl in model.phases.items() if decl.order is not None and decl.order.expr is not None},
         "shown": [exprs.function(n.Name(name, span=decl.span), Names(), f"show {name}", decl.span, name=f"show {name}")
@@ -205,11 +207,13 @@ def _link_expressions(program, model, exprs, functions: dict, ns: dict) -> None:
     program.turn_order = ns[functions["order"]] if functions["order"] else None
     program.shared_best = ns[functions["best"]] if functions["best"] else None
     program.team_of = ns[functions["team"]] if functions["team"] else None
+    program.effect_reasons = {name: not_open(decl) for name, decl in model.effects.items() if not_open(decl)}
     program.card_views = {name: _card_view(ns[fn]) for name, fn in functions["views"].items()}
     program.shown_values = {name: (decl.visibility, ns[fn])
                             for (name, decl), fn in zip(model.shown_values.items(), functions["shown"])}
     program.shown_players = {name for name in model.shown_values
                              if exprs.types.of(n.Name(name), {}) in (PLAYER, PLAYERS)}
+    program.markers = [(name, cards, *(ns[fn] for fn in fns)) for name, cards, *fns in functions["markers"]]
 
 
 class RuleContext:
@@ -346,3 +350,15 @@ def _phase_order(decl, fn):
     if decl.order is None:
         return None
     return decl.order.by, fn, decl.order.span
+
+
+def _marker_functions(exprs, decl) -> tuple:
+    """(name, whether its values are cards, values, label, space) of a
+    `marker`: the generated functions giving its list, and the label and the
+    space of one of its values (L[0])."""
+    rule = f"marker {decl.name}"
+    kind = exprs.types.element(decl.iterable, Names().types)
+    one = Names().bind(decl.var, "L[0]", kind)
+    return (decl.name, kind == CARD, exprs.function(decl.iterable, Names(), rule, name=f"{rule} values"),
+            exprs.function(decl.label, one, rule, decl.span, template=True),
+            exprs.function(decl.space, one, rule, name=f"{rule} space"))

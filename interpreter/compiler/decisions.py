@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .codegen import Label
 from ..runtime.ops import chosen
-from ..runtime.helpers import DONE, PASS, Told, render
+from ..runtime.helpers import DONE, NOT_ASKED, PASS, Told, render
 
 UNSEEN_CARD = "a card you cannot see"  # a card option's label for a player who does not see the card
 UNSEEN_OPTION = "an option chosen in secret"  # an option of `choose ... secretly`, for another player
@@ -45,6 +45,12 @@ class Point:
 
     def apply(self, st, fr, value) -> None:
         raise NotImplementedError
+
+    def unavailable(self, st, fr) -> list:
+        """(label, reason) of each option the rules offer here that cannot
+        be taken now (an action or effect whose `when` does not hold),
+        shown beside the options but never one of them."""
+        return []
 
 
 class ChoosePoint(Point):
@@ -117,9 +123,10 @@ class ActionPoint(Point):
 
     prompt_text = "Choose an action"
 
-    def __init__(self, names: list, label_fns: list, slot: int):
+    def __init__(self, names: list, label_fns: list, slot: int, reasons: list):
         super().__init__()
         self.names, self.label_fns, self.slot = names, label_fns, slot
+        self.reasons = reasons  # per action, why it is not open while its `when` does not hold (None: not shown)
         self.dispatch = None
 
     def finish(self, ns):
@@ -132,6 +139,11 @@ class ActionPoint(Point):
 
     def label(self, st, fr, value):
         return self.label_fns[value](st, None)
+
+    def unavailable(self, st, fr):
+        open_now = set(st.option_values)
+        return [(self.label_fns[k](st, None), reason) for k, reason in enumerate(self.reasons)
+                if reason is not None and k not in open_now]
 
 
 class ResolveAnyPoint(Point):
@@ -165,15 +177,21 @@ class ResolveAnyPoint(Point):
             text += f" (effect {i + 1}: {'/'.join(alts)})"
         return text
 
+    def unavailable(self, st, fr):
+        L = fr[2]
+        effects = L[self.fx]
+        return [(self.label(st, fr, (i, alt)), reason) for i in L[self.rem]
+                for alt, reason in effects_not_open(st, effects[i])]
+
 
 class ResolveAllPoint(Point):
     """`resolve all of E`: every item in order; a `/` item asks which alternative."""
 
     prompt_text = "Choose one effect"
 
-    def __init__(self, idx: int, cur: int):
+    def __init__(self, idx: int, cur: int, fx: int):
         super().__init__()
-        self.idx, self.cur = idx, cur
+        self.idx, self.cur, self.fx = idx, cur, fx
         self.call = None
 
     def apply(self, st, fr, value):
@@ -184,6 +202,17 @@ class ResolveAllPoint(Point):
 
     def label(self, st, fr, value):
         return st.program.effect_labels.get(value, value)
+
+    def unavailable(self, st, fr):
+        L = fr[2]
+        return [(self.label(st, fr, alt), reason) for alt, reason in effects_not_open(st, L[self.fx][L[self.idx]])]
+
+
+def effects_not_open(st, alternatives) -> list:
+    """(effect, reason) of each of `alternatives` whose `when` does not hold now."""
+    conditions, reasons = st.program.effect_conditions, st.program.effect_reasons
+    return [(alt, reasons[alt]) for alt in alternatives
+            if alt in reasons and not conditions[alt](st)]
 
 
 class SimultaneousPoint(ChoosePoint):

@@ -27,7 +27,8 @@ class FlowGen:
         order in turn is asked (L, its condition and labels read as that
         player), the picks kept in the frame; once all have chosen, they are
         revealed and the body runs for each player with its pick (the else
-        body for a player who passed or had no option)."""
+        body for a player who passed or had no option; one with no option
+        was not asked, and the reveal does not name it)."""
         kind = self.x.element_kind(s.iterable, names)
         slot, seats, picks, index, saved = (self.var(True) for _ in range(5))
         element = self.x.types.element(s.iterable, names.types)
@@ -49,7 +50,7 @@ class FlowGen:
         if s.count is not None:
             self.emit(f"vals = R_not_picked(vals, {seats}, {picks})", s.span)
         self.emit("if not vals:" if s.optional else "if len(vals) <= 1:", s.span)
-        self.emit(f"    {slot} = vals[0] if vals else {self.module.const(dp.PASS)}", s.span)
+        self.emit(f"    {slot} = vals[0] if vals else {self.module.const(dp.NOT_ASKED)}", s.span)
         self.emit(f"    if st.events is not None and vals: R_forced(st, {point.id}, vals[0])", s.span)
         self.emit(f"    {picks} = {picks} + ({slot},)", s.span)
         self.indent += 1
@@ -68,7 +69,7 @@ class FlowGen:
         self.jump_if(f"{index} >= len({seats})", end, s.span)
         self.emit(f"st.me = {seats}[{index}]; {slot} = {picks}[{index}]; {index} += 1", s.span)
         other = Label() if s.else_body else top
-        self.jump_if(f"{slot} == {self.module.const(dp.PASS)}", other, s.span)
+        self.jump_if(f"{slot} in {self.module.const((dp.PASS, dp.NOT_ASKED))}", other, s.span)
         self.block(s.body, body)
         self.jump(top, s.span)
         if s.else_body:

@@ -88,6 +88,9 @@ class Program:
     team_of: Optional[Callable] = None  # `teams by EXPR`: fn(st) -> the team of player `me`
     card_views: dict = field(default_factory=dict)  # zone name or "cards" -> fn(st, card)
     effect_conditions: dict = field(default_factory=dict)  # effect name -> fn(st): whether it can be offered
+    # per `marker`: (name, whether its values are cards, values fn(st), label fn(st, [value]), space fn(st, [value]))
+    markers: list = field(default_factory=list)
+    effect_reasons: dict = field(default_factory=dict)  # effect name -> why it is not offered now (explain.not_open)
     shown_values: dict = field(default_factory=dict)  # definition name -> (visibility, fn(st)) shown per player
     shown_players: set = field(default_factory=set)  # the shown values that are players (shown as "player 2")
     zone_of_instance: list = field(default_factory=list)

@@ -20,7 +20,7 @@ from .codegen import Label
 from ..language.value_types import CARD
 from ..language.visitor import Visitor
 from .exprgen import Names
-from ..runtime.explain import nothing_from
+from ..runtime.explain import not_open, nothing_from
 from .flowgen import FlowGen
 from .knowgen import KnowledgeGen
 from .program import Code
@@ -544,7 +544,8 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         actions = list(self.ctx.model.actions.items())
         slot = self.var(True)
         labels = [self.x.function(decl.label, Names(), f"action {name}", decl.span, template=True) for name, decl in actions]
-        point = dp.ActionPoint([name for name, _ in actions], labels, slot_index(slot))
+        point = dp.ActionPoint([name for name, _ in actions], labels, slot_index(slot),
+                               [not_open(decl) for _, decl in actions])
         self.ask(point, s.span)
         self.emit("vals = []", s.span)
         for k, (name, decl) in enumerate(actions):
@@ -604,7 +605,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
             return
         idx = self.var(True)
         self.emit(f"{fx} = {effects}; {idx} = 0", s.span)
-        point = dp.ResolveAllPoint(slot_index(idx), slot_index(cur))
+        point = dp.ResolveAllPoint(slot_index(idx), slot_index(cur), slot_index(fx))
         self.ask(point, s.span)
         i, alts = self.temp(), self.temp()
         self.emit(f"{i} = {idx}", s.span)

@@ -19,6 +19,7 @@ from .facecheck import face_leaks
 from .sizecheck import size_leaks
 from .typecheck import typed
 from .parser import readable_as_name
+from .reads import reads_private_counter
 from .visitor import Visitor
 
 
@@ -299,6 +300,20 @@ class Checker(FlowChecks, NothingChecks, LostLets, Visitor):
             self.expr(decl.template, {"card"})
         for name, decl in m.shown_values.items():
             self.shown_value(name, decl)
+        for decl in m.markers.values():
+            self.marker(decl)
+
+    def marker(self, decl):
+        """`marker NAME "LABEL" for each X in L on SPACE`: names known, and
+        what every player is shown reads no counter some player cannot see."""
+        self.expr(decl.iterable, set())
+        for part in (decl.label, decl.space):
+            self.expr(part, {decl.var})
+        private = [part for part in (decl.iterable, decl.label, decl.space) if reads_private_counter(part, self.model)]
+        if private:
+            self.error(f"marker '{decl.name}' reads a counter not every player sees", private[0].span,
+                       "a marker is shown to every player: read only visible counters (where a piece "
+                       "stands is seen by all)")
 
     def shown_value(self, name, decl):
         """`show NAME per player`: NAME is a definition without parameters."""

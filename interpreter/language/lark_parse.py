@@ -108,7 +108,13 @@ class _ToAst(Transformer):
     backs_kinds = staticmethod(lambda names: n.BacksDecl("kinds", tuple(name for name, _ in names)))
     cards_decl = n.CardsDecl
     define_decl = staticmethod(lambda name, params, expr: n.DefineDecl(name, params or (), expr))
-    effect_decl = staticmethod(lambda name, label, when, body: n.EffectDecl(name, label, body, when))
+    @staticmethod
+    def effect_decl(name, label, when, otherwise, body):
+        reason, unlisted = otherwise or (None, False)
+        return n.EffectDecl(name, label, body, when, reason, unlisted)
+
+    otherwise_reason = staticmethod(lambda reason: (reason, False))
+    otherwise_hidden = staticmethod(lambda: (None, True))
     procedure_decl = staticmethod(lambda name, params, body: n.ProcedureDecl(name, params or (), body))
     setup_decl = n.SetupDecl
     turn_decl = n.TurnDecl
@@ -169,8 +175,13 @@ class _ToAst(Transformer):
         return n.Announce(event, tuple(args or ()), start, first_only is not None and not speak, first_to_speak=speak)
 
     @_raw
-    def action_decl(self, name, label, when, body):
-        return n.ActionDecl(str(name), self._template(label), when, body)
+    def marker_decl(self, name, label, var, iterable, space):
+        return n.MarkerDecl(str(name), self._template(label), str(var), iterable, space)
+
+    @_raw
+    def action_decl(self, name, label, when, otherwise, body):
+        reason, unlisted = otherwise or (None, False)
+        return n.ActionDecl(str(name), self._template(label), when, body, reason, unlisted)
 
     @_raw
     def name_list(self, *names):

@@ -29,6 +29,7 @@ _NAMED = {
     n.BoardDecl: "boards",
     n.PhaseDecl: "phases",
     n.ReactionDecl: "reactions",
+    n.MarkerDecl: "markers",
 }
 _SINGLE = {
     n.GameDecl: "game",
@@ -70,6 +71,7 @@ class RulesModel:
     shows: dict = field(default_factory=dict)  # zone name or "cards" -> ShowDecl
     shown_values: dict = field(default_factory=dict)  # definition name -> ShowValueDecl
     boards: dict = field(default_factory=dict)  # kind of the space cards -> BoardDecl
+    markers: dict = field(default_factory=dict)  # name -> MarkerDecl
     phases: dict = field(default_factory=dict)  # name -> PhaseDecl, in the order of play
     reactions: dict = field(default_factory=dict)  # name -> ReactionDecl, in the order they are offered
     hooks: dict = field(default_factory=dict)  # moment -> HookDecl

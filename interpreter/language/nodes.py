@@ -549,6 +549,18 @@ class BoardDecl(Decl):
     zone: Optional[str] = None  # `board KIND in ZONE`: the spaces are the cards lying in ZONE (it grows)
 
 
+class MarkerDecl(Decl):
+    """`marker pawn "{p}" for each p in seats on space_of(p)`: for each value
+    `var` of `iterable`, a piece labelled `label` on the board space `space`
+    (a card; none: not on the board), shown on the map and named with it."""
+
+    name: str
+    label: Template
+    var: str
+    iterable: Expr
+    space: Expr
+
+
 class BacksDecl(Decl):
     """What tells face-down cards apart (`backs: ...`): "kind" (each kind its
     own back), "kinds" (the kinds of `names` each their own, the others one),
@@ -594,6 +606,8 @@ class EffectDecl(Decl):
     label: Optional[str]
     body: tuple[Stmt, ...]
     when: Optional[Expr] = None  # offered to resolve only while this holds
+    otherwise: Optional[str] = None  # while `when` does not hold, the reason shown (`else "..."`)
+    unlisted: bool = False  # `else hidden`: while `when` does not hold, not shown at all
 
 
 class ProcedureDecl(Decl):
@@ -607,6 +621,8 @@ class ActionDecl(Decl):
     label: Template
     when: Optional[Expr]
     body: tuple[Stmt, ...]
+    otherwise: Optional[str] = None  # as in EffectDecl
+    unlisted: bool = False
 
 
 class SetupDecl(Decl):

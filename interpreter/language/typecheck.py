@@ -69,6 +69,11 @@ class TypeCheck(Visitor):
             self.expect(m.teams.team, {}, {NUMBER, TEXT, BOOL, PLAYER}, "a player's team in `teams by`")
         for decl in m.boards.values():
             self.expect(decl.adjacent, {decl.a: CARD, decl.b: CARD}, {BOOL}, f"the adjacency of board '{decl.name}'")
+        for decl in m.markers.values():
+            self.expect(decl.iterable, {}, {CARDS, PLAYERS, LIST}, f"the list of marker '{decl.name}'")
+            scope = {decl.var: self.types.element(decl.iterable, {})}
+            self.expect(decl.space, scope, {CARD}, f"the space of marker '{decl.name}'")
+            self.expr(decl.label, scope)
         return self.problems
 
     def error(self, message, span, hint=None):

@@ -272,6 +272,12 @@ class _Indexer(Visitor):
         self.add(self.start(d.span), d.name, KIND)
         self.expr(d.adjacent, self.bind((d.a, d.b)))
 
+    def visit_MarkerDecl(self, d, override):
+        self.expr(d.iterable, set())
+        scope = self.bind((d.var,))
+        self.expr(d.label, scope)
+        self.expr(d.space, scope)
+
     def visit_CardsDecl(self, d, override):
         self.add(self.after(d.span, r"\binto\s+(\w+)"), d.zone, ZONE)
         self.file_link(d.span, r'\bcards\s+"([^"]*)"', d.path)

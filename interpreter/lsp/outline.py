@@ -129,6 +129,9 @@ class _Describe(Visitor):
     def visit_BoardDecl(self, d):
         return _entry(f"board {d.name}", "Struct")
 
+    def visit_MarkerDecl(self, d):
+        return _entry(f"marker {d.name}", "Struct")
+
 
 describe = _Describe().visit
 

@@ -57,6 +57,26 @@ def explain(err: BaseException, tb, module) -> str:
     return in_rules_words(str(err))
 
 
+def not_open(decl) -> str | None:
+    """Why an action or effect whose `when` does not hold is not open now,
+    in the rules' words: its `else "reason"`, else the condition as written
+    ("needs energy >= 1", names read with spaces); None where the rules say
+    `else hidden` (it is not shown) or it has no condition."""
+    if decl.when is None or decl.unlisted:
+        return None
+    if decl.otherwise is not None:
+        return decl.otherwise
+    span = decl.when.span
+    lines = span.source.lines[span.line - 1:span.end_line] if span.source is not None else []
+    if not lines:
+        return "not now"
+    if len(lines) == 1:
+        text = lines[0][span.column - 1:span.end_column - 1]
+    else:
+        text = " ".join([lines[0][span.column - 1:], *lines[1:-1], lines[-1][:span.end_column - 1]])
+    return "needs " + " ".join(text.replace("\\", " ").replace("_", " ").split())
+
+
 def in_rules_words(text: str) -> str:
     """A Python exception's text said with the rules' words (a value of the
     wrong kind, if it is none of those known)."""

@@ -15,6 +15,7 @@ from .calls import GameOver, runaway
 
 LARGEST = limits.COUNTER_VALUE
 PASS = "<pass>"  # the value of a "pass" option
+NOT_ASKED = "<not asked>"  # the pick of a player a simultaneous choice had no option for
 DONE = "<done>"  # the value of "done" when resolving effects in any order
 
 
@@ -485,7 +486,7 @@ def forced(st, point, value):
     """Tell a decision that had one option, taken without asking (with its
     label, made now, while the rule's locals are as the label reads them)."""
     label = st.program.decisions[point].label(st, st.frames[-1], value)
-    st.events.append(("decision", st.me, point, value, label, True))
+    st.events.append(("decision", st.me, point, value, label, True, tuple(st.known)))
 
 
 def seats_together(st) -> tuple:
@@ -506,17 +507,22 @@ def responders(st, start, span=None) -> tuple:
 
 def reveal(st, point, seats, picks):
     """Tell the picks of a simultaneous choice, now that all are made: each
-    labelled as its player reads it."""
+    labelled as its player reads it. A player who was not asked (no
+    option) made no pick, so it is not named; when nobody was asked there is
+    nothing to tell."""
     decision = st.program.decisions[point]
     fr, me = st.frames[-1], st.me
     told = []
     try:
         for seat, value in zip(seats, picks):
+            if value == NOT_ASKED:
+                continue
             st.me = seat
             told.append((seat, value, decision.label(st, fr, value)))
     finally:
         st.me = me
-    st.events.append(("reveal", point, tuple(told)))
+    if told:
+        st.events.append(("reveal", point, tuple(told), tuple(st.known)))
 
 
 def counter_changed(st, counter, owner, before, after):

@@ -87,7 +87,7 @@ def move(st, card: int, zi: int, bottom: bool = False) -> None:
     if infos[zi].top_visible:
         show_top(st, zi)
     if st.events is not None:
-        st.events.append(("move", card, src, zi))
+        st.events.append(("move", card, src, zi, tuple(st.known)))
     if left.empty_hook is not None and not any(c is not None for c in source):
         run_nested(st, left.empty_hook)
 
@@ -196,7 +196,7 @@ def refill(st, zi: int, src: int) -> None:
             if info.top_visible:
                 show_top(st, src)
             if st.events is not None:
-                st.events.append(("move", card, src, zi))
+                st.events.append(("move", card, src, zi, tuple(st.known)))
             if info.empty_hook is not None and not any(c is not None for c in source):
                 run_nested(st, info.empty_hook)
 

@@ -11,7 +11,7 @@ combinations would offer C(|L|, N) options to every agent's action space.
 from __future__ import annotations
 
 from ..errors import RulesRuntimeError
-from .helpers import PASS
+from .helpers import NOT_ASKED, PASS
 
 
 def seats_repeated(seats: tuple, count, span=None) -> tuple:
@@ -35,6 +35,6 @@ def picks_by_seat(seats: tuple, picks: tuple) -> tuple:
         if seat not in lists:
             order.append(seat)
             lists[seat] = []
-        if pick != PASS:
+        if pick not in (PASS, NOT_ASKED):
             lists[seat].append(pick)
     return tuple(order), tuple(lists[seat] for seat in order)

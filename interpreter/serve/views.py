@@ -13,7 +13,7 @@ shown (the cards that never left the zone every card starts in excepted).
 from __future__ import annotations
 
 from ..events import outcome_words, player_name, team_of_words
-from ..view import card_text, prompt_words, table_view, unseen_words
+from ..view import card_text, markers, prompt_words, table_view, unseen_words
 from ..visibility import EVERYTHING, PUBLIC, card_visible
 from .board import layouts
 from .tables import HOTSEAT
@@ -93,7 +93,8 @@ def decision_json(st, numbers: dict) -> dict:
     decision = st.decision()
     options = sorted(decision.options, key=lambda o: numbers[o.id])
     return {"player": decision.player, "name": player_name(decision.player), "prompt": prompt_words(st),
-            "options": [{"number": numbers[o.id], "id": o.id, "label": o.label} for o in options]}
+            "options": [{"number": numbers[o.id], "id": o.id, "label": o.label} for o in options],
+            "unavailable": [{"label": o.label, "reason": o.reason} for o in decision.unavailable]}
 
 
 _LAYOUTS: dict = {}  # program id -> (program, its layouts): a board never changes during a game
@@ -107,6 +108,7 @@ def boards_json(st, viewer: int, picks: dict) -> list:
     if key not in _LAYOUTS:
         _LAYOUTS[key] = (program, layouts(program))  # the program kept, so its id is not reused
     drawn = []
+    pieces = markers(st, viewer) if program.markers else {}
     for kind, layout in _LAYOUTS[key][1].items():
         shown = [c for c in layout["spaces"] if card_visible(st, c, viewer)]
         if not shown:
@@ -116,8 +118,9 @@ def boards_json(st, viewer: int, picks: dict) -> list:
         for c in shown:
             x, y = layout["spaces"][c]
             where = program.zone_of_instance[st.loc[c]].name
-            spaces.append({"x": x, "y": y, "name": program.card_names[c], "text": card_text(st, c, viewer, where),
-                           "options": picks.get(c, [])})
+            spaces.append({"x": x, "y": y, "name": program.card_names[c],
+                           "text": card_text(st, c, viewer, where, pieces=False),
+                           "options": picks.get(c, []), "markers": [{"marker": name, "label": label} for name, label in pieces.get(c, [])]})
         zones = {program.zone_of_instance[st.loc[c]].name for c in shown}
         drawn.append({"kind": kind, "zone": zones.pop() if len(zones) == 1 else None, "spaces": spaces,
                       "edges": [[index[a], index[b]] for a, b in layout["edges"] if a in index and b in index]})

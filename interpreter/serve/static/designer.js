@@ -61,6 +61,11 @@
     const list = el("ol", { class: "plain" });
     for (const o of d.options) list.append(el("li", { "data-id": o.id }, o.number + ". " + o.label, el("code", { text: " " + o.id })));
     box.append(list);
+    if ((d.unavailable || []).length) {
+      const off = el("ul", { class: "plain unavailable" });
+      for (const o of d.unavailable) off.append(el("li", { text: o.label + " (not now: " + o.reason + ")" }));
+      box.append(off);
+    }
   }
 
   function travelButton(branch, before, text) {

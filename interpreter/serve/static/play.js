@@ -64,6 +64,11 @@
                                onclick: () => choose(option.number) },
             Table.el("span", { class: "number", text: option.number + ". " }), option.label)));
       }
+      for (const option of view.decision.unavailable || []) {  // shown, never chosen (not a button.option)
+        options.append(Table.el("li", {},
+          Table.el("button", { type: "button", class: "unavailable", disabled: true, title: "not now: " + option.reason },
+            option.label, Table.el("span", { class: "reason", text: " (not now: " + option.reason + ")" }))));
+      }
     } else if (view.end) {
       status.textContent = "The game is over: " + view.end.said;
     } else if (view.waiting_for) {

@@ -140,8 +140,11 @@ const Table = (function () {
         t.textContent = line;
         g.append(t);
       });
+      drawMarkers(g, space.markers || [], x, y, board.markerNames || markerNames(board));
       const title = svg("title", {});
-      title.textContent = space.text + (space.options.length ? " — option " + space.options.join(", ") : "");
+      const here = (space.markers || []).map((m) => m.label);
+      title.textContent = space.text + (here.length ? " — here: " + here.join(", ") : "") +
+        (space.options.length ? " — option " + space.options.join(", ") : "");
       g.append(title);
       const choose = () => {
         if (space.options.length === 1 && hooks.pick) hooks.pick(space.options[0]);
@@ -153,6 +156,33 @@ const Table = (function () {
       root.append(g);
     });
     return el("div", { class: "board-frame" }, root);
+  }
+
+  const MARKER_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
+
+  function markerNames(board) {
+    const names = [];
+    for (const space of board.spaces) for (const m of space.markers || []) if (!names.includes(m.marker)) names.push(m.marker);
+    board.markerNames = names.sort();
+    return board.markerNames;
+  }
+
+  // The markers on a space (`marker` in the rules): a disc each along the
+  // top of the space, coloured by the marker's name, with its label.
+  function drawMarkers(g, markers, x, y, names) {
+    markers.forEach((m, i) => {
+      const cx = x - 52 + (i % 6) * 21, cy = y - 26 - 12 - Math.floor(i / 6) * 21;
+      const piece = svg("g", { class: "marker", "data-marker": m.marker, "data-label": m.label });
+      const colour = MARKER_COLOURS[names.indexOf(m.marker) % MARKER_COLOURS.length];
+      piece.append(svg("circle", { cx, cy, r: 9, fill: colour, stroke: "#222", "stroke-width": 1 }));
+      const letter = svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", class: "marker-letter" });
+      letter.textContent = m.label.replace(/^player /, "").charAt(0).toUpperCase();
+      piece.append(letter);
+      const title = svg("title", {});
+      title.textContent = m.label;
+      piece.append(title);
+      g.append(piece);
+    });
   }
 
   function smallestGap(board) {
