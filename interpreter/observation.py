@@ -48,56 +48,12 @@ def _observer(st, viewer: int):
         consts[name] = value
         return name
 
-    counters = []
-    for info in program.counter_list:
-        key, i = const(info.name), info.index
-        if info.scope == "card":
-            # all 0 (`count(0)` is the quickest test: small ints compare by identity) is the usual case
-            value = (f"(card_counter(st, {i}, {viewer}) if ctr[{i}].count(0) != {ncards} else {{}})"
-                     if counter_visible(info, 0, viewer) else "{}")
-        elif info.visibility == HIDDEN:
-            continue
-        else:
-            seen = [counter_visible(info, owner, viewer) for owner in range(len(st.ctr[i]))]
-            value = f"ctr[{i}][:]" if all(seen) else f"masked(ctr[{i}], {const(seen)})"
-        counters.append(f"{key}: {value}")
-
+    counters = _counter_entries(st, viewer, const)
     backs = tuple(info.index for info in back_counters(program, viewer))
     anything_marked = " or ".join([f"st.known.count(0) != {ncards}", "st.known_in is not None"]
                                   + [f"ctr[{i}].count(0) != {ncards}" for i in backs])
-
-    plain = []  # the instances without slots the viewer does not see
-
-    def instance(zi, seen: bool, info) -> str:
-        """The view of instance `zi` (a number, or the name of a variable holding it)."""
-        if not seen and not info.slots:
-            # answered at once when none of its cards is marked (known, or carrying a counter);
-            # the viewer is told how many cards it holds unless its size is hidden
-            plain.append(zi)
-            count = "None" if info.size_hidden else f"len(z[{zi}])"
-            return (f"({{'count': {count}}} if not marked or marked.isdisjoint(z[{zi}]) "
-                    f"else unseen(st, {zi}, {viewer}, name))")
-        if not seen:
-            return f"unseen(st, {zi}, {viewer}, name)"
-        return f"slotted(z[{zi}], ids)" if info.slots else f"list(map(name, z[{zi}]))"
-
-    zones = []
-    for name, scope, info, places in _zone_plan(program, viewer, st.n):
-        if scope == "shared":
-            value = instance(*places, info)
-        elif scope == "player" and len(places) <= SPELLED_OUT:
-            value = "[" + ", ".join(instance(zi, seen, info) for zi, seen in places) + "]"
-        elif scope == "player":  # a loop over the seats: the observer's size does not grow with them
-            seats = f"range({places[0][0]}, {places[0][0] + len(places)})"
-            flags = tuple(seen for _, seen in places)
-            if all(flags) or not any(flags):
-                value = f"[{instance('i', flags[0], info)} for i in {seats}]"
-            else:
-                value = (f"[{instance('i', True, info)} if s else {instance('i', False, info)} "
-                         f"for i, s in zip({seats}, {const(flags)})]")
-        else:
-            value = f"card_zone(st, {const(info)}, {const(places)}, {viewer})"
-        zones.append(f"{const(name)}: {value}")
+    plain: list = []  # the instances without slots the viewer does not see
+    zones = _zone_entries(st, viewer, const, plain)
 
     values = f"st.shown_values({viewer})" if program.shown_values else "{}"
     phases = ", 'phase': st.phase, 'passed': sorted(st.passed)" if program.phases else ""
@@ -113,6 +69,63 @@ def _observer(st, viewer: int):
                  **consts}
     allowed = Allowed(_NAMES | namespace.keys(), _LOCALS, _WORDS)
     return function(source, "observe", namespace, allowed, "<observation>")
+
+
+def _counter_entries(st, viewer: int, const) -> list:
+    """The observer's `name: value` entries of the counters `viewer` sees
+    (`const(value)`: a namespace name holding value)."""
+    ncards = len(st.program.card_ids)
+    counters = []
+    for info in st.program.counter_list:
+        key, i = const(info.name), info.index
+        if info.scope == "card":
+            # all 0 (`count(0)` is the quickest test: small ints compare by identity) is the usual case
+            value = (f"(card_counter(st, {i}, {viewer}) if ctr[{i}].count(0) != {ncards} else {{}})"
+                     if counter_visible(info, 0, viewer) else "{}")
+        elif info.visibility == HIDDEN:
+            continue
+        else:
+            seen = [counter_visible(info, owner, viewer) for owner in range(len(st.ctr[i]))]
+            value = f"ctr[{i}][:]" if all(seen) else f"masked(ctr[{i}], {const(seen)})"
+        counters.append(f"{key}: {value}")
+    return counters
+
+
+def _zone_entries(st, viewer: int, const, plain: list) -> list:
+    """The observer's `name: value` entries of the zones (`plain` gets the
+    instances without slots the viewer does not see)."""
+    zones = []
+    for name, scope, info, places in _zone_plan(st.program, viewer, st.n):
+        if scope == "shared":
+            value = _instance_view(*places, info, viewer, plain)
+        elif scope == "player" and len(places) <= SPELLED_OUT:
+            value = "[" + ", ".join(_instance_view(zi, seen, info, viewer, plain) for zi, seen in places) + "]"
+        elif scope == "player":  # a loop over the seats: the observer's size does not grow with them
+            seats = f"range({places[0][0]}, {places[0][0] + len(places)})"
+            flags = tuple(seen for _, seen in places)
+            if all(flags) or not any(flags):
+                value = f"[{_instance_view('i', flags[0], info, viewer, plain)} for i in {seats}]"
+            else:
+                value = (f"[{_instance_view('i', True, info, viewer, plain)} if s else "
+                         f"{_instance_view('i', False, info, viewer, plain)} for i, s in zip({seats}, {const(flags)})]")
+        else:
+            value = f"card_zone(st, {const(info)}, {const(places)}, {viewer})"
+        zones.append(f"{const(name)}: {value}")
+    return zones
+
+
+def _instance_view(zi, seen: bool, info, viewer: int, plain: list) -> str:
+    """The view of instance `zi` (a number, or the name of a variable holding it)."""
+    if not seen and not info.slots:
+        # answered at once when none of its cards is marked (known, or carrying a counter);
+        # the viewer is told how many cards it holds unless its size is hidden
+        plain.append(zi)
+        count = "None" if info.size_hidden else f"len(z[{zi}])"
+        return (f"({{'count': {count}}} if not marked or marked.isdisjoint(z[{zi}]) "
+                f"else unseen(st, {zi}, {viewer}, name))")
+    if not seen:
+        return f"unseen(st, {zi}, {viewer}, name)"
+    return f"slotted(z[{zi}], ids)" if info.slots else f"list(map(name, z[{zi}]))"
 
 
 # What an observer's source holds besides its namespace: the state's

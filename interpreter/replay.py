@@ -94,6 +94,18 @@ def log_text(game, final, log_path: str, rules: str, bots: list, sets: dict, res
 def read_log(path: str):
     """(header, decision entries, recorded result) of a log file, checked for shape;
     the header's rules path is made absolute."""
+    lines = _log_lines(path)
+    header = _checked_header(path, lines[0])
+    last = lines[-1]
+    if not isinstance(last, dict) or not isinstance(last.get("result"), dict):
+        raise RulesError(f"{path}:{len(lines)}: the log ends without the game's result")
+    entries = lines[1:-1]
+    _check_entries(path, entries)
+    return header, entries, last["result"]
+
+
+def _log_lines(path: str) -> list:
+    """The JSON values of a log file's lines; the first names this tool's format."""
     raw = files.read_bytes(path, "game log", limits.LOG_FILE_BYTES)
     try:
         lines = [json.loads(line) for line in raw.decode("utf-8").splitlines() if line.strip()]
@@ -103,17 +115,23 @@ def read_log(path: str):
         raise RulesError(f"{path}: not a game log (a line is not JSON: {str(err)[:200]})") from None
     if len(lines) < 2 or not isinstance(lines[0], dict) or lines[0].get("format") != LOG_FORMAT:
         raise RulesError(f"{path}: not a game log of this tool (its first line must name the format {LOG_FORMAT})")
-    header = dict(lines[0])
+    return lines
+
+
+def _checked_header(path: str, first: dict) -> dict:
+    """A log's header, its fields checked, its rules path made absolute."""
+    header = dict(first)
     for key, kind in (("rules", str), ("fingerprint", str), ("seed", int), ("players", int), ("sets", dict)):
         if not isinstance(header.get(key), kind) or isinstance(header.get(key), bool):
             raise RulesError(f"{path}:1: the log's header is damaged (field '{key}')")
     if not _texts(header.get("setup", [])):
         raise RulesError(f"{path}:1: the log's header is damaged (field 'setup')")
     header["rules"] = rules_named_in(path, header["rules"], "game log")
-    last = lines[-1]
-    if not isinstance(last, dict) or not isinstance(last.get("result"), dict):
-        raise RulesError(f"{path}:{len(lines)}: the log ends without the game's result")
-    entries = lines[1:-1]
+    return header
+
+
+def _check_entries(path: str, entries: list) -> None:
+    """Each decision line of a log has the fields of one, of their types."""
     for number, entry in enumerate(entries, 2):
         if not isinstance(entry, dict) or any(not isinstance(entry.get(k), t) or isinstance(entry.get(k), bool)
                                               for k, t in _ENTRY.items()):
@@ -121,7 +139,6 @@ def read_log(path: str):
                              f"(each needs {', '.join(f'{k} ({t.__name__})' for k, t in _ENTRY.items())})")
         if not _texts(entry.get("events", [])):
             raise RulesError(f"{path}:{number}: the decision's events are not a list of texts")
-    return header, entries, last["result"]
 
 
 def _texts(value) -> bool:
@@ -153,20 +170,7 @@ def replay_log(game, header, entries, result, path: str, on_step=None, on_events
     if on_events:
         on_events(setup)
     for number, entry in enumerate(entries, 2):
-        if st.is_terminal():
-            raise RulesError(f"{path}:{number}: the game is already over, but the log goes on")
-        decision = st.decision()
-        ids = [o.id for o in decision.options]
-        if entry["action"] not in ids or entry["player"] != decision.player:
-            raise RulesError(
-                f"{path}:{number}: the log does not match these rules: player {entry['player'] + 1} "
-                f"plays '{entry['action'][:80]}', but here player {decision.player + 1} chooses among {', '.join(ids)}")
-        label = next(o.label for o in decision.options if o.id == entry["action"])
-        expected = {"n": number - 1, "round": st.round, "turn": st.turns, "label": label}
-        wrong = [k for k, v in expected.items() if entry[k] != v]
-        if wrong:
-            raise RulesError(f"{path}:{number}: the log does not match these rules: its {', '.join(wrong)} "
-                             f"should be {', '.join(f'{expected[k]!r}' for k in wrong)}")
+        decision, label = _logged_decision(path, number, entry, st)
         if on_step:
             on_step(st, decision, label)
         st.apply_action(entry["action"])
@@ -174,6 +178,33 @@ def replay_log(game, header, entries, result, path: str, on_step=None, on_events
         _check_told(path, number, entry.get("events"), events, "event")
         if on_events:
             on_events(events)
+    _check_result(path, st, result)
+    return st
+
+
+def _logged_decision(path: str, number: int, entry: dict, st):
+    """(decision, label of the logged action) at `st`, where log line
+    `number` must be that decision's: its player, an action offered, and the
+    decision's number, round, turn and label."""
+    if st.is_terminal():
+        raise RulesError(f"{path}:{number}: the game is already over, but the log goes on")
+    decision = st.decision()
+    ids = [o.id for o in decision.options]
+    if entry["action"] not in ids or entry["player"] != decision.player:
+        raise RulesError(
+            f"{path}:{number}: the log does not match these rules: player {entry['player'] + 1} "
+            f"plays '{entry['action'][:80]}', but here player {decision.player + 1} chooses among {', '.join(ids)}")
+    label = next(o.label for o in decision.options if o.id == entry["action"])
+    expected = {"n": number - 1, "round": st.round, "turn": st.turns, "label": label}
+    wrong = [k for k, v in expected.items() if entry[k] != v]
+    if wrong:
+        raise RulesError(f"{path}:{number}: the log does not match these rules: its {', '.join(wrong)} "
+                         f"should be {', '.join(f'{expected[k]!r}' for k in wrong)}")
+    return decision, label
+
+
+def _check_result(path: str, st, result: dict) -> None:
+    """The replayed game is over, with the logged result."""
     if not st.is_terminal():
         raise RulesError(f"{path}: the log ends before the game does")
     replayed = st.result()
@@ -181,4 +212,3 @@ def replay_log(game, header, entries, result, path: str, on_step=None, on_events
     if wrong:
         raise RulesError(f"{path}: the logged result differs from the replayed game in {', '.join(wrong)} "
                          f"(replayed: {', '.join(f'{k} {replayed[k]!r}' for k in wrong)})")
-    return st

@@ -4,8 +4,9 @@
   copies of rules/, schemas/ and tests/diagnostics/, each block's commands in
   order (a `replay` reads the log the command above it wrote). Installing and
   running the test suite are not run here. Commands that play thousands of
-  games play a few: only the numbers in SHORTER change, so the command a
-  reader types is the one tested.
+  games play a few: only the numbers in SHORTER change (a leak check plays
+  one game at each player count, not four), so the command a reader types is
+  the one tested.
 - Sessions (`$ catalyst ...` followed by what it prints) run and must print
   those lines; `...` stands for lines left out, `> ANSWER` lines are what the
   player types.
@@ -41,6 +42,9 @@ SHORTER = [
     (re.compile(r"(?<=\s)-n \d+"), "-n 3"),
     (re.compile(r"--budget \d+"), "--budget 8 --first-games 2"),
     (re.compile(r"\bmcts:\d+"), "mcts:8"),
+    # 12 games with twin positions at each decision took 77 s of a busy 2-core
+    # machine, 3 take a quarter of that (tests/test_leaks.py tests the check)
+    (re.compile(r"--leaks(?= )"), "--leaks -n 1"),
 ]
 # Python blocks that need an optional extra: the module they import.
 EXTRAS = {"pettingzoo_env": "pettingzoo", "openspiel_game": "pyspiel"}
