@@ -469,7 +469,13 @@ def answer(st, fr) -> bool:
         i = ids.index(action)
     except ValueError:
         raise not_legal(action, ids) from None
-    take(st, fr, i)
+    # `take`, written out: this runs at every decision of every playout
+    point, value = st.point, st.option_values[i]
+    st.decider = st.point = st.option_ids = st.option_values = st.observed = None
+    st.decisions += 1
+    if st.seed is not None:
+        st.history = (st.history, action)
+    st.program.decisions[point].apply(st, fr, value)
     st.steps = 0  # the step budget is per decision, as `run` counts it
     return True
 
