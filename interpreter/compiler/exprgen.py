@@ -21,7 +21,7 @@ from ..language.value_types import CARD, CARDS, NUMBER, PLAYER, PLAYERS
 from ..language.visitor import Visitor
 from . import runtime as rt
 from .failures import blame
-from .hoist import Hoister
+from .hoist import KEYS, Hoister, group_parts
 
 _SIMPLE = re.compile(r"^(L\[\d+\]|[vtsp]\d+|-?\d+|st\.me|K\d+|None|True|False)$")
 _ELEMENT_KIND = {CARD: "card", PLAYER: "player"}
@@ -70,7 +70,7 @@ class ExprGen(Visitor):
         # every read of a card is counted, since a value kept is a read not made.
         self.hoist = Hoister(module, self._same, enabled=not count_reads)
         for name in ("add", "times", "sized", "highest", "lowest", "shows", "rank", "render", "render_player", "steps",
-                     "memo", "told", "public", "only"):
+                     "memo", "told", "public", "only", "group", "in_group"):
             module.helper(f"R_{name}", getattr(rt, name))
         module.helper("R_fail", blame)  # the error to report, for an error computing an expression
         for name, b in [*FUNCTIONS.items(), *VALUES.items()]:
@@ -519,6 +519,9 @@ class ExprGen(Visitor):
         return f"({then} if {cond} else {otherwise})"
 
     def visit_Aggregate(self, expr, names):
+        grouped = self._grouped(expr, names)
+        if grouped is not None:
+            return grouped
         v = self.m.name("v")
         loop = self.iterate(expr.iterable, names, v)
         inner = names.bind(expr.var, v, self.types.element(expr.iterable, names.types))
@@ -531,6 +534,31 @@ class ExprGen(Visitor):
         finally:
             self._depth -= 1
         return self.numbered(self._aggregate(expr.op, body, cond, loop), v)
+
+    def _grouped(self, expr, names):
+        """An aggregate inside another loop going through one group of a
+        zone's cards by a field (hoist.group_parts), or None."""
+        parts = group_parts(expr, names.access.__contains__)
+        if (parts is None or not self.hoist.inside() or not self._is_zone(expr.iterable, names)
+                or self._slotted_zone(expr.iterable, names) is not None or self.field_type(parts[0]) is not None
+                or not all(isinstance(x, KEYS) for x in self.p.fields.get(parts[0]) or ())):
+            return None
+        field, key, rest = parts
+        table = self.hoist.hoisted(f"R_group({self.visit(expr.iterable, names)}, {self.field_list(field)})", always=True)
+        source = f"R_in_group({table}, {self.visit(key, names)})"
+        v = self.m.name("v")
+        inner = names.bind(expr.var, v, self.types.element(expr.iterable, names.types))
+        self._depth += 1
+        try:
+            with self.hoist.loop(v) as frame:
+                cond = "(" + " and ".join(self.hoist.merged([self.visit(c, inner) for c in rest], "and")) + ")"
+                body = self.visit(expr.expr, inner) if expr.expr is not None else None
+            loop = frame.clauses() + f"for {v} in {source}"
+        finally:
+            self._depth -= 1
+        if expr.op == "count" and not rest:
+            return f"len({source})"
+        return self._aggregate(expr.op, body, cond if rest else None, loop)
 
     @staticmethod
     def _aggregate(op, body, cond, loop) -> str:

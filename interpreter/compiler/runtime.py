@@ -159,6 +159,27 @@ def add(a, b):
     return a + b
 
 
+def group(cards, values) -> dict:
+    """The cards of `cards` by their value in the field list `values`, each
+    group in the order of `cards`: a loop over the cards whose field equals a
+    value goes through that value's group alone (hoist.group_parts). A card
+    without the field fails here as comparing its value would."""
+    groups: dict = {}
+    for card in cards:
+        found = groups.get(values[card])
+        if found is None:
+            groups[values[card]] = [card]
+        else:
+            found.append(card)
+    return groups
+
+
+def in_group(groups: dict, key) -> list:
+    """The group of `key` (none where there is none; `key` is not looked up
+    in an empty table, as it is compared with nothing in an empty zone)."""
+    return groups.get(key, ()) if groups else ()
+
+
 def highest(values):
     return max(values) if values else None
 
