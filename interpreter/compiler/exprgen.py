@@ -165,10 +165,22 @@ class ExprGen(Visitor):
             return f"R_told(({', '.join(parts)},))"
         return parts[0] if len(parts) == 1 and isinstance(tmpl.parts[0], str) else "(" + " + ".join(parts) + ")"
 
-    def card_sources(self, part, names: Names) -> str:
-        """Source of the values of the cards `part` reads, separated by commas ("" if none)."""
+    def card_sources(self, part, names: Names, unseen_only: bool = False) -> str:
+        """Source of the values of the cards `part` reads, separated by commas
+        ("" if none); with `unseen_only`, less the zones every player sees
+        (where nothing lies unseen: no need to look at their cards at run time)."""
         found = card_sources(part, names.types, self.types, self.model)
+        if unseen_only:
+            found = [(expr, inside) for expr, inside in found if not self._seen_by_all(expr, names if inside is None else Names())]
         return ", ".join(self.visit(expr, names if inside is None else Names()) for expr, inside in found)
+
+    def _seen_by_all(self, expr, names: Names) -> bool:
+        """Whether `expr` names a zone whose every card every player sees
+        where it lies (visible, and not held by a card, which may lie unseen)."""
+        if not self._is_zone(expr, names):
+            return False
+        info = self.p.zones[expr.name]
+        return info.visibility == "visible" and info.scope != "card"
 
     def function(self, expr, names: Names, rule: str, span=None, template=False, name: str | None = None) -> str:
         """A generated function `(st, L)` returning the expression's value (or

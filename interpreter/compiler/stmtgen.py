@@ -484,7 +484,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         sees, tested when it is read), the player is asked all the same, so
         that the others cannot tell: with no option, "pass" alone."""
         private = reads_private_counter(s.iterable, self.ctx.model) or reads_private_counter(s.cond, self.ctx.model)
-        sources = "" if private else self.x.card_sources(options_list(s.var, s.iterable, s.cond), names)
+        sources = "" if private else self.x.card_sources(options_list(s.var, s.iterable, s.cond), names, unseen_only=True)
         public = "False" if private else (f"R_public(st, ({sources},))" if sources else "True")
         if public == "True":
             self.jump_if("not vals", other, s.span)
@@ -555,7 +555,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         # were open reads nothing hidden (as a choice's options, visit_Choose)
         whens = [decl.when for _, decl in actions if decl.when is not None]
         if not any(reads_private_counter(when, self.ctx.model) for when in whens):
-            sources = ", ".join(filter(None, (self.x.card_sources(when, Names()) for when in whens)))
+            sources = ", ".join(filter(None, (self.x.card_sources(when, Names(), unseen_only=True) for when in whens)))
             self.emit("if len(vals) == 1" + (f" and R_public(st, ({sources},))" if sources else "") + ":", s.span)
             self.emit(f"    {slot} = vals[0]", s.span)
             self.emit(f"    if st.events is not None: R_forced(st, {point.id}, vals[0])", s.span)
