@@ -171,10 +171,10 @@ class ExprGen(Visitor):
         (where nothing lies unseen: no need to look at their cards at run time)."""
         found = card_sources(part, names.types, self.types, self.model)
         if unseen_only:
-            found = [(expr, inside) for expr, inside in found if not self._seen_by_all(expr, names if inside is None else Names())]
+            found = [(expr, inside) for expr, inside in found if not self.seen_by_all(expr, names if inside is None else Names())]
         return ", ".join(self.visit(expr, names if inside is None else Names()) for expr, inside in found)
 
-    def _seen_by_all(self, expr, names: Names) -> bool:
+    def seen_by_all(self, expr, names: Names) -> bool:
         """Whether `expr` names a zone whose every card every player sees
         where it lies (visible, and not held by a card, which may lie unseen)."""
         if not self._is_zone(expr, names):

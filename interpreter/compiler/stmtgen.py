@@ -460,6 +460,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         chosen = names.bind(s.var, slot, self.x.types.element(s.iterable, names.types), secret=s.secretly)
         label = self.x.function(s.label, chosen, self.name, s.span, template=True) if s.label is not None else None
         point = dp.ChoosePoint(slot_index(slot), kind, label, self.prompt)
+        point.in_sight = kind == "card" and self.x.seen_by_all(s.iterable, names)
         point.secretly = s.secretly
         self.ask(point, s.span)
         values, ids = self.options_of(s, names, kind)
@@ -497,7 +498,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         if public != "False":
             self.emit(f"if len(vals) == 1{'' if public == 'True' else ' and ' + public}:", s.span)
             self.emit(f"    {slot} = vals[0]", s.span)
-            if kind == "card":  # taken unseen, as if chosen (ops.chosen)
+            if kind == "card" and not point.in_sight:  # taken unseen, as if chosen (ops.chosen)
                 self.emit(f"    R_chosen(st, {slot})", s.span)
             self.emit(f"    if st.events is not None: R_forced(st, {point.id}, vals[0])", s.span)
             self.indent += 1
