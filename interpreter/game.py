@@ -257,21 +257,22 @@ class GameState(State):
         (`end game lost`), or None when the score alone decides."""
         return "won" if self.won else "lost" if self.lost else None
 
-    def top_scorers(self) -> list[int]:
+    def top_scorers(self, scores: list | None = None) -> list[int]:
         """The seats with the best score (then tiebreaks), whatever the outcome:
-        in a game won or lost together, the best player of the team."""
-        keys = [(s, *self.tiebreaks(p)) for p, s in enumerate(self.scores())]
+        in a game won or lost together, the best player of the team. (`scores`:
+        the scores, where they are known already.)"""
+        keys = [(s, *self.tiebreaks(p)) for p, s in enumerate(self.scores() if scores is None else scores)]
         best = max(keys)
         return [p for p, k in enumerate(keys) if k == best]
 
-    def winners(self) -> list[int]:
+    def winners(self, scores: list | None = None) -> list[int]:
         """The winning seats: every seat when the rules ended the game won
         together, none when they ended it lost, else the top scorers."""
         if self.lost:
             return []
         if self.won:
             return list(range(self.n))
-        return self.top_scorers()
+        return self.top_scorers(scores)
 
     def returns(self) -> list[float]:
         """1 shared among the winners, 0 for the others; all 0 before the end.
@@ -286,18 +287,20 @@ class GameState(State):
     def result(self) -> dict:
         """Scores, breakdowns and winners; a game won or lost together also
         gives its `outcome` and its `top_scorers` (the best of the team)."""
+        raw = [self._raw_breakdown(p) for p in range(self.n)]  # each score term once per player
+        scores = [_number(sum(terms.values())) for terms in raw]
         result = {
             "players": self.n,
-            "scores": self.scores(),
-            "breakdown": [self.score_breakdown(p) for p in range(self.n)],
-            "winners": self.winners(),
+            "scores": scores,
+            "breakdown": [{label: _number(v) for label, v in terms.items()} for terms in raw],
+            "winners": self.winners(scores),
             "turns": self.turns,
             "first_player": self.first,
             "lost": bool(self.lost),
         }
         if self.outcome() is not None:
             result["outcome"] = self.outcome()
-            result["top_scorers"] = self.top_scorers()
+            result["top_scorers"] = self.top_scorers(scores)
         return result
 
     def rule_coverage(self) -> dict:
