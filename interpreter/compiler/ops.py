@@ -176,8 +176,9 @@ def refill(st, zi: int, src: int) -> None:
     """Fill the empty slots of a zone from the top of `src`, last slot first."""
     if None not in st.z[zi]:
         return
-    zone = zone_to_change(st, zi)
-    source = zone_to_change(st, src)
+    owned = st.owned
+    zone = st.z[zi] if owned is not None and zi in owned else zone_to_change(st, zi)
+    source = st.z[src] if owned is not None and src in owned else zone_to_change(st, src)
     info = st.program.zone_of_instance[src]
     seers = st.program.seers[src]
     loc = st.loc
@@ -202,7 +203,7 @@ def refill(st, zi: int, src: int) -> None:
                 show_top(st, src)
             if st.events is not None:
                 st.events.append(("move", card, src, zi))
-            if info.empty_hook is not None and not any(c is not None for c in source):
+            if info.empty_hook is not None and (source.count(None) == len(source) if info.slots else not source):
                 run_nested(st, info.empty_hook)
 
 
