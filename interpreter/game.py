@@ -286,10 +286,11 @@ class GameState(State):
             return "won"
         return None
 
-    def top_scorers(self) -> list[int]:
+    def top_scorers(self, scores: list | None = None) -> list[int]:
         """The seats with the best score (then tiebreaks), whatever the outcome:
-        in a game won or lost together, the best player of the team."""
-        keys = [(s, *self.tiebreaks(p)) for p, s in enumerate(self.scores())]
+        in a game won or lost together, the best player of the team. (`scores`:
+        the scores, where they are known already.)"""
+        keys = [(s, *self.tiebreaks(p)) for p, s in enumerate(self.scores() if scores is None else scores)]
         best = max(keys)
         return [p for p, k in enumerate(keys) if k == best]
 
@@ -333,7 +334,7 @@ class GameState(State):
         """The most the shared score can reach (`cooperative score out of BEST`)."""
         return _number(self.program.shared_best(self))
 
-    def winners(self) -> list[int]:
+    def winners(self, scores: list | None = None) -> list[int]:
         """The winning seats: every seat when the rules ended the game won
         together (or the best shared score was reached), none when they
         ended it lost or a shared score fell short, else the top scorers,
@@ -346,9 +347,9 @@ class GameState(State):
             return []
         teams = self.teams()
         if self.program.team_of is None:
-            return self.top_scorers()
+            return self.top_scorers(scores)
         totals: dict = {}
-        for p, s in enumerate(self.scores()):
+        for p, s in enumerate(self.scores() if scores is None else scores):
             key = totals.setdefault(teams[p], [0] * (1 + len(self.program.tiebreaks)))
             for i, v in enumerate((s, *self.tiebreaks(p))):
                 key[i] += v
@@ -390,20 +391,22 @@ class GameState(State):
         gives its `outcome` and its `top_scorers` (the best of the team); a
         `cooperative score` game its `shared_score` and `best_score`; a game
         of `teams by` each seat's `team`."""
+        raw = [self._raw_breakdown(p) for p in range(self.n)]  # each score term once per player
+        scores = [_number(sum(terms.values())) for terms in raw]
         result = {
             "players": self.n,
-            "scores": self.scores(),
-            "breakdown": [self.score_breakdown(p) for p in range(self.n)],
-            "winners": self.winners(),
+            "scores": scores,
+            "breakdown": [{label: _number(v) for label, v in terms.items()} for terms in raw],
+            "winners": self.winners(scores),
             "turns": self.turns,
             "first_player": self.first,
             "lost": bool(self.lost),
         }
         if self.outcome() is not None:
             result["outcome"] = self.outcome()
-            result["top_scorers"] = self.top_scorers()
+            result["top_scorers"] = self.top_scorers(scores)
         if self.program.shared_best is not None:
-            result["top_scorers"] = self.top_scorers()
+            result["top_scorers"] = self.top_scorers(scores)
             result["shared_score"] = self.shared_score()
             result["best_score"] = self.best_score()
         if self.program.team_of is not None:

@@ -366,3 +366,35 @@ def test_a_card_met_walking_a_slotted_zone_has_its_slot_counted_not_searched():
     assert {o.id: o.label for o in st.legal_options()} == {"b": "take B from 3", "c": "take C from 4"}
     st.apply_action("c")
     assert st.counter("gold", player) == 104
+
+
+def test_no_run_time_secrecy_test_where_every_zone_read_is_seen_by_all(monkeypatch):
+    """Whether a choice with one option (or none) reads what not every player
+    sees is decided at run time (R_public) only where a zone read may hold
+    unseen cards: Catalyst's market and building supply are visible to all,
+    Catastropolis reads zones that are not."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    monkeypatch.chdir(ROOT)
+    open_rules = CliRunner().invoke(cli, ["compile", "rules/catalyst.rules"]).output
+    assert "def procedure_recruit_one(st, fr):" in open_rules and "R_public" not in open_rules
+    hidden = CliRunner().invoke(cli, ["compile", "rules/catastropolis/catastropolis.rules"]).output
+    assert "R_public(st, (" in hidden
+
+
+def test_a_card_chosen_where_every_player_sees_it_is_not_handled_as_taken_unseen(monkeypatch):
+    """ops.chosen (the others no longer know where the cards of its place
+    lie) has nothing to do for a zone every player sees: neither the forced
+    option nor the answered one calls it there."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+    from interpreter import load_game
+
+    monkeypatch.chdir(ROOT)
+    recruit = CliRunner().invoke(cli, ["compile", "rules/catalyst.rules", "--rule", "recruit_one"]).output
+    assert "L[0] = vals[0]" in recruit and "R_chosen" not in recruit
+    points = load_game(CATALYST).program.decisions
+    assert points[0].in_sight and not all(getattr(p, "in_sight", False) for p in points if p.kind == "card")

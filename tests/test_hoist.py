@@ -75,7 +75,7 @@ def test_neighbouring_conditions_with_the_same_key_share_one_memo(tmp_path):
     last two read c only as its suit, so one memo per suit keeps both."""
     game = suits(tmp_path)
     text = game.program.module.text
-    both = "count c in box where c.rank > 0 and not owns(c.suit) and (count x in box where x.suit == c.suit) > 2"
+    both = "count c in box where c.rank > 0 and not owns(c.suit) and (count x in box where x.rank > 0 and x.suit == c.suit) > 2"
     (tmp_path / "game.rules").write_text(RULES.replace('"Everything"', f'"Both": {both}\n    "Everything"'))
     merged = load_game(tmp_path / "game.rules")
     assert merged.program.module.text.count("in [{}]") == text.count("in [{}]") + 1
@@ -104,3 +104,21 @@ def test_a_value_that_reads_a_counter_of_the_card_is_not_kept_per_field_value(tm
     red = next(c for c in st.z[0] if st.program.card_names[c] == "A")
     st.ctr[st.program.counters["marks"].index][red] = 1
     assert steps_and_value(st, "Marked") == (1, 1)
+
+
+def test_a_loop_over_the_cards_whose_field_equals_an_items_goes_through_one_group(tmp_path):
+    """`lowest x.rank for x in box where x.suit == c.suit` inside a loop over
+    c: the box is gone through once in all, into a table by suit, and each
+    suit's lowest rank reads its group alone."""
+    game = suits(tmp_path)
+    (tmp_path / "game.rules").write_text(RULES.replace(
+        '"Everything"', '"Tops": count c in box where c.rank == lowest x.rank for x in box where x.suit == c.suit\n'
+                        '    "Everything"'))
+    game = load_game(tmp_path / "game.rules")
+    ns = game.program.module.ns
+    made, group = [], ns["R_group"]
+    ns["R_group"] = lambda cards, values: made.append(len(cards)) or group(cards, values)
+    st = game.new_initial_state(2, 1)
+    made.clear()
+    assert steps_and_value(st, "Tops") == (2, 0)  # the rank 1 of each suit
+    assert made == [6]  # one table of the 6 cards for the whole count

@@ -393,3 +393,22 @@ def test_a_runaway_rule_stops_the_sweep_with_its_game_and_seed(tmp_path):
     result = run([variant, "-n", 3, "-j", 1, "--max-steps", 500])
     assert result.exit_code == 1, result.output
     assert f"game 0 (seed {game_seed(0, 0)}) failed" in result.output and "ran 500 steps" in result.output
+
+
+def test_a_result_computes_each_score_term_once_per_player():
+    """A sweep asks every game for its result: scores, breakdowns and winners
+    come from one evaluation of each score term for each player."""
+    from interpreter import load_game
+
+    game = load_game(CATALYST)
+    st = game.new_initial_state(2, 3)
+    st.play_out([rng.Draws(1).choose_id, rng.Draws(2).choose_id])
+    expected = st.result()
+    calls = []
+    terms = game.program.score_terms
+    game.program.score_terms = [(label, lambda s, fn=fn: calls.append(1) or fn(s)) for label, fn in terms]
+    try:
+        assert st.result() == expected
+    finally:
+        game.program.score_terms = terms
+    assert len(calls) == 2 * len(terms)

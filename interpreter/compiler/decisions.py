@@ -61,6 +61,9 @@ class ChoosePoint(Point):
         self.slot, self.kind, self.label_fn, self.prompt_text = slot, kind, label_fn, prompt
         self.other_fn = None  # `may choose ... else "label":`: the label of passing (else "pass")
         self.body = self.other = None
+        # the options lie in a zone every player sees: a card chosen there is
+        # seen taken by all (ops.chosen has nothing to do)
+        self.in_sight = False
 
     def finish(self, ns):
         super().finish(ns)
@@ -71,7 +74,7 @@ class ChoosePoint(Point):
         if value == PASS:
             fr[1] = self.other
         else:
-            if self.kind == "card":
+            if self.kind == "card" and not self.in_sight:
                 chosen(st, value)
             fr[2][self.slot] = value
             fr[1] = self.body

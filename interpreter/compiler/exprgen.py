@@ -21,7 +21,7 @@ from ..language.value_types import CARD, CARDS, NUMBER, PLAYER, PLAYERS
 from ..language.visitor import Visitor
 from ..runtime import helpers as rt
 from ..runtime.failures import blame
-from .hoist import Hoister
+from .hoist import KEYS, Hoister, group_parts
 
 _SIMPLE = re.compile(r"^(L\[\d+\]|[vtsp]\d+|-?\d+|st\.me|K\d+|None|True|False)$")
 _ELEMENT_KIND = {CARD: "card", PLAYER: "player"}
@@ -70,7 +70,7 @@ class ExprGen(Visitor):
         # every read of a card is counted, since a value kept is a read not made.
         self.hoist = Hoister(module, self._same, enabled=not count_reads)
         for name in ("add", "times", "sized", "highest", "lowest", "shows", "rank", "render", "render_player", "steps",
-                     "memo", "told", "public", "only"):
+                     "memo", "told", "public", "only", "group", "in_group"):
             module.helper(f"R_{name}", getattr(rt, name))
         module.helper("R_fail", blame)  # the error to report, for an error computing an expression
         for name, b in [*FUNCTIONS.items(), *VALUES.items()]:
@@ -165,10 +165,22 @@ class ExprGen(Visitor):
             return f"R_told(({', '.join(parts)},))"
         return parts[0] if len(parts) == 1 and isinstance(tmpl.parts[0], str) else "(" + " + ".join(parts) + ")"
 
-    def card_sources(self, part, names: Names) -> str:
-        """Source of the values of the cards `part` reads, separated by commas ("" if none)."""
+    def card_sources(self, part, names: Names, unseen_only: bool = False) -> str:
+        """Source of the values of the cards `part` reads, separated by commas
+        ("" if none); with `unseen_only`, less the zones every player sees
+        (where nothing lies unseen: no need to look at their cards at run time)."""
         found = card_sources(part, names.types, self.types, self.model)
+        if unseen_only:
+            found = [(expr, inside) for expr, inside in found if not self.seen_by_all(expr, names if inside is None else Names())]
         return ", ".join(self.visit(expr, names if inside is None else Names()) for expr, inside in found)
+
+    def seen_by_all(self, expr, names: Names) -> bool:
+        """Whether `expr` names a zone whose every card every player sees
+        where it lies (visible, and not held by a card, which may lie unseen)."""
+        if not self._is_zone(expr, names):
+            return False
+        info = self.p.zones[expr.name]
+        return info.visibility == "visible" and info.scope != "card"
 
     def function(self, expr, names: Names, rule: str, span=None, template=False, name: str | None = None) -> str:
         """A generated function `(st, L)` returning the expression's value (or
@@ -524,6 +536,9 @@ class ExprGen(Visitor):
         return f"({then} if {cond} else {otherwise})"
 
     def visit_Aggregate(self, expr, names):
+        grouped = self._grouped(expr, names)
+        if grouped is not None:
+            return grouped
         v = self.module.name("v")
         loop = self.iterate(expr.iterable, names, v)
         inner = names.bind(expr.var, v, self.types.element(expr.iterable, names.types))
@@ -536,6 +551,31 @@ class ExprGen(Visitor):
         finally:
             self._depth -= 1
         return self.numbered(self._aggregate(expr.op, body, cond, loop), v)
+
+    def _grouped(self, expr, names):
+        """An aggregate inside another loop going through one group of a
+        zone's cards by a field (hoist.group_parts), or None."""
+        parts = group_parts(expr, names.access.__contains__)
+        if (parts is None or not self.hoist.inside() or not self._is_zone(expr.iterable, names)
+                or self._slotted_zone(expr.iterable, names) is not None or self.field_type(parts[0]) is not None
+                or not all(isinstance(x, KEYS) for x in self.p.fields.get(parts[0]) or ())):
+            return None
+        field, key, rest = parts
+        table = self.hoist.hoisted(f"R_group({self.visit(expr.iterable, names)}, {self.field_list(field)})", always=True)
+        source = f"R_in_group({table}, {self.visit(key, names)})"
+        v = self.module.name("v")
+        inner = names.bind(expr.var, v, self.types.element(expr.iterable, names.types))
+        self._depth += 1
+        try:
+            with self.hoist.loop(v) as frame:
+                cond = "(" + " and ".join(self.hoist.merged([self.visit(c, inner) for c in rest], "and")) + ")"
+                body = self.visit(expr.expr, inner) if expr.expr is not None else None
+            loop = frame.clauses() + f"for {v} in {source}"
+        finally:
+            self._depth -= 1
+        if expr.op == "count" and not rest:
+            return f"len({source})"
+        return self._aggregate(expr.op, body, cond if rest else None, loop)
 
     @staticmethod
     def _aggregate(op, body, cond, loop) -> str:

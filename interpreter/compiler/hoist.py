@@ -25,10 +25,42 @@ from __future__ import annotations
 
 import re
 from contextlib import contextmanager
+from fractions import Fraction
+
+from ..language import nodes as n
 
 _NAME = re.compile(r"\b[vm]\d+\b")
 _USE = re.compile(r"\(m\d+\[")
 _WORTH = re.compile(r" for |\bdefine_\w+\(")  # a loop, or a call of a definition's function
+
+
+GROUPED = ("count", "sum", "lowest", "highest")  # aggregates that can go through one group of cards
+KEYS = (int, float, Fraction, str, bool, type(None))  # field values a group is found by (hashed, == as dict keys)
+
+
+def group_parts(expr, local) -> tuple | None:
+    """`(F, K, C)` for an aggregate `op E for x in L where x.F == K and C...`
+    whose loop can go through the cards of L whose F equals K alone (a group
+    of a table of L's cards by F, made once for the enclosing loops): K is a
+    local, or a field of one, so looking it up computes nothing and cannot
+    fail; C the other conditions, in order. None otherwise.
+
+    Inside a loop over the cards of a pile, `lowest x.rank for x in pile
+    where x.suit == c.suit` goes through the pile once in all (to make the
+    table) instead of once for each suit."""
+    if expr.op not in GROUPED or expr.cond is None:
+        return None
+    cond, rest = expr.cond, []
+    if isinstance(cond, n.BoolOp) and cond.op == "and":
+        cond, rest = cond.operands[0], list(cond.operands[1:])
+    if not isinstance(cond, n.Compare) or cond.op != "==":
+        return None
+    for mine, key in ((cond.left, cond.right), (cond.right, cond.left)):
+        target = key.obj if isinstance(key, n.Field) else key
+        if (isinstance(mine, n.Field) and isinstance(mine.obj, n.Name) and mine.obj.name == expr.var
+                and isinstance(target, n.Name) and target.name != expr.var and local(target.name)):
+            return mine.name, key, rest
+    return None
 
 
 class Loop:
@@ -64,6 +96,7 @@ class Hoister:
         self.frames: list = []  # Loop, or None where a new scope starts (a lambda of the generated code)
         self.memos: dict = {}  # memo name -> (its Loop, its use, the source it replaces)
         self.keys: dict = {}  # use of a memo -> (its Loop, its key)
+        self.tables: set = set()  # memos made with `always` (a table for the loop: kept where a memo of it uses it)
 
     @contextmanager
     def loop(self, var: str):
@@ -94,14 +127,26 @@ class Hoister:
             if frame is not None and frame.var == var:
                 frame.names.add(name)
 
-    def hoisted(self, text: str) -> str:
-        """`text`, or the use of a memo computing it, if it is worth one."""
+    def inside(self) -> bool:
+        """Whether the point being generated is inside a loop whose memos are made."""
+        return self.enabled and bool(self.frames) and self.frames[-1] is not None
+
+    def hoisted(self, text: str, always: bool = False) -> str:
+        """`text`, or the use of a memo computing it, if it is worth one
+        (`always`: it is, wherever it does not depend on the loops' items)."""
         frames = self.frames
-        if not self.enabled or not frames or frames[-1] is None or not (_WORTH.search(text) or _USE.search(text)):
+        if not self.inside() or not (always or _WORTH.search(text) or _USE.search(text)):
             return text
         full = self._restored(text, 0, drop=False)
-        if not _WORTH.search(full):
+        if not (always or _WORTH.search(full)):
             return text
+        if always:
+            use = self._hoisted(text, frames, full)
+            self.tables.update(m for m in re.findall(r"\((m\d+)\[", use) if m not in text)
+            return use
+        return self._hoisted(text, frames, full)
+
+    def _hoisted(self, text: str, frames: list, full: str) -> str:
         names = set(_NAME.findall(full))
         j = len(frames) - 1
         while j >= 0 and frames[j] is not None and not frames[j].names & names:
@@ -140,6 +185,10 @@ class Hoister:
     def _memo(self, text: str, at: int, key) -> str:
         frame = self.frames[at]
         source = self._restored(text, at)
+        for made in frame.memos:  # the same value for the same loop: one memo
+            _, use, made_source = self.memos[made]
+            if made_source == source and self.keys.get(use, (None, None))[1] == key:
+                return use
         m = self.module.name("m")
         if key is None:
             use = f"({m}[0] if {m} else {m}.setdefault(0, {source}))"
@@ -159,12 +208,13 @@ class Hoister:
         inside it put back as the source they replace (and, if `drop`,
         dropped from their loop)."""
         inner = {id(f) for f in self.frames[at:] if f is not None}
+        own = self.frames[at] if drop else None  # (a table made before this loop stays a table: see `hoisted`)
         found = True
         while found:
             found = False
             for m in dict.fromkeys(re.findall(r"\((m\d+)\[", text)):
                 frame, use, source = self.memos.get(m, (None, None, None))
-                if frame is None or id(frame) not in inner or use not in text:
+                if frame is None or id(frame) not in inner or use not in text or (frame is own and m in self.tables):
                     continue
                 text, found = text.replace(use, source), True
                 if drop:

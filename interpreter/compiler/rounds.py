@@ -39,6 +39,7 @@ def build_main(program, setup: int, phases: list, hooks: dict) -> Code:
     phased = program.phases is not None
 
     def main(st, fr):
+        codes = st.program.codes
         pc = fr[1]
         while True:
             if pc == 0:
@@ -64,31 +65,46 @@ def build_main(program, setup: int, phases: list, hooks: dict) -> Code:
                 if start_phase is not None and call(st, start_phase) is SUSPEND:
                     return SUSPEND
                 pc = 3
-            if pc == 3:
-                st.cur = st.me = st.order[st.pos]
-                st.turns += 1
-                if st.events is not None:
-                    st.events.append(("turn", st.turns, st.me))
-                if st.turns > st.program.turn_budget:
-                    too_many_turns(st)
-                fr[1] = 4
-                if start_turn is not None and call(st, start_turn) is SUSPEND:
-                    return SUSPEND
-                pc = 4
-            if pc == 4:
-                fr[1] = 5
-                if call(st, phases[st.phase - 1].code if phased else phases[0].code) is SUSPEND:
-                    return SUSPEND
-                pc = 5
-            if pc == 5:
-                fr[1] = 6
-                if end_turn is not None and call(st, end_turn) is SUSPEND:
-                    return SUSPEND
-                pc = 6
-            if pc == 6:
-                if next_turn(st, phases[st.phase - 1] if phased else phases[0]):
-                    pc = 3
-                    continue
+            phase = phases[st.phase - 1] if phased else phases[0]
+            if pc < 7:  # the turns of the phase, one after another without leaving this loop
+                once = phase.play == "once" and not st.program.turn_order
+                rule = codes[phase.code]
+                while True:
+                    if pc == 3:
+                        st.cur = st.me = st.order[st.pos]
+                        st.turns += 1
+                        if st.events is not None:
+                            st.events.append(("turn", st.turns, st.me))
+                        if st.turns > st.program.turn_budget:
+                            too_many_turns(st)
+                        fr[1] = 4
+                        if start_turn is not None and call(st, start_turn) is SUSPEND:
+                            return SUSPEND
+                        pc = 4
+                    if pc == 4:
+                        fr[1] = 5
+                        if rule.light:
+                            rule.fn(st)
+                        else:
+                            nf = [phase.code, 0, []]
+                            st.frames.append(nf)
+                            if rule.fn(st, nf) is SUSPEND:
+                                return SUSPEND
+                        pc = 5
+                    if pc == 5:
+                        fr[1] = 6
+                        if end_turn is not None and call(st, end_turn) is SUSPEND:
+                            return SUSPEND
+                        pc = 6
+                    if once:  # next_turn of a phase played once round, without a turn order
+                        st.pos += 1
+                        if st.pos < len(st.order):
+                            pc = 3
+                            continue
+                    elif next_turn(st, phase):
+                        pc = 3
+                        continue
+                    break
                 fr[1] = 7
                 if end_phase is not None and call(st, end_phase) is SUSPEND:
                     return SUSPEND

@@ -458,6 +458,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         chosen = names.bind(s.var, slot, self.x.types.element(s.iterable, names.types), secret=s.secretly)
         label = self.x.function(s.label, chosen, self.name, s.span, template=True) if s.label is not None else None
         point = dp.ChoosePoint(slot_index(slot), kind, label, self.prompt)
+        point.in_sight = kind == "card" and self.x.seen_by_all(s.iterable, names)
         point.secretly = s.secretly
         self.pass_label(point, s, names)
         self.ask(point, s.span)
@@ -488,7 +489,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         sees, tested when it is read), the player is asked all the same, so
         that the others cannot tell: with no option, "pass" alone."""
         private = reads_private_counter(s.iterable, self.ctx.model) or reads_private_counter(s.cond, self.ctx.model)
-        sources = "" if private else self.x.card_sources(options_list(s.var, s.iterable, s.cond), names)
+        sources = "" if private else self.x.card_sources(options_list(s.var, s.iterable, s.cond), names, unseen_only=True)
         public = "False" if private else (f"R_public(st, ({sources},))" if sources else "True")
         if public == "True":
             self.jump_if("not vals", other, s.span)
@@ -501,7 +502,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         if public != "False":
             self.emit(f"if len(vals) == 1{'' if public == 'True' else ' and ' + public}:", s.span)
             self.emit(f"    {slot} = vals[0]", s.span)
-            if kind == "card":  # taken unseen, as if chosen (ops.chosen)
+            if kind == "card" and not point.in_sight:  # taken unseen, as if chosen (ops.chosen)
                 self.emit(f"    R_chosen(st, {slot})", s.span)
             self.emit(f"    if st.events is not None: R_forced(st, {point.id}, vals[0])", s.span)
             self.indent += 1
@@ -562,7 +563,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         # were open reads nothing hidden (as a choice's options, visit_Choose)
         whens = [decl.when for _, decl in actions if decl.when is not None]
         if not any(reads_private_counter(when, self.ctx.model) for when in whens):
-            sources = ", ".join(filter(None, (self.x.card_sources(when, Names()) for when in whens)))
+            sources = ", ".join(filter(None, (self.x.card_sources(when, Names(), unseen_only=True) for when in whens)))
             self.emit("if len(vals) == 1" + (f" and R_public(st, ({sources},))" if sources else "") + ":", s.span)
             self.emit(f"    {slot} = vals[0]", s.span)
             self.emit(f"    if st.events is not None: R_forced(st, {point.id}, vals[0])", s.span)

@@ -163,6 +163,27 @@ def add(a, b):
     return a + b
 
 
+def group(cards, values) -> dict:
+    """The cards of `cards` by their value in the field list `values`, each
+    group in the order of `cards`: a loop over the cards whose field equals a
+    value goes through that value's group alone (hoist.group_parts). A card
+    without the field fails here as comparing its value would."""
+    groups: dict = {}
+    for card in cards:
+        found = groups.get(values[card])
+        if found is None:
+            groups[values[card]] = [card]
+        else:
+            found.append(card)
+    return groups
+
+
+def in_group(groups: dict, key) -> list:
+    """The group of `key` (none where there is none; `key` is not looked up
+    in an empty table, as it is compared with nothing in an empty zone)."""
+    return groups.get(key, ()) if groups else ()
+
+
 def highest(values):
     return max(values) if values else None
 
@@ -473,7 +494,13 @@ def answer(st, fr) -> bool:
         i = ids.index(action)
     except ValueError:
         raise not_legal(action, ids) from None
-    take(st, fr, i)
+    # `take`, written out: this runs at every decision of every playout
+    point, value = st.point, st.option_values[i]
+    st.decider = st.point = st.option_ids = st.option_values = st.observed = None
+    st.decisions += 1
+    if st.seed is not None:
+        st.history = (st.history, action)
+    st.program.decisions[point].apply(st, fr, value)
     st.steps = 0  # the step budget is per decision, as `run` counts it
     return True
 

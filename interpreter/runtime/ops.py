@@ -59,36 +59,41 @@ def move(st, card: int, zi: int, bottom: bool = False) -> None:
     """Move a card to zone instance `zi`. If the card leaves its zone empty,
     the zone's `becomes empty` trigger fires once the card has arrived, so a
     trigger that ends the game finds every card in a place. (The most frequent
-    operation of a game, so written out rather than split into helpers.)"""
+    operation of a game, so written out rather than split into helpers: the
+    lists are asked of `zone_to_change` only when this state may share them.)"""
     loc = st.loc
     src = loc[card]
-    infos = st.program.zone_of_instance
-    source = zone_to_change(st, src)
+    program = st.program
+    infos = program.zone_of_instance
+    owned = st.owned
+    source = st.z[src] if owned is not None and src in owned else zone_to_change(st, src)
     left = infos[src]
     if left.slots:
         source[source.index(card)] = None
     else:
         source.remove(card)
-    seers = st.program.seers[src]
     if st.known_in is not None:
         leaving(st, card, src, zi)
+    seers = program.seers[src]
     if seers:
         st.known[card] |= seers
-    if infos[zi].slots:
+    arriving = infos[zi]
+    if arriving.slots:
         put(st, card, zi, bottom)
-    elif bottom:
-        zone_to_change(st, zi).insert(0, card)
-        loc[card] = zi
     else:
-        zone_to_change(st, zi).append(card)
+        target = st.z[zi] if owned is not None and zi in owned else zone_to_change(st, zi)
+        if bottom:
+            target.insert(0, card)
+        else:
+            target.append(card)
         loc[card] = zi
     if left.top_visible:
         show_top(st, src)
-    if infos[zi].top_visible:
+    if arriving.top_visible:
         show_top(st, zi)
     if st.events is not None:
         st.events.append(("move", card, src, zi, tuple(st.known)))
-    if left.empty_hook is not None and not any(c is not None for c in source):
+    if left.empty_hook is not None and (source.count(None) == len(source) if left.slots else not source):
         run_nested(st, left.empty_hook)
 
 
@@ -171,8 +176,9 @@ def refill(st, zi: int, src: int) -> None:
     """Fill the empty slots of a zone from the top of `src`, last slot first."""
     if None not in st.z[zi]:
         return
-    zone = zone_to_change(st, zi)
-    source = zone_to_change(st, src)
+    owned = st.owned
+    zone = st.z[zi] if owned is not None and zi in owned else zone_to_change(st, zi)
+    source = st.z[src] if owned is not None and src in owned else zone_to_change(st, src)
     info = st.program.zone_of_instance[src]
     seers = st.program.seers[src]
     loc = st.loc
@@ -197,7 +203,7 @@ def refill(st, zi: int, src: int) -> None:
                 show_top(st, src)
             if st.events is not None:
                 st.events.append(("move", card, src, zi, tuple(st.known)))
-            if info.empty_hook is not None and not any(c is not None for c in source):
+            if info.empty_hook is not None and (source.count(None) == len(source) if info.slots else not source):
                 run_nested(st, info.empty_hook)
 
 

@@ -7,6 +7,7 @@ number of workers or the batch size (see `runner.game_seed`).
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import math
 import multiprocessing
@@ -31,16 +32,28 @@ def available_cores() -> int:
 def split(start: int, stop: int, workers: int, per_worker: int = 8, largest: int = 250) -> list:
     """Ranges covering start..stop-1: about `per_worker` batches per worker
     (for load balance and a smooth progress bar), never more than `largest`
-    games each.
+    games each. With several workers the last batches shrink (each at most
+    1/(2 x workers) of the games left, down to one game), so that the workers
+    run out of games at about the same time instead of all waiting for the
+    one that drew the last full batch.
 
     >>> split(0, 10, 2, per_worker=1, largest=4)
-    [(0, 4), (4, 8), (8, 10)]
+    [(0, 3), (3, 5), (5, 7), (7, 8), (8, 9), (9, 10)]
+    >>> split(0, 10, 1, per_worker=2)
+    [(0, 5), (5, 10)]
     """
     n = stop - start
     if n <= 0:
         return []
     size = max(1, min(largest, math.ceil(n / max(1, workers * per_worker))))
-    return [(a, min(a + size, stop)) for a in range(start, stop, size)]
+    if workers <= 1:
+        return [(a, min(a + size, stop)) for a in range(start, stop, size)]
+    ranges, a = [], start
+    while a < stop:
+        b = a + min(size, math.ceil((stop - a) / (2 * workers)))
+        ranges.append((a, b))
+        a = b
+    return ranges
 
 
 LOOK = 0.2  # seconds between two looks at a Ctrl-C while batches run elsewhere
@@ -105,6 +118,7 @@ class LocalRunner:
     def __init__(self, jobs: int):
         self.workers = max(1, jobs)
         self.pool = None
+        self.forking = False
         self.unread: dict = {}  # future -> task number, of batches not yet given back
 
     def _start(self, tasks):
@@ -115,6 +129,7 @@ class LocalRunner:
                 _compile_first(tasks)
             self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context(method),
                                             initializer=_quiet_worker)
+            self.forking = method == "fork"
         return self.pool
 
     def run(self, tasks):
@@ -122,7 +137,8 @@ class LocalRunner:
             return
         pool = self._start(tasks)
         waiting = _window(tasks, self.workers)
-        self.unread = {pool.submit(_task, task): i for i, task in next(waiting)}
+        with _frozen(self.forking):  # the first submit forks the workers
+            self.unread = {pool.submit(_task, task): i for i, task in next(waiting)}
         while self.unread and not Stop.requested:
             done, _ = wait(self.unread, timeout=LOOK, return_when=FIRST_COMPLETED)
             for fut in done:
@@ -161,6 +177,23 @@ class LocalRunner:
             self.unread = {}
             self.pool.shutdown(cancel_futures=True)
             self.pool = None
+
+
+@contextlib.contextmanager
+def _frozen(forking: bool):
+    """While workers are forked: the objects this process holds are moved
+    out of the collector's reach (`gc.freeze`), so a worker's collections
+    never walk, and so never copy, the memory pages it shares with this
+    process (the compiled rules, the modules). Only for the fork itself:
+    this process collects them again afterwards."""
+    if not forking:
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def _window(tasks: list, workers: int):
