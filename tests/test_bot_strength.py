@@ -37,3 +37,71 @@ def test_a_card_held_is_credited_as_often_as_such_cards_are_played(role_draft):
     assert ev.potential(st, 0) == pytest.approx(rate * costs)
     # a move no sample game made is not credited: a role is never built
     assert ev.play_rate("role", program.zones["offer"].index, city.index) == 0.0
+
+
+# ------------------------------------------------------------------ weights stored per rules file
+def test_bots_use_the_weights_stored_for_the_rules_file(role_draft):
+    """With no entry, the defaults; once stored, greedy and mcts both read
+    the stored weights; a bot's own option still wins."""
+    from interpreter.agents import make_agent
+    from interpreter.agents import weights
+
+    program = role_draft.program
+    greedy, mcts = make_agent("greedy", 0, 0), make_agent("mcts:10", 0, 0)
+    assert greedy.weights(program) == mcts.weights(program) == weights.DEFAULTS
+    weights.store(program.fingerprint, {"discount": 0.25}, {"why": "a test"})
+    try:
+        assert greedy.weights(program) == mcts.weights(program) == {"discount": 0.25}
+        assert make_agent("greedy:discount=0.75", 0, 0).weights(program) == {"discount": 0.75}
+        assert weights.stored(program)["evidence"] == {"why": "a test"}
+    finally:
+        _forget(program)
+
+
+def _forget(program):
+    from interpreter.agents import weights
+    from interpreter.language import cache
+
+    (cache.folder(weights.FOLDER) / f"{program.fingerprint}.json").unlink(missing_ok=True)
+    weights._stored.cache_clear()
+
+
+def test_an_entry_is_for_these_rules_and_this_evaluation_only(role_draft, monkeypatch):
+    """Other rules text (a changed parameter), or another version of the
+    evaluation, finds no entry: the defaults are used again."""
+    from interpreter.agents import weights
+
+    program = role_draft.program
+    weights.store(program.fingerprint, {"discount": 0.0}, {})
+    try:
+        assert weights.weights_for(program) == {"discount": 0.0}
+        other = load_game(ROLE_DRAFT, {"city_size": "5"}).program
+        assert other.fingerprint != program.fingerprint and weights.stored(other) is None
+        monkeypatch.setattr(weights, "evaluation_version", lambda: "another evaluation")
+        weights._stored.cache_clear()
+        assert weights.stored(program) is None and weights.weights_for(program) == weights.DEFAULTS
+    finally:
+        _forget(program)
+
+
+@pytest.mark.parametrize("content", [b"", b"{not json", b"\xff\xfe", b'{"format": "rules-bot-weights/1"}', b"[]",
+                                     b"%KEY%", b"%KEY-NAN%"], ids=["empty", "cut", "bytes", "no-key", "list",
+                                                                  "out-of-range", "nan"])
+def test_a_damaged_entry_is_ignored_and_rebuilt(role_draft, content):
+    from interpreter.agents import weights
+    from interpreter.language import cache
+
+    program = role_draft.program
+    key = weights.entry_key(program.fingerprint)
+    content = content.replace(b"%KEY%", f'{{"format": "{weights.FORMAT}", "key": "{key}", "weights": {{"discount": -1.0}}, '
+                                        f'"evidence": {{}}}}'.encode())
+    content = content.replace(b"%KEY-NAN%", f'{{"format": "{weights.FORMAT}", "key": "{key}", "weights": {{"discount": NaN}}, '
+                                            f'"evidence": {{}}}}'.encode())
+    cache.write(weights.FOLDER, f"{program.fingerprint}.json", content)
+    weights._stored.cache_clear()
+    try:
+        assert weights.stored(program) is None and weights.weights_for(program) == weights.DEFAULTS
+        weights.store(program.fingerprint, {"discount": 0.5}, {})
+        assert weights.weights_for(program) == {"discount": 0.5}
+    finally:
+        _forget(program)

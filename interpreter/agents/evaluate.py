@@ -36,7 +36,7 @@ from ..errors import RulesRuntimeError
 from ..language.builtins import hosted_cards
 from .recall import Recall
 
-DISCOUNT = 0.5  # share of a held card's best expected gain credited before it is earned
+DISCOUNT = 1.0  # share of a held card's best expected gain credited before it is earned
 SMOOTH = 6  # counter values averaged over (covers steps of 1, 2, 3 and 6)
 TOGETHER = 1_000.0  # what a game won together adds to the team's value (lost: takes away)
 
