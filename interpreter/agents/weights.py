@@ -32,8 +32,8 @@ from .evaluate import DISCOUNT
 FOLDER = "bots"
 FORMAT = "rules-bot-weights/1"
 DEFAULTS = {"discount": DISCOUNT}
-# Each weight's candidates for `--tune`, the default among them.
-CANDIDATES = {"discount": (0.0, 0.25, DISCOUNT, 1.0)}
+# Each weight's candidates for `--tune` (the default is tried first, whether listed or not).
+CANDIDATES = {"discount": (0.0, 0.25, 0.5, 1.0)}
 _HERE = Path(__file__).parent
 # The files whose text decides what the weights mean and how bots use them.
 EVALUATION = [_HERE / name for name in ("evaluate.py", "recall.py", "greedy.py", "mcts.py", "weights.py")]
