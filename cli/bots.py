@@ -33,11 +33,14 @@ def bots_command(rules, players, games, mcts, tune, tune_games, seed, jobs, as_j
     game played alone or won together: each bot's win rate and mean score
     on the same games)."""
     from interpreter.agents import make_agent
+    from interpreter.errors import RulesError
     from interpreter.loader import load_game
     from interpreter.simulation import strength
 
     read_rules(rules, sets)
-    make_agent(mcts, 0, 0)  # a misspelt bot is told before any game is played
+    if make_agent(mcts, 0, 0).name != "mcts":  # (a misspelt bot is told here too, before any game is played)
+        raise RulesError(f"--mcts names the searching bot measured against greedy (mcts:200, mcts:500ms, "
+                         f"mcts:100:c=0.5), not '{mcts}'")
     program = load_game(rules, parse_sets(sets)).program
     if players is None:
         players = min(max(2, program.min_players), program.max_players)

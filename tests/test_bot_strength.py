@@ -181,10 +181,14 @@ def test_bots_alone_compares_each_bot_on_the_same_games():
     assert [line.split()[:3] for line in lines[4:]] == [["greedy", "random", "2"], ["mcts:2", "greedy", "2"]]
 
 
-def test_bots_names_a_misspelt_bot_before_playing():
+def test_bots_names_a_misspelt_or_wrong_bot_before_playing():
     result = bots(DECK_BUILDER, "--mcts", "mtcs:3")
     assert result.exit_code == 1
     assert result.output == "Error: unknown bot 'mtcs'; known bots: greedy, mcts, random (did you mean 'mcts'?)\n"
+    result = bots(DECK_BUILDER, "--mcts", "greedy:4")
+    assert result.exit_code == 1
+    assert result.output == ("Error: --mcts names the searching bot measured against greedy (mcts:200, mcts:500ms, "
+                             "mcts:100:c=0.5), not 'greedy:4'\n")
 
 
 def test_greedy_beats_random_in_the_role_draft_once_tuned():
