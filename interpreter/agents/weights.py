@@ -4,7 +4,7 @@ The evaluation (evaluate.py) has weights no rule can tell: how much of a
 held card's expected gain to credit before it is earned (`discount`). The
 best value differs between games (in a game where cards are cheap to play,
 full credit; where playing them costs what a player rarely has, none), so
-`catalyst bots --tune` measures it per rules file (simulation/strength.py)
+the `bots --tune` command measures it per rules file (simulation/strength.py)
 and stores it here, in the cache folder's `bots` sub-folder (cache.py:
 private to the user, checked before every use), beside the cached trees of
 the rules. `greedy` and `mcts` read it when their options do not set the
