@@ -164,6 +164,7 @@ def measure(rules: str, games: int = 200, players: int = 2, mcts: str = "mcts:20
     program = game.program
     tuning = None
     seats = deciders(rules, sets, players, seed, max_steps) or list(range(players))
+    _warm(program, [bot_weights.weights_for(program)] + candidates())
     with aborted_on_interrupt():
         runner = make_runner(jobs)
         try:
@@ -181,18 +182,27 @@ def measure(rules: str, games: int = 200, players: int = 2, mcts: str = "mcts:20
     return Ladder(str(Path(rules).resolve()), program.title, players, seed, weights, source, rows, seats, tuning)
 
 
+def _warm(program, weights: list) -> None:
+    """Build the evaluators here, before the worker processes are forked:
+    they inherit them instead of each playing the evaluator's sample games."""
+    from ..agents.evaluate import evaluator_for
+
+    for w in weights:
+        evaluator_for(program, **w)
+
+
 def _ladder(rules, sets, players, seed, games, max_steps, mcts, weights, runner, progress, program, seats) -> list:
     greedy = with_weights("greedy", weights)
     searcher = with_weights(mcts, weights)
     if alone(program, seats):
         sweeps = [Sweep(_spec(rules, sets, players, bot, seed, max_steps), metrics=_alone_metrics(seats))
                   for bot in ("random", greedy, searcher)]
-        play(sweeps, games, runner, progress)
+        play(sweeps[::-1], games, runner, progress)  # the slowest first: no worker waits for it at the end
         return [_alone_row("greedy", "random", sweeps[1], sweeps[0]), _alone_row(mcts, "greedy", sweeps[2], sweeps[1])]
     pairs = [(greedy, "random"), (searcher, greedy)]
     sweeps = [Sweep(_spec(rules, sets, players, [a] + [b] * (players - 1), seed, max_steps), metrics=_head_metrics(a))
               for a, b in pairs]
-    play(sweeps, games, runner, progress)
+    play(sweeps[::-1], games, runner, progress)  # the slowest first: no worker waits for it at the end
     return [_head_row("greedy", "random", sweeps[0]), _head_row(mcts, "greedy", sweeps[1])]
 
 
