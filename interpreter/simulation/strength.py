@@ -164,7 +164,7 @@ def measure(rules: str, games: int = 200, players: int = 2, mcts: str = "mcts:20
     program = game.program
     tuning = None
     seats = deciders(rules, sets, players, seed, max_steps) or list(range(players))
-    _warm(program, [bot_weights.weights_for(program)] + candidates())
+    _warm(program, [bot_weights.weights_for(program)] + (candidates() if tune_games else []))
     with aborted_on_interrupt():
         runner = make_runner(jobs)
         try:
