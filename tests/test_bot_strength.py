@@ -189,6 +189,8 @@ def test_bots_names_a_misspelt_or_wrong_bot_before_playing():
     assert result.exit_code == 1
     assert result.output == ("Error: --mcts names the searching bot measured against greedy (mcts:200, mcts:500ms, "
                              "mcts:100:c=0.5), not 'greedy:4'\n")
+    result = bots(DECK_BUILDER, "--players", 5)
+    assert result.exit_code == 1 and result.output == "Error: Hoard is played by 2 to 4 players, not 5\n"
 
 
 def test_greedy_beats_random_in_the_role_draft_once_tuned():
