@@ -12,7 +12,7 @@ both computed by the rules' score terms themselves on hypothetical positions:
   cost more than the player will ever have scores nothing): each gain is
   weighted by how often such a card held there did reach that zone in the
   sample games (`play_rates`), and the sum is credited at a discount, a
-  weight chosen per rules file by measurement (tuning.py).
+  weight chosen per rules file by measurement (weights.py).
 - **Smoothed counters**: a score term such as ``x // 3`` pays nothing for the
   first two units; the evaluation averages the player's score over the next
   few values of each per-player counter, so every unit earns its share (a
