@@ -8,6 +8,7 @@ import click
 
 from interpreter.errors import RulesError
 
+from .bots import bots_command
 from .games import games_command
 from .options import Context, PathArg, parse_sets, printable, reports_errors, set_option, show_traceback
 from .run import run
@@ -172,6 +173,7 @@ cli.add_command(games_command)
 cli.add_command(simulate_command)
 cli.add_command(compare_command)
 cli.add_command(tune_command)
+cli.add_command(bots_command)
 cli.add_command(serve_command)
 
 

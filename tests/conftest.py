@@ -1,6 +1,8 @@
 """Shared fixtures: the real rules files, loaded once per test session."""
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -8,6 +10,11 @@ import pytest
 from interpreter.agents import make_agents
 from interpreter.loader import load_game
 from interpreter.play import play_game
+
+# The bots read the evaluation weights `catalyst bots --tune` stored in the
+# user's cache (interpreter/agents/weights.py): the tests start from an empty
+# cache of their own, so a developer's tuning never changes what they see.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="catalyst-tests-cache-")
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "rules"

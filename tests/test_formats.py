@@ -18,7 +18,8 @@ referencing = pytest.importorskip("referencing")
 SCHEMAS = ROOT / "schemas"
 FORMATS = {"simulate-summary": "rules-simulate-summary/1", "compare-summary": "rules-compare-summary/1",
            "game-record": "rules-game-record/1", "game-log": "rules-game-log/2",
-           "tune-result": "rules-tune-result/1", "run-result": "rules-run-result/1"}
+           "tune-result": "rules-tune-result/1", "run-result": "rules-run-result/1",
+           "bot-strength": "rules-bot-strength/1"}
 SOLO = RULES / "solo.rules"
 COOPERATIVE = RULES / "catastropolis" / "catastropolis.rules"
 STRONG = ROOT / "tests" / "fixtures" / "strong_seat0.rules"
@@ -129,6 +130,22 @@ def test_tune_result_validates(validators, tmp_path):
                              "--players", 2, "--budget", 200, "--first-games", 20, "-j", 1, "--json").stdout)
     assert data["format"] == FORMATS["tune-result"]
     valid(validators["tune-result"], data)
+
+
+@pytest.mark.parametrize("rules, args", [(STRONG, ["--tune-games", 2]), (SOLO, []), (CATALYST, ["--players", 3])],
+                         ids=["tuned", "solo", "three-players"])
+def test_bot_strength_validates(validators, rules, args):
+    from interpreter.agents import weights
+    from interpreter.loader import load_game
+
+    fingerprint = load_game(rules).program.fingerprint
+    try:
+        data = json.loads(invoke("bots", rules, "-n", 2, "--mcts", "mcts:2", "-j", 1, *args, "--json").stdout)
+    finally:  # what --tune stored would change the other tests' greedy
+        (weights.cache.root() / weights.FOLDER / f"{fingerprint}.json").unlink(missing_ok=True)
+        weights._stored.cache_clear()
+    assert data["format"] == FORMATS["bot-strength"]
+    valid(validators["bot-strength"], data)
 
 
 @pytest.mark.parametrize("rules, args", [(CATALYST, ["--players", 3]), (COOPERATIVE, ["--players", 2])],

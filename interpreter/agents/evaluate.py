@@ -6,9 +6,13 @@ once it has been used and moved elsewhere). So the evaluation adds two terms,
 both computed by the rules' score terms themselves on hypothetical positions:
 
 - **Potential of held cards**: for every card the player holds (a card in one
-  of the player's own zones, or in a zone on such a card), the best gain in the
-  player's score from moving that card to another of the player's zones, if
-  positive; credited at a discount, because the move still has to be earned.
+  of the player's own zones, or in a zone on such a card), the best expected
+  gain in the player's score from moving that card to another of the player's
+  zones, if positive. A card held is not a card played (a hand of cards that
+  cost more than the player will ever have scores nothing): each gain is
+  weighted by how often such a card held there did reach that zone in the
+  sample games (`play_rates`), and the sum is credited at a discount, a
+  weight chosen per rules file by measurement (weights.py).
 - **Smoothed counters**: a score term such as ``x // 3`` pays nothing for the
   first two units; the evaluation averages the player's score over the next
   few values of each per-player counter, so every unit earns its share (a
@@ -32,7 +36,7 @@ from ..errors import RulesRuntimeError
 from ..language.builtins import hosted_cards
 from .recall import Recall
 
-DISCOUNT = 0.5  # share of a held card's best gain credited before it is earned
+DISCOUNT = 1.0  # share of a held card's best expected gain credited before it is earned
 SMOOTH = 6  # counter values averaged over (covers steps of 1, 2, 3 and 6)
 TOGETHER = 1_000.0  # what a game won together adds to the team's value (lost: takes away)
 
@@ -60,6 +64,8 @@ class Evaluator:
         # that no term reads, or a move the rules cannot score, costs nothing.
         self.counter_terms = {c.index: self.all_terms for c in self.counters}
         self.move_terms: dict = {}
+        self.play_rates: dict = {}  # (kind, src zone, dst zone) -> share; (kind, src zone) -> 0.0 if seen
+        self.mean_rate = 1.0
         self._probe()
         # per zone instance, per card kind: the moves a held card may gain by
         # (`scoring_moves`), looked up once per held card
@@ -148,22 +154,30 @@ class Evaluator:
                 best = 0.0
                 source = z[src]
                 slots = zone_of[src].slots
-                for base, terms in moves:
+                for base, terms, rate in moves:
                     gain = self._gain(st, card, src, source, slots, base + player, terms, before)
-                    if gain is not None and gain > best:
-                        best = gain
+                    if gain is not None and gain * rate > best:
+                        best = gain * rate
                 total += best
         finally:
             st.me = me
         return total
 
     def scoring_moves(self, kind, zone: int) -> list:
-        """(zone base, score terms) of each of the player's zones a `kind` card
-        in zone `zone` may gain by moving to. It depends on the rules alone
-        (and what the sample games taught): made once per kind and zone
-        (`moves_at`)."""
-        return [(info.base, terms) for info in self.player_zones
-                if info.index != zone and (terms := self.move_terms.get((kind, zone, info.index), self.all_terms))]
+        """(zone base, score terms, play rate) of each of the player's zones a
+        `kind` card in zone `zone` may gain by moving to. It depends on the
+        rules alone (and what the sample games taught): made once per kind
+        and zone (`moves_at`)."""
+        return [(info.base, terms, self.play_rate(kind, zone, info.index)) for info in self.player_zones
+                if info.index != zone and (terms := self.move_terms.get((kind, zone, info.index), self.all_terms))
+                and self.play_rate(kind, zone, info.index) > 0]
+
+    def play_rate(self, kind, src: int, dst: int) -> float:
+        """The share of `kind` cards held in zone `src` that went on to the
+        player's zone `dst` in the sample games; for a holding never seen
+        there, the share over every holding seen."""
+        rates = self.play_rates
+        return rates.get((kind, src, dst), rates.get((kind, src), self.mean_rate))
 
     def _gain(self, st, card: int, src: int, source: list, slotted, dst: int, terms, before: list):
         """How much the terms `terms` change with `card` moved from `src` to
@@ -251,6 +265,7 @@ class Evaluator:
 
         players = max(p.min_players, min(2, p.max_players))
         game = Game(p, "", None)
+        plays = Plays(p.card_kinds)
         for g in range(games):
             try:
                 st = game.new_initial_state(players, 7_919 * (g + 1))
@@ -260,6 +275,7 @@ class Evaluator:
                     if step % every == 0:
                         for player in range(st.n):
                             self._probe_position(st, player, touched_by_counter, moves, gaining)
+                            plays.see(player, self.held(st, player), p.zone_of_instance)
                     ids = st.legal_actions()
                     r, i = _rng.below(r, len(ids))
                     st.apply_action(ids[i])
@@ -267,8 +283,12 @@ class Evaluator:
                 if st.over:
                     for player in range(st.n):
                         self._probe_position(st, player, touched_by_counter, moves, gaining)
+                        plays.see(player, self.held(st, player), p.zone_of_instance)
             except RulesRuntimeError:
                 continue  # a rules file whose sample games fail: keep what was learnt
+            finally:
+                plays.end_game()
+        self.play_rates, self.mean_rate = plays.rates()
         self.counter_terms = {k: tuple(sorted(v)) for k, v in touched_by_counter.items()}
         # A move that never raised the score in the sample games (a card
         # taken out of a pile that scores it) is not worth trying: only a
@@ -325,6 +345,47 @@ class Evaluator:
             return None
         finally:
             st.me = me
+
+
+class Plays:
+    """Which cards held in one of a player's zones went on to another of
+    that player's zones, in the sample games: the play rates of the
+    potential. A card counts once per game for each zone it was seen held
+    in, and once for each zone of the same player it was seen in later."""
+
+    def __init__(self, kinds: list):
+        self.kinds = kinds
+        self.held: dict = {}  # (kind, src zone) -> holdings seen
+        self.moved: dict = {}  # (kind, src zone, dst zone) -> of those, reached dst later
+        self.seen: dict = {}  # this game: card -> [(player, zone index)] in the order first seen
+
+    def see(self, player: int, held: list, zone_of: list) -> None:
+        for card, zi in held:
+            places = self.seen.setdefault(card, [])
+            place = (player, zone_of[zi].index)
+            if place not in places:
+                places.append(place)
+
+    def end_game(self) -> None:
+        for card, places in self.seen.items():
+            kind = self.kinds[card]
+            for i, (player, src) in enumerate(places):
+                self.held[(kind, src)] = self.held.get((kind, src), 0) + 1
+                for other, dst in places[i + 1:]:
+                    if other == player and dst != src:
+                        key = (kind, src, dst)
+                        self.moved[key] = self.moved.get(key, 0) + 1
+        self.seen = {}
+
+    def rates(self) -> tuple:
+        """({(kind, src, dst): share, (kind, src): 0.0}, the share over all
+        holdings); a holding seen that never moved somewhere has rate 0."""
+        out: dict = {key: 0.0 for key in self.held}
+        for (kind, src, dst), n in self.moved.items():
+            out[(kind, src, dst)] = n / self.held[(kind, src)]
+        held = sum(self.held.values())
+        mean = sum(self.moved.values()) / held if held else 1.0
+        return out, min(1.0, mean)
 
 
 def _lift(st, card: int, src: int, dst: int) -> int:

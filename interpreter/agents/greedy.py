@@ -4,6 +4,7 @@ from __future__ import annotations
 from .. import rng
 from .base import Agent, ProgressGuard, parse_options, register
 from .evaluate import evaluator_for
+from .weights import weights_for
 
 
 @register
@@ -18,14 +19,15 @@ class GreedyAgent(Agent):
     smoothed counters; minus the best other player's value). Ties are broken
     by a seeded random draw. Options, `key=value` separated by ':':
     `tries` (12; a bare number sets it: `greedy:4`), `worlds` (sampled
-    worlds averaged, 1), `discount` (credit for held cards, 1.0), `patience`
-    (the progress guard, 3; 0 turns it off).
+    worlds averaged, 1), `discount` (credit for held cards: by default the
+    weight measured for the rules file, weights.py), `patience` (the progress
+    guard, 3; 0 turns it off).
     """
 
     name = "greedy"
     usage = "greedy[:TRIES]"
     # (converter, default, least, most): the limits bound the work of one decision (docs/security.md)
-    settings = {"tries": (int, 12, 0, 10_000), "worlds": (int, 1, 0, 100), "discount": (float, 1.0, 0, 100),
+    settings = {"tries": (int, 12, 0, 10_000), "worlds": (int, 1, 0, 100), "discount": (float, None, 0, 100),
                 "patience": (int, 3, 0, 1_000)}
     positional = "tries"
 
@@ -53,7 +55,7 @@ class GreedyAgent(Agent):
         totals = [0.0] * len(options)
         for _ in range(self.samples):
             world = worlds()
-            ev = evaluator_for(world.program, discount=self.discount)
+            ev = evaluator_for(world.program, **self.weights(world.program))
             for i, option in enumerate(options):
                 # (the last option is played on the sample itself: nothing reads it after)
                 totals[i] += self.best_end(world if i == len(options) - 1 else world.clone(), option, player, ev)
@@ -61,6 +63,13 @@ class GreedyAgent(Agent):
         ties = [o for o, t in zip(options, totals) if t >= best - 1e-9]
         self.rng, i = rng.below(self.rng, len(ties))
         return ties[i]
+
+    def weights(self, program) -> dict:
+        """The evaluation's weights: those the options set, else the rules file's."""
+        weights = weights_for(program)
+        if self.discount is not None:
+            weights["discount"] = self.discount
+        return weights
 
     def best_end(self, after, option: str, player: int, ev) -> float:
         """The best value of the end of the turn reached after `option`, played

@@ -17,6 +17,7 @@ from .. import rng
 from ..errors import RulesError
 from .base import Agent, ProgressGuard, parse_options, register
 from .evaluate import by_team, evaluator_for, squash
+from .greedy import GreedyAgent
 
 
 DEFAULT_ITERATIONS = 200
@@ -67,7 +68,8 @@ class MCTSAgent(Agent):
       game's own result (1 shared among the winners);
     - `tries` (4): random completions of each rollout turn, of which the best
       for the player whose turn it is is kept;
-    - `discount` (0.5): the evaluation's credit for held cards;
+    - `discount`: the evaluation's credit for held cards (by default the
+      weight measured for the rules file, as `greedy` uses: weights.py);
     - `scale` (automatic): the logistic scale turning a margin into [0, 1];
     - `reuse` (1): keep the chosen option's subtree for the next decision of
       the same turn (0: a fresh tree every decision);
@@ -87,7 +89,7 @@ class MCTSAgent(Agent):
         "scale": (float, 0.0, 0, 1_000_000),
         "reuse": (int, 1, 0, 1),
         "patience": (int, 3, 0, 1_000),
-        "discount": (float, 0.5, 0, 100),
+        "discount": (float, None, 0, 100),
     }
 
     def __init__(self, seed: int = 0, seat: int = 0, options: str | None = None):
@@ -161,7 +163,7 @@ class MCTSAgent(Agent):
 
     # -- one iteration
     def iterate(self, root: Node, st, allowed=None) -> None:
-        ev = evaluator_for(st.program, discount=self.discount) if self.horizon else None
+        ev = evaluator_for(st.program, **self.weights(st.program)) if self.horizon else None
         base = ev.values(st) if self.horizon else None
         node = root
         path = []  # (node, player who chose) for backup
@@ -200,6 +202,8 @@ class MCTSAgent(Agent):
         for nd, player in path:
             nd.visits += 1
             nd.reward += result[player]
+
+    weights = GreedyAgent.weights  # the same evaluation as greedy's, at the end of each rollout
 
     def rollout(self, st, base, ev) -> list:
         """Finish `horizon` turns, each by the best of `tries` random

@@ -83,13 +83,13 @@ def build_main(program, setup: int, phases: list, hooks: dict) -> Code:
                         pc = 4
                     if pc == 4:
                         fr[1] = 5
-                        if rule.light:
-                            rule.fn(st)
-                        else:
+                        if rule.resumable:
                             nf = [phase.code, 0, []]
                             st.frames.append(nf)
                             if rule.fn(st, nf) is SUSPEND:
                                 return SUSPEND
+                        else:
+                            rule.fn(st)
                         pc = 5
                     if pc == 5:
                         fr[1] = 6
