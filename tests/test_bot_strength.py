@@ -181,6 +181,17 @@ def test_bots_alone_compares_each_bot_on_the_same_games():
     assert [line.split()[:3] for line in lines[4:]] == [["greedy", "random", "2"], ["mcts:2", "greedy", "2"]]
 
 
+def test_bots_in_a_cooperative_score_game_compare_the_shared_score():
+    """In a `cooperative score` game the players score together: greedy
+    playing beside random says nothing, so each bot plays every seat of the
+    same games and the ladder compares the shared scores."""
+    result = bots(FIXTURES / "coop_points.rules", "-n", 2, "--mcts", "mcts:2", "--jobs", 1)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "mean scores (difference, 95% interval)" in lines[3]
+    assert [line.split()[:3] for line in lines[4:]] == [["greedy", "random", "2"], ["mcts:2", "greedy", "2"]]
+
+
 def test_bots_names_a_misspelt_or_wrong_bot_before_playing():
     result = bots(DECK_BUILDER, "--mcts", "mtcs:3")
     assert result.exit_code == 1

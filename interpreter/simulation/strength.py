@@ -73,9 +73,10 @@ def deciders(rules: str, sets: dict, players: int, seed: int, max_steps) -> list
 
 def alone(program, seats: list) -> bool:
     """Whether the players do not play against each other: fewer than two
-    seats decide (one player against the rules), or the rules can end a game
-    won by all the players together."""
-    return len(seats) < 2 or bool(program.won_together)
+    seats decide (one player against the rules), or the players score or
+    win together (`cooperative score`, or a game the rules can end won by
+    all)."""
+    return len(seats) < 2 or bool(program.won_together) or program.shared_best is not None
 
 
 def _spec(rules: str, sets: dict, players: int, bots, seed: int, max_steps) -> SweepSpec:
