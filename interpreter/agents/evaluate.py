@@ -50,7 +50,7 @@ class Evaluator:
         self.discount = discount
         self.smooth = smooth
         # the other players are partners, not rivals (see the module's docstring)
-        self.together = program.won_together or program.shared_best is not None
+        self.together = program.played_together
         zones = list(program.zones.values())
         self.player_zones = [z for z in zones if z.scope == "player" and not z.slots]
         self.holding_zones = [z for z in zones if z.scope == "player"]

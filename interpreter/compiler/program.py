@@ -119,6 +119,12 @@ class Program:
         return rebuild, (*args, self.fingerprint, self.step_budget, self.turn_budget, self.check_invariants)
 
     @property
+    def played_together(self) -> bool:
+        """Whether the players play on one side: some rule can end the game
+        won by all, or they score together (`cooperative score`)."""
+        return self.won_together or self.shared_best is not None
+
+    @property
     def has_copies(self) -> bool:
         return self.card_groups != self.card_ids
 

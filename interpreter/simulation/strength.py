@@ -76,7 +76,7 @@ def alone(program, seats: list) -> bool:
     seats decide (one player against the rules), or the players score or
     win together (`cooperative score`, or a game the rules can end won by
     all)."""
-    return len(seats) < 2 or bool(program.won_together) or program.shared_best is not None
+    return len(seats) < 2 or program.played_together
 
 
 def _spec(rules: str, sets: dict, players: int, bots, seed: int, max_steps) -> SweepSpec:
