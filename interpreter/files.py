@@ -17,6 +17,7 @@ one of them is refused.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import stat
 
@@ -51,6 +52,34 @@ def inputs_kept():
         yield
     finally:
         _inputs = outer
+
+
+# The files read inside `reads_noted()`: [(path, what, limit, contents)].
+_noted: contextvars.ContextVar = contextvars.ContextVar("noted", default=None)
+
+
+@contextlib.contextmanager
+def reads_noted():
+    """Within the block, note every file read with what it held: the list
+    given tells whether a result computed from them still holds
+    (`still_read_as`)."""
+    noted: list = []
+    token = _noted.set(noted)
+    try:
+        yield noted
+    finally:
+        _noted.reset(token)
+
+
+def still_read_as(noted: list) -> bool:
+    """Whether every file noted by `reads_noted` reads the same today."""
+    for path, what, limit, contents in noted:
+        try:
+            if read_bytes(path, what, limit) != contents:
+                return False
+        except RulesError:
+            return False
+    return True
 
 
 def _remember(path, what: str, info) -> None:
@@ -137,7 +166,11 @@ def read_bytes(path, what: str, limit: int, missing: str | None = None) -> bytes
         os.close(fd)
     if total > limit:  # it grew since it was opened
         raise _too_large(path, what, limit)
-    return b"".join(chunks)
+    contents = b"".join(chunks)
+    noted = _noted.get()
+    if noted is not None:
+        noted.append((path, what, limit, contents))
+    return contents
 
 
 def check_readable(path, what: str, limit: int) -> None:

@@ -3,9 +3,11 @@ Every problem becomes a RulesError with a location."""
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from pathlib import Path
 from typing import Mapping
 
+from . import files
 from .compiler.build import compile_program
 from .errors import CheckError, RulesError
 from .language.frontend import check_rules
@@ -30,7 +32,7 @@ def load_game(path: str | Path | None = None, overrides: dict | None = None, cov
         path = "game.rules"
     texts = _given_texts(Path(path), text, cards)
     try:
-        checked = check_rules(path, overrides, texts)
+        checked = _checked(path, overrides, texts)
         if checked.errors:
             raise CheckError(checked.errors)
         program = compile_program(checked.model, checked.db, checked.params, checked.card_fields,
@@ -42,6 +44,33 @@ def load_game(path: str | Path | None = None, overrides: dict | None = None, cov
     else:
         program.origin = (rebuilt_program_from_texts, (os.path.abspath(path), dict(overrides or {}), text, dict(cards or {})))
     return Game(program, str(path), checked.model, checked.warnings)
+
+
+_KEPT = 8  # checked rules kept, most recently used first
+_kept: OrderedDict = OrderedDict()  # (path, overrides, texts) -> (files read, CheckedRules)
+
+
+def _checked(path, overrides: dict | None, texts: dict | None):
+    """The checked rules of `path`, kept while every file their check read
+    (rules files, card file, schemas) reads the same: a process that loads
+    the same rules again (a server opening tables, a tool comparing
+    variants, a test suite) checks them once. Each load still compiles its
+    own program (a program's limits are its own)."""
+    key = (str(path), os.path.abspath(path), _frozen(overrides), _frozen(texts))  # (messages name the path as given)
+    kept = _kept.get(key)
+    if kept is not None and files.still_read_as(kept[0]):
+        _kept.move_to_end(key)
+        return kept[1]
+    with files.reads_noted() as read:
+        checked = check_rules(path, overrides, texts)
+    _kept[key] = (read, checked)
+    while len(_kept) > _KEPT:
+        _kept.popitem(last=False)
+    return checked
+
+
+def _frozen(mapping: Mapping | None) -> tuple:
+    return tuple(sorted((str(k), repr(v)) for k, v in (mapping or {}).items()))
 
 
 def load_named_game(path: str, overrides: dict, holder: str, what: str):
