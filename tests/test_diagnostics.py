@@ -221,6 +221,16 @@ def test_a_loop_that_may_end_is_not_warned_about(tmp_path, loop):
     assert "never ends" not in result.output
 
 
+@pytest.mark.parametrize("condition", ["seat_number(first) == 0", "size(top_cards([1, 2], 1)) > 0", "top([1]) == 1"])
+def test_a_loop_whose_condition_calls_only_fixed_functions_is_warned_about(tmp_path, condition):
+    """Which built-in functions depend on their arguments alone is said once,
+    in the registry (`Builtin.fixed`): the loop check reads it there."""
+    loop = f"let first = player_at(0)\n    repeat while {condition}:\n        gain 1 gold"
+    path = write(tmp_path, BASE.replace("setup:\n    pass\n", f"setup:\n    {loop}\n"))
+    result = CliRunner().invoke(cli, ["check", str(path)])
+    assert "`repeat while` never ends once it starts" in result.output
+
+
 @pytest.mark.parametrize("body", [
     "let d = top(box)\n    if d != none:\n        gain d.cost gold",
     "let d = top(box)\n    if d == none:\n        end game now\n    gain d.cost gold",

@@ -188,7 +188,7 @@ def _owner(st, card):
     return owner_of(st, card)
 
 
-@builtin("top", ["items"], [{CARDS, LIST}], CARD, "top(deck)")
+@builtin("top", ["items"], [{CARDS, LIST}], CARD, "top(deck)", fixed=True)
 def _top(st, items):
     """The top card of a zone (the last placed; in a slotted zone, the card in the highest slot) or the last card of a list; none if there is none."""
     for card in reversed(items):
@@ -197,7 +197,7 @@ def _top(st, items):
     return None
 
 
-@builtin("bottom", ["items"], [{CARDS, LIST}], CARD, "bottom(deck)")
+@builtin("bottom", ["items"], [{CARDS, LIST}], CARD, "bottom(deck)", fixed=True)
 def _bottom(st, items):
     """The bottom card of a zone (the first placed; in a slotted zone, the card in the lowest slot) or the first card of a list; none if there is none."""
     for card in items:
@@ -206,7 +206,7 @@ def _bottom(st, items):
     return None
 
 
-@builtin("top_cards", ["items", "count"], [{CARDS, LIST}, {NUMBER}], CARDS, "top_cards(deck, 3)")
+@builtin("top_cards", ["items", "count"], [{CARDS, LIST}, {NUMBER}], CARDS, "top_cards(deck, 3)", fixed=True)
 def _top_cards(st, items, count):
     """The top `count` cards of a zone or list (fewer if it holds fewer), the top one first."""
     cards = [card for card in items if card is not None]

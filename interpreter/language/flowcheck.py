@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import deque
 
 from . import nodes as n
+from .builtins import FUNCTIONS
 from .builtin_events import EVENTS
 from ..errors import did_you_mean
 
@@ -159,9 +160,8 @@ class FlowChecks:
 
 
 
-# Built-in functions whose value depends on their arguments alone (the others
-# read where cards lie, who passed...).
-_PURE_FUNCTIONS = frozenset({"max", "min", "abs", "size", "top", "bottom", "top_cards", "has"})
+# Built-in values that stay the same for a whole game. (A built-in function
+# whose value depends on its arguments alone says so itself: `Builtin.fixed`.)
 _CONSTANT_VALUES = frozenset({"players", "seats"})
 
 
@@ -173,7 +173,8 @@ def _may_change(expr, scope, model, bound=frozenset()) -> bool:
         return not (name in scope or name in bound or name in model.params or name in _CONSTANT_VALUES)
     if isinstance(expr, (n.NameOf, n.Rank)):
         return True
-    if isinstance(expr, n.Call) and (expr.name not in _PURE_FUNCTIONS or expr.name in model.defines):
+    if isinstance(expr, n.Call) and (expr.name in model.defines or expr.name not in FUNCTIONS
+                                     or not FUNCTIONS[expr.name].fixed):
         return True
     if isinstance(expr, n.Field) and any(name == expr.name and str(kind).startswith("expression")
                                          for decl in model.kinds.values() for name, kind in decl.fields):
