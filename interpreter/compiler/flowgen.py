@@ -88,7 +88,7 @@ class FlowGen:
         one for whom it does not hold with "no" alone; a reaction taken runs
         as that player. With `first only`, the first reaction taken
         closes the window."""
-        reactions = [(name, d) for name, d in self.ctx.model.reactions.items() if d.event == s.event]
+        reactions = [(d.name, d) for d in self.ctx.model.reactions_to(s.event)]
         if s.first_to_speak:
             self.speak_window(s, names, reactions)
             return

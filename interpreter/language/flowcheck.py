@@ -93,7 +93,7 @@ class FlowChecks:
                        f"drop the `announce` (reactions to {s.event} need none), or give your own event "
                        f"another name, e.g. 'my_{s.event}'")
             return
-        answers = [d for d in self.model.reactions.values() if d.event == s.event]
+        answers = self.model.reactions_to(s.event)
         if not answers:
             events = {d.event for d in self.model.reactions.values()}
             self.error(f"`announce {s.event}` but no reaction answers '{s.event}'", s.span,
@@ -272,7 +272,7 @@ def _run_by(model, s):
     elif isinstance(s, n.ChooseAction):
         yield from (("action", decl) for decl in model.actions.values())
     elif isinstance(s, n.Announce):
-        yield from (("reaction", decl) for decl in model.reactions.values() if decl.event == s.event)
+        yield from (("reaction", decl) for decl in model.reactions_to(s.event))
 
 
 def walk_stmts(stmts):

@@ -83,6 +83,10 @@ class RulesModel:
         """Every name a statement may call: procedures and effects."""
         return {**self.effects, **self.procedures}
 
+    def reactions_to(self, event: str) -> list:
+        """The reactions that answer `event`, in the order they are offered."""
+        return [decl for decl in self.reactions.values() if decl.event == event]
+
     def has_effect_conditions(self) -> bool:
         return any(decl.when is not None for decl in self.effects.values())
 

@@ -400,9 +400,8 @@ class Suppliers(TypeCheck):
         self.generic_visit(s, scope)
 
     def visit_Announce(self, s, scope):
-        for decl in self.model.reactions.values():
-            if decl.event == s.event:
-                self.supply("reaction", decl.name, s.args, scope)
+        for decl in self.model.reactions_to(s.event):
+            self.supply("reaction", decl.name, s.args, scope)
         self.generic_visit(s, scope)
 
     def visit_Call(self, e, scope):
