@@ -3,6 +3,7 @@ Every problem becomes a RulesError with a location."""
 from __future__ import annotations
 
 import os
+import threading
 from collections import OrderedDict
 from pathlib import Path
 from typing import Mapping
@@ -46,8 +47,9 @@ def load_game(path: str | Path | None = None, overrides: dict | None = None, cov
     return Game(program, str(path), checked.model, checked.warnings)
 
 
-_KEPT = 8  # checked rules kept, most recently used first
+_KEPT = 8  # checked rules kept, the most recently checked last
 _kept: OrderedDict = OrderedDict()  # (path, overrides, texts) -> (files read, CheckedRules)
+_keeping = threading.Lock()
 
 
 def _checked(path, overrides: dict | None, texts: dict | None):
@@ -57,15 +59,17 @@ def _checked(path, overrides: dict | None, texts: dict | None):
     variants, a test suite) checks them once. Each load still compiles its
     own program (a program's limits are its own)."""
     key = (str(path), os.path.abspath(path), _frozen(overrides), _frozen(texts))  # (messages name the path as given)
-    kept = _kept.get(key)
+    with _keeping:
+        kept = _kept.get(key)
     if kept is not None and files.still_read_as(kept[0]):
-        _kept.move_to_end(key)
         return kept[1]
     with files.reads_noted() as read:
         checked = check_rules(path, overrides, texts)
-    _kept[key] = (read, checked)
-    while len(_kept) > _KEPT:
-        _kept.popitem(last=False)
+    with _keeping:  # (a server loads rules on several threads)
+        _kept[key] = (read, checked)
+        _kept.move_to_end(key)
+        while len(_kept) > _KEPT:
+            _kept.popitem(last=False)
     return checked
 
 
