@@ -67,7 +67,7 @@ def ladder_text(ladder) -> str:
         for i, c in enumerate(ladder.tuning["candidates"]):
             mark = "  <- kept" if i == ladder.tuning["best"] else ""
             values = ", ".join(f"{k} {v:g}" for k, v in c["weights"].items())
-            out.append(f"  {values:<16}{c['win_share']:7.1%} over {c['games']} games, mean score {c['mean_score']:.1f}{mark}")
+            out.append(f"  {values:<24}{c['win_share']:7.1%} over {c['games']} games, mean score {c['mean_score']:.1f}{mark}")
     out.append("")
     head = ladder.rows and ladder.rows[0].head_to_head
     if head:

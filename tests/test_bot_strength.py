@@ -65,10 +65,12 @@ def test_bots_use_the_weights_stored_for_the_rules_file(role_draft):
 
     program = role_draft.program
     greedy, mcts = make_agent("greedy", 0, 0), make_agent("mcts:10", 0, 0)
-    assert greedy.weights(program) == mcts.weights(program) == weights.DEFAULTS
-    weights.store(program.fingerprint, {"discount": 0.25}, {"why": "a test"})
+    assert greedy.weights(program) == mcts.weights(program) == {"discount": weights.DEFAULTS["discount"]}
+    assert greedy.lookahead(program) == weights.DEFAULTS["turns"] == 1
+    weights.store(program.fingerprint, {"discount": 0.25, "turns": 2}, {"why": "a test"})
     try:
         assert greedy.weights(program) == mcts.weights(program) == {"discount": 0.25}
+        assert greedy.lookahead(program) == 2
         assert make_agent("greedy:discount=0.75", 0, 0).weights(program) == {"discount": 0.75}
         assert weights.stored(program)["evidence"] == {"why": "a test"}
     finally:
@@ -89,9 +91,9 @@ def test_an_entry_is_for_these_rules_and_this_evaluation_only(role_draft, monkey
     from interpreter.agents import weights
 
     program = role_draft.program
-    weights.store(program.fingerprint, {"discount": 0.0}, {})
+    weights.store(program.fingerprint, {"discount": 0.0, "turns": 1}, {})
     try:
-        assert weights.weights_for(program) == {"discount": 0.0}
+        assert weights.weights_for(program) == {"discount": 0.0, "turns": 1}
         other = load_game(ROLE_DRAFT, {"city_size": "5"}).program
         assert other.fingerprint != program.fingerprint and weights.stored(other) is None
         monkeypatch.setattr(weights, "evaluation_version", lambda: "another evaluation")
@@ -102,24 +104,29 @@ def test_an_entry_is_for_these_rules_and_this_evaluation_only(role_draft, monkey
 
 
 @pytest.mark.parametrize("content", [b"", b"{not json", b"\xff\xfe", b'{"format": "rules-bot-weights/1"}', b"[]",
-                                     b"%KEY%", b"%KEY-NAN%"], ids=["empty", "cut", "bytes", "no-key", "list",
-                                                                  "out-of-range", "nan"])
+                                     b'%KEY%{"discount": -1.0, "turns": 1}', b'%KEY%{"discount": NaN, "turns": 1}',
+                                     b'%KEY%{"discount": 0.5}', b'%KEY%{"discount": 0.5, "turns": 0}',
+                                     b'%KEY%{"discount": 0.5, "turns": 4}', b'%KEY%{"discount": 0.5, "turns": 2.0}',
+                                     b'%KEY%{"discount": 0.5, "turns": true}', b'%KEY%{"discount": 1, "turns": 2}'],
+                         ids=["empty", "cut", "bytes", "no-key", "list", "out-of-range", "nan", "no-turns",
+                              "no-turn", "too-many-turns", "turns-not-whole", "turns-true", "discount-not-float"])
 def test_a_damaged_entry_is_ignored_and_rebuilt(role_draft, content):
     from interpreter.agents import weights
     from interpreter.language import cache
 
     program = role_draft.program
     key = weights.entry_key(program.fingerprint)
-    content = content.replace(b"%KEY%", f'{{"format": "{weights.FORMAT}", "key": "{key}", "weights": {{"discount": -1.0}}, '
-                                        f'"evidence": {{}}}}'.encode())
-    content = content.replace(b"%KEY-NAN%", f'{{"format": "{weights.FORMAT}", "key": "{key}", "weights": {{"discount": NaN}}, '
-                                            f'"evidence": {{}}}}'.encode())
+    if content.startswith(b"%KEY%"):
+        content = (f'{{"format": "{weights.FORMAT}", "key": "{key}", "weights": '.encode() + content[5:]
+                   + b', "evidence": {}}')
     cache.write(weights.FOLDER, f"{program.fingerprint}.json", content)
     weights._stored.cache_clear()
     try:
         assert weights.stored(program) is None and weights.weights_for(program) == weights.DEFAULTS
-        weights.store(program.fingerprint, {"discount": 0.5}, {})
-        assert weights.weights_for(program) == {"discount": 0.5}
+        weights.store(program.fingerprint, {"discount": 0.5, "turns": 2}, {})
+        assert weights.weights_for(program) == {"discount": 0.5, "turns": 2}
+        with pytest.raises(ValueError):
+            weights.store(program.fingerprint, {"discount": 0.5, "turns": 9}, {})
     finally:
         _forget(program)
 
@@ -138,7 +145,7 @@ def test_bots_prints_each_bots_strength_with_intervals():
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "Hoard: 2 players, seed 2"
-    assert lines[1] == "evaluation weights: discount 1 (the defaults: no --tune stored for these rules)"
+    assert lines[1] == "evaluation weights: discount 1, turns 1 (the defaults: no --tune stored for these rules)"
     assert lines[3].split() == ["bot", "against", "games", "win", "share", "95%", "interval", "mean", "scores"]
     assert [line.split()[:3] for line in lines[4:]] == [["greedy", "random", "4"], ["mcts:3", "greedy", "4"]]
     again = bots(DECK_BUILDER, "--games", 4, "--mcts", "mcts:3", "--jobs", 2, "--seed", 2)
@@ -157,7 +164,13 @@ def test_bots_tune_measures_stores_and_reuses_the_weights():
         ladder = json.loads(tuned.output)
         assert ladder["format"] == "rules-bot-strength/1" and ladder["weights_from"] == "tuned"
         tuning = ladder["tuning"]
-        assert [c["weights"]["discount"] for c in tuning["candidates"]] == [1.0, 0.0, 0.25, 0.5]
+        # the discount first, then a lookahead of two turns beside the best discount
+        tried = [c["weights"] for c in tuning["candidates"]]
+        assert [w["discount"] for w in tried[:4]] == [1.0, 0.0, 0.25, 0.5] and tried[4]["turns"] == 2
+        assert [w["turns"] for w in tried[:4]] == [1, 1, 1, 1] and len(tried) == 5
+        assert tried[4]["discount"] == tried[max(range(4), key=lambda i: (tuning["candidates"][i]["win_share"],
+                                                                       tuning["candidates"][i]["mean_score"],
+                                                                       -i))]["discount"]
         assert ladder["weights"] == tuning["candidates"][tuning["best"]]["weights"]
         assert [(r["bot"], r["against"], r["games"]) for r in ladder["ladder"]] == [("greedy", "random", 2),
                                                                                   ("mcts:2", "greedy", 2)]

@@ -26,9 +26,14 @@ OVER_THE_LIMITS = [
     ("greedy:tries=10001", "bot 'greedy': option 'tries' must be at most 10,000 (the limit), got 10,001"),
     ("greedy:worlds=101", "bot 'greedy': option 'worlds' must be at most 100 (the limit), got 101"),
     ("greedy:patience=99999", "bot 'greedy': option 'patience' must be at most 1,000 (the limit), got 99,999"),
+    ("greedy:turns=4", "bot 'greedy': option 'turns' must be at most 3 (the limit), got 4"),
+    ("greedy:turns=0", "bot 'greedy': option 'turns' must be 1 or more, got 0"),
+    ("greedy:101:turns=2", "bot 'greedy': tries=101 with turns=2 values up to 10,201 ends of turn an option, "
+                           "more than 10,000 (the limit)"),
 ]
 IDS = ["iterations", "iterations-by-name", "seconds", "milliseconds", "horizon", "mcts-tries", "negative-tries",
-       "exploration", "greedy-tries", "greedy-tries-by-name", "worlds", "patience"]
+       "exploration", "greedy-tries", "greedy-tries-by-name", "worlds", "patience", "turns", "no-turn",
+       "tries-to-the-turns"]
 
 
 @pytest.mark.parametrize("bots, message", OVER_THE_LIMITS, ids=IDS)

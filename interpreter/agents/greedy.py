@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 from .. import rng
+from ..errors import RulesError
 from .base import Agent, ProgressGuard, parse_options, register
 from .evaluate import evaluator_for
-from .weights import weights_for
+from .weights import LIMITS, evaluation_weights, weights_for
+
+SOONER = 1e-6  # the weight of the value now beside the value later: it only breaks ties
 
 
 @register
@@ -17,19 +20,33 @@ class GreedyAgent(Agent):
     turn is valued by the generic evaluation of `evaluate.py` (the rules'
     score, plus held cards credited with what moving them would score, plus
     smoothed counters; minus the best other player's value). Ties are broken
-    by a seeded random draw. Options, `key=value` separated by ':':
-    `tries` (12; a bare number sets it: `greedy:4`), `worlds` (sampled
-    worlds averaged, 1), `discount` (credit for held cards: by default the
-    weight measured for the rules file, weights.py), `patience` (the progress
-    guard, 3; 0 turns it off).
+    by a seeded random draw.
+
+    Where a turn is too short to score (one action, and what it sets up pays
+    only on the next turn), every option looks the same at the end of it:
+    `turns=2` looks one own turn further. From each end of the turn, the
+    others' decisions are played at random (they are not the player's to
+    choose: one sample, never the best of several) until the player decides
+    again, and that next turn is completed the same way, the best end kept.
+    Each turn looked ahead multiplies the work by about `tries`.
+
+    Options, `key=value` separated by ':': `tries` (12; a bare number sets
+    it: `greedy:4`), `worlds` (sampled worlds averaged, 1), `discount`
+    (credit for held cards) and `turns` (own turns looked ahead), both by
+    default the values measured for the rules file (weights.py), `patience`
+    (the progress guard, 3; 0 turns it off).
     """
 
     name = "greedy"
     usage = "greedy[:TRIES]"
     # (converter, default, least, most): the limits bound the work of one decision (docs/security.md)
     settings = {"tries": (int, 12, 0, 10_000), "worlds": (int, 1, 0, 100), "discount": (float, None, 0, 100),
-                "patience": (int, 3, 0, 1_000)}
+                "turns": (int, None, *LIMITS["turns"][1:]), "patience": (int, 3, 0, 1_000)}
     positional = "tries"
+    # The most ends of turn one option may be valued at (`tries` raised to
+    # `turns`): what `tries` alone may ask, so that looking further ahead
+    # cannot multiply the work of a decision past the limits.
+    most_ends = settings["tries"][3]
 
     def __init__(self, seed: int = 0, seat: int = 0, options: str | None = None):
         super().__init__(seed, seat, options)
@@ -38,6 +55,11 @@ class GreedyAgent(Agent):
         self.tries = max(1, opts["tries"])
         self.samples = max(1, opts["worlds"])
         self.discount = opts["discount"]
+        self.turns = opts["turns"]
+        if self.turns is not None and self.tries ** self.turns > self.most_ends:
+            raise RulesError(f"bot 'greedy': tries={self.tries} with turns={self.turns} values up to "
+                             f"{self.tries ** self.turns:,} ends of turn an option, more than {self.most_ends:,} "
+                             f"(the limit)")
         self.guard = ProgressGuard(opts["patience"])
         self.rng = rng.seed_state((seed + 1) * 2_000_003 + seat * 104_729)
 
@@ -56,9 +78,11 @@ class GreedyAgent(Agent):
         for _ in range(self.samples):
             world = worlds()
             ev = evaluator_for(world.program, **self.weights(world.program))
+            turns = self.lookahead(world.program)
             for i, option in enumerate(options):
                 # (the last option is played on the sample itself: nothing reads it after)
-                totals[i] += self.best_end(world if i == len(options) - 1 else world.clone(), option, player, ev)
+                after = world if i == len(options) - 1 else world.clone()
+                totals[i] += self.best_end(after, option, player, ev, turns)
         best = max(totals)
         ties = [o for o, t in zip(options, totals) if t >= best - 1e-9]
         self.rng, i = rng.below(self.rng, len(ties))
@@ -66,18 +90,33 @@ class GreedyAgent(Agent):
 
     def weights(self, program) -> dict:
         """The evaluation's weights: those the options set, else the rules file's."""
-        weights = weights_for(program)
+        weights = evaluation_weights(weights_for(program))
         if self.discount is not None:
             weights["discount"] = self.discount
         return weights
 
-    def best_end(self, after, option: str, player: int, ev) -> float:
-        """The best value of the end of the turn reached after `option`, played
-        on the position `after` (which it changes)."""
+    def lookahead(self, program) -> int:
+        """The own turns looked ahead: the option's, else the rules file's
+        (fewer where `tries` is so high that they would pass `most_ends`)."""
+        if self.turns is not None:
+            return self.turns
+        turns = weights_for(program)["turns"]
+        while turns > 1 and self.tries ** turns > self.most_ends:
+            turns -= 1
+        return turns
+
+    def best_end(self, after, option: str, player: int, ev, turns: int = 1) -> float:
+        """The best value of the end of the turn reached after `option` (or,
+        with `turns` > 1, of the player's later turns), played on the
+        position `after` (which it changes)."""
         turn = after.turns
         after.apply_action(option)
+        return self.best_completion(after, player, turn, ev, turns)
+
+    def best_completion(self, after, player: int, turn: int, ev, turns: int) -> float:
+        """The best value reached by completing turn `turn` from `after` (which it changes)."""
         if _turn_over(after, player, turn):
-            return ev.margin(after, player)
+            return self.beyond(after, player, ev, turns)
         # The completions share their first steps: each position reached is
         # played and valued once, in a tree of the positions met, while the
         # random draws are made exactly as if each completion were played
@@ -91,12 +130,33 @@ class GreedyAgent(Agent):
                 r, i = rng.below(r, len(step.ids))
                 step = step.child(i, player, turn)
             if step.value is None:
-                step.value = ev.margin(step.st, player)
+                self.rng = r
+                step.value = self.beyond(step.st, player, ev, turns)
+                r = self.rng
                 step.st = None  # (nothing reads an end of turn once valued: the memory goes back at once)
             if best is None or step.value > best:
                 best = step.value
         self.rng = r
         return best
+
+    def beyond(self, end, player: int, ev, turns: int) -> float:
+        """The value of `end`, an end of the player's turn (which it changes):
+        the evaluation's, or with more `turns` to look at, the best
+        completion of the player's next turn after the others' decisions,
+        drawn at random in between."""
+        now = ev.margin(end, player)
+        if turns <= 1 or end.over:
+            return now
+        draws = rng.Draws(self.rng)
+        choosers = [draws.choose_id] * end.n
+        choosers[player] = None  # the game waits at the player's next decision
+        end.play_out(choosers)
+        self.rng = draws.state
+        later = ev.margin(end, player) if end.over else self.best_completion(end, player, end.turns, ev, turns - 1)
+        # Between two options that reach the same value later, the one that
+        # has it sooner: else a gain put off to the next turn looks as good
+        # as one taken now, and is put off again and again.
+        return later + SOONER * now
 
 
 class _Step:

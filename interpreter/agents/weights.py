@@ -3,12 +3,15 @@
 The evaluation (evaluate.py) has weights no rule can tell: how much of a
 held card's expected gain to credit before it is earned (`discount`). The
 best value differs between games (in a game where cards are cheap to play,
-full credit; where playing them costs what a player rarely has, none), so
-the `bots --tune` command measures it per rules file (simulation/strength.py)
-and stores it here, in the cache folder's `bots` sub-folder (cache.py:
+full credit; where playing them costs what a player rarely has, none); so
+does how far `greedy` must look ahead (`turns`: where a turn is one action
+and what it sets up scores only on the next, one turn shows nothing). So
+the `bots --tune` command measures them per rules file (simulation/strength.py)
+and stores them here, in the cache folder's `bots` sub-folder (cache.py:
 private to the user, checked before every use), beside the cached trees of
 the rules. `greedy` and `mcts` read it when their options do not set the
-weight; without a stored entry they use the defaults (`DEFAULTS`).
+weight (`mcts` reads the evaluation's weights only); without a stored entry
+they use the defaults (`DEFAULTS`).
 
 An entry's key is made of the program's fingerprint (the rules text, the
 card files and the parameters: build.fingerprint) and the evaluation's
@@ -21,19 +24,26 @@ never code; anything that does not decode to exactly the expected shape
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import math
 from functools import lru_cache
 from pathlib import Path
 
 from ..language import cache
-from .evaluate import DISCOUNT
+from .evaluate import DISCOUNT, Evaluator
 
 FOLDER = "bots"
 FORMAT = "rules-bot-weights/1"
-DEFAULTS = {"discount": DISCOUNT}
-# Each weight's candidates for `--tune` (the default is tried first, whether listed or not).
-CANDIDATES = {"discount": (0.0, 0.25, 0.5, 1.0)}
+DEFAULTS = {"discount": DISCOUNT, "turns": 1}
+# Each weight's candidates for `--tune` (the default is tried first, whether
+# listed or not), tuned one after the other in this order.
+CANDIDATES = {"discount": (0.0, 0.25, 0.5, 1.0), "turns": (1, 2)}
+# Each weight's type and bounds: a stored value outside them is refused, and
+# greedy's option takes the same (each turn looked ahead multiplies its work).
+LIMITS = {"discount": (float, 0.0, 100.0), "turns": (int, 1, 3)}
+# The weights the evaluation takes (the others are greedy's own).
+_EVALUATION_WEIGHTS = frozenset(inspect.getfullargspec(Evaluator.__init__).args) & set(DEFAULTS)
 _HERE = Path(__file__).parent
 # The files whose text decides what the weights mean and how bots use them.
 EVALUATION = [_HERE / name for name in ("evaluate.py", "recall.py", "greedy.py", "mcts.py", "weights.py")]
@@ -53,9 +63,15 @@ def entry_key(fingerprint: str) -> str:
     return hashlib.sha256(f"{fingerprint}\0{evaluation_version()}".encode()).hexdigest()
 
 
+def evaluation_weights(weights: dict) -> dict:
+    """Of `weights`, those the evaluation takes (`evaluator_for(program, **them)`)."""
+    return {k: v for k, v in weights.items() if k in _EVALUATION_WEIGHTS}
+
+
 def _valid(weights) -> bool:
     return (type(weights) is dict and set(weights) == set(DEFAULTS)
-            and all(type(v) is float and math.isfinite(v) and 0.0 <= v <= 100.0 for v in weights.values()))
+            and all(type(v) is LIMITS[k][0] and math.isfinite(v) and LIMITS[k][1] <= v <= LIMITS[k][2]
+                    for k, v in weights.items()))
 
 
 def read_entry(fingerprint: str) -> dict | None:

@@ -17,6 +17,9 @@ each candidate plays games against `random` and against `greedy` with the
 default weights (the default itself too), every candidate on the
 same seeds (common random numbers); the best share of wins is kept (ties:
 the earlier candidate, the default first), and stored for the rules file.
+The weights are tuned one after the other (`weights.CANDIDATES`' order),
+each with the best values found so far for those before it: the tries add
+up instead of multiplying.
 All the games of a step go to one runner at once, so `--jobs` workers share
 them; the records come back in game order, so a seed gives the same result
 whatever the number of workers.
@@ -27,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
+from ..agents import AGENTS
 from ..agents import weights as bot_weights
 from ..agents.greedy import GreedyAgent
 from .parallel import make_runner
@@ -127,12 +131,13 @@ def _alone_row(bot: str, against: str, mine: Sweep, theirs: Sweep) -> Row:
 
 
 def with_weights(spec: str, weights: dict) -> str:
-    """The bot spec `spec` with the evaluation's weights set, unless it sets them."""
+    """The bot spec `spec` with the weights it has an option for set, unless it sets them."""
     name, _, options = spec.partition(":")
     if name.strip() not in ("greedy", "mcts"):
         return spec
+    known = AGENTS[name.strip()].settings
     given = {part.partition("=")[0].strip() for part in options.split(":") if "=" in part}
-    extra = [f"{k}={v:g}" for k, v in weights.items() if k not in given]
+    extra = [f"{k}={v:g}" for k, v in weights.items() if k in known and k not in given]
     return ":".join([spec.rstrip(":")] + extra)
 
 
@@ -189,7 +194,7 @@ def _warm(program, weights: list) -> None:
     from ..agents.evaluate import evaluator_for
 
     for w in weights:
-        evaluator_for(program, **w)
+        evaluator_for(program, **bot_weights.evaluation_weights(w))
 
 
 def _ladder(rules, sets, players, seed, games, max_steps, mcts, weights, runner, progress, program, seats) -> list:
@@ -208,10 +213,17 @@ def _ladder(rules, sets, players, seed, games, max_steps, mcts, weights, runner,
 
 
 def candidates() -> list:
-    """The weights `tune` tries: the defaults first, then the other candidates."""
+    """The weights `tune` tries, as far as known before it plays: the
+    defaults first, then each weight's other candidates beside the defaults
+    (`tune` puts the best values found for the weights before it instead)."""
     default = dict(bot_weights.DEFAULTS)
-    return [default] + [{"discount": float(d)} for d in bot_weights.CANDIDATES["discount"]
-                        if float(d) != default["discount"]]
+    return [default] + [w for key in bot_weights.CANDIDATES for w in _others(key, default)]
+
+
+def _others(key: str, best: dict) -> list:
+    """The weights `best` with `key` set to each of its other candidates."""
+    convert = bot_weights.LIMITS[key][0]
+    return [{**best, key: convert(v)} for v in bot_weights.CANDIDATES[key] if convert(v) != best[key]]
 
 
 def planned_games(program, seats: list, games: int, tune_games: Optional[int]) -> int:
@@ -223,14 +235,32 @@ def planned_games(program, seats: list, games: int, tune_games: Optional[int]) -
 
 def _tune(rules, sets, players, seed, games, max_steps, runner, progress, seats) -> tuple:
     """(the best weights, the evidence): every candidate's games against
-    random and against the default greedy, and its mean share of the wins."""
+    random and against the default greedy, and its mean share of the wins;
+    one weight after the other, each beside the best found before it."""
     program = load(_spec(rules, sets, players, "random", seed, max_steps)).program
-    default = dict(bot_weights.DEFAULTS)
-    tried = candidates()
     # The default greedy as a rival, named apart from the candidate of the
     # same weights (by an option set to its default value): a candidate that
     # plays as the default does plays the very same games.
-    ref = with_weights(f"greedy:tries={GreedyAgent.settings['tries'][1]}", default)
+    ref = with_weights(f"greedy:tries={GreedyAgent.settings['tries'][1]}", dict(bot_weights.DEFAULTS))
+    tried, results = [], []
+    best = dict(bot_weights.DEFAULTS)
+    for n, key in enumerate(bot_weights.CANDIDATES):
+        batch = ([dict(best)] if n == 0 else []) + _others(key, best)
+        tried += batch
+        results += _tune_step(rules, sets, players, seed, games, max_steps, runner, progress, seats, program,
+                              ref, batch)
+        best = dict(tried[_best(results)])
+    return best, {"players": players, "seed": seed, "games_per_sweep": games, "candidates": results,
+                  "best": _best(results)}
+
+
+def _best(results: list) -> int:
+    """The best candidate: the best share of wins, then mean score; ties: the earlier."""
+    return max(range(len(results)), key=lambda i: (results[i]["win_share"], results[i]["mean_score"], -i))
+
+
+def _tune_step(rules, sets, players, seed, games, max_steps, runner, progress, seats, program, ref, tried) -> list:
+    """Each of the weights `tried`: its games, against random and `ref`, and its mean share of the wins."""
     plans = []  # (candidate number, what it is measured against, sweep)
     for i, weights in enumerate(tried):
         bot = with_weights("greedy", weights)
@@ -250,6 +280,4 @@ def _tune(rules, sets, players, seed, games, max_steps, runner, progress, seats)
         results.append({"weights": weights, "games": sum(s.played for s in mine.values()),
                         "win_share": _mean(list(share.values())), "mean_score": score,
                         "against": {("greedy" if r == ref else r): v for r, v in share.items()}})
-    best = max(range(len(results)), key=lambda i: (results[i]["win_share"], results[i]["mean_score"], -i))
-    return dict(tried[best]), {"players": players, "seed": seed, "games_per_sweep": games,
-                               "candidates": results, "best": best}
+    return results
