@@ -14,10 +14,10 @@ from .conftest import CATALYST, ROOT
 EQUIVALENT = ROOT / "tests" / "fixtures" / "extra_shuffle.rules"
 # The power is in the number of comparisons: with 100, a rate twice the
 # promised one (10%) fails the test 94 times in 100. The games per comparison
-# only need verdicts to be possible and typical of a small run: at 100 games,
-# 0 of these 100 comparisons report a change (at 50, the smallest run a
-# designer would trust, 4 do). 100 x 100 games cost half the former 100 x 200
-# (about 80 s of a 2-core machine).
+# only need verdicts to be possible and typical of a small run: of these 100
+# comparisons, 4 report a change at 200 games, 0 at 100 and 4 at 50 (the
+# smallest run a designer would trust). 100 x 100 games cost half the former
+# 100 x 200 (about 80 s of a 2-core machine).
 COMPARISONS = 100
 GAMES = 100
 
