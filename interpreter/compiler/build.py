@@ -45,6 +45,7 @@ def compile_program(model, db, params: dict, card_fields: dict, count_reads: boo
     _register_runtime(module, program)
     module.build()
     ns = module.ns
+    exprs.tables.finish(ns)
     _resolve_card_functions(program.fields, card_fields, ns)
     program.boards = build_boards(program, model, {kind: ns[fn] for kind, fn in adjacency.items()})
     _link_rules(program, model, ctx, hook_decls, functions)

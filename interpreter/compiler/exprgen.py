@@ -22,6 +22,7 @@ from ..language.visitor import Visitor
 from ..runtime import helpers as rt
 from ..runtime.failures import blame
 from .hoist import KEYS, Hoister, group_parts
+from .tables import Tables
 
 _SIMPLE = re.compile(r"^(L\[\d+\]|[vtsp]\d+|-?\d+|st\.me|K\d+|None|True|False)$")
 _ELEMENT_KIND = {CARD: "card", PLAYER: "player"}
@@ -69,6 +70,7 @@ class ExprGen(Visitor):
         # Sub-expressions of loops computed once per value (hoist.py); not where
         # every read of a card is counted, since a value kept is a read not made.
         self.hoist = Hoister(module, self._same, enabled=not count_reads)
+        self.tables = Tables(self, module, enabled=not count_reads)  # expressions of card data (tables.py)
         for name in ("add", "times", "sized", "highest", "lowest", "shows", "rank", "render", "render_player", "steps",
                      "memo", "told", "public", "only", "group", "in_group"):
             module.helper(f"R_{name}", getattr(rt, name))
@@ -82,8 +84,12 @@ class ExprGen(Visitor):
 
     def visit(self, node, *args):
         """The source of `node`, or the use of a memo computing it once for
-        the loops around it where it is worth it (hoist.py)."""
-        text = super().visit(node, *args)
+        the loops around it where it is worth it (hoist.py), or of a table
+        of its values where it reads only card data (tables.py)."""
+        if args and self.tables.candidate(node, args[0]):
+            text = self.tables.generate(node, args[0], super().visit)
+        else:
+            text = super().visit(node, *args)
         return self.hoist.hoisted(text) if self.hoist.frames else text
 
     def type_of(self, expr, names: Names):
