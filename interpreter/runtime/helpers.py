@@ -392,8 +392,10 @@ def move_all(st, value, zi, bottom, span):
     if isinstance(value, int):
         ops.move(st, value, zi, bottom)
     else:
-        for card in tuple(value):
-            ops.move(st, card, zi, bottom)
+        cards = tuple(value)
+        if len(cards) < 2 or not ops.move_many(st, cards, zi, bottom):
+            for card in cards:
+                ops.move(st, card, zi, bottom)
 
 
 def move_to_place(st, card, zi, place, unseen: bool, span):
