@@ -439,15 +439,30 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         self.ctx.add_point(point)
         self.points.append(point)
 
-    def suspend(self, point, ids: str, values: str, span) -> None:
+    def suspend(self, point, ids: str, values: str, span, taken=None) -> None:
+        """Ask the decision: a state playing on by itself has it answered
+        here and goes on at the block the answer names, without suspending.
+        `taken`: (the locals' slot, the block to go on at) where taking an
+        option is only keeping its value there (the point's `apply`, done
+        here: `R_answered` takes the decision and gives the option's index)."""
         self.emit(f"st.decider = st.me; st.point = {point.id}; st.option_ids = {ids}; st.option_values = {values}", span)
         if point.kind == "card":  # the player deciding knows the cards offered from then on
             self.emit("R_show_options(st)", span)
-        # A state playing on by itself has the decision answered here and
-        # goes on at the block the answer names, without suspending.
-        self.emit("if st.auto is not None and R_answer(st, fr):", span)
-        self.emit("    pc = fr[1]", span)
-        self.emit("    continue", span)
+        if taken is None:
+            self.emit("if st.auto is not None and R_answer(st, fr):", span)
+            self.emit("    pc = fr[1]", span)
+            self.emit("    continue", span)
+        else:
+            slot, then = taken
+            i = self.temp()
+            self.emit(f"if st.auto is not None and ({i} := R_answered(st)) >= 0:", span)
+            self.emit(f"    {slot} = {values}[{i}]", span)
+            if point.kind == "card" and not point.in_sight:  # as ChoosePoint.apply
+                self.emit(f"    R_chosen(st, {slot})", span)
+            self.indent += 1
+            self.lines.append((self.indent, ("set", then), span))
+            self.jump(then, span)
+            self.indent -= 1
         self.emit("return S", span)
 
     def visit_Choose(self, s, names):
@@ -469,9 +484,9 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         if s.optional:
             self.jump_if("not vals", other, s.span)
             self.emit(f"ids = {ids}; ids.append({self.module.const('pass')}); vals.append({self.module.const(dp.PASS)})", s.span)
-        else:
-            self.options_told_alike(s, names, kind, point, slot, ids, body, other)
-        self.suspend(point, "ids", "vals", s.span)
+        told_alike = not s.optional and self.options_told_alike(s, names, kind, point, slot, ids, body, other)
+        # a choice that never offers to pass is taken by keeping the value chosen
+        self.suspend(point, "ids", "vals", s.span, (slot, body) if told_alike == "True" else None)
         point.body, point.other = body, other
         self.place(body)
         self.branches(s.body, chosen,
@@ -482,12 +497,14 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         if s.else_label is not None:
             point.other_fn = self.x.function(s.else_label, names, self.name, s.span, template=True)
 
-    def options_told_alike(self, s, names, kind, point, slot, ids: str, body, other) -> None:
+    def options_told_alike(self, s, names, kind, point, slot, ids: str, body, other) -> str:
         """The options of a choice one must make: none skip it, one is taken
         without asking. Where how many there are depends on what not every
         player sees (a hidden counter; the face of a card not every player
         sees, tested when it is read), the player is asked all the same, so
-        that the others cannot tell: with no option, "pass" alone."""
+        that the others cannot tell: with no option, "pass" alone. Returns
+        the test of whether the options are told alike ("True": always, so
+        "pass" is never offered)."""
         private = reads_private_counter(s.iterable, self.ctx.model) or reads_private_counter(s.cond, self.ctx.model)
         sources = "" if private else self.x.card_sources(options_list(s.var, s.iterable, s.cond), names, unseen_only=True)
         public = "False" if private else (f"R_public(st, ({sources},))" if sources else "True")
@@ -511,6 +528,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         self.emit(f"ids = {ids}", s.span)
         if public != "True":
             self.indent -= 1
+        return public
 
     def options_of(self, s, names, kind) -> tuple[str, str]:
         """Sources of a choice's option values and (over `vals`) their ids."""
@@ -570,7 +588,8 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
             self.indent += 1
             self.jump(dispatch, s.span)
             self.indent -= 1
-        self.suspend(point, f"list(map({self.module.const([name for name, _ in actions])}.__getitem__, vals))", "vals", s.span)
+        self.suspend(point, f"list(map({self.module.const([name for name, _ in actions])}.__getitem__, vals))", "vals", s.span,
+                     (slot, dispatch))
         point.dispatch = dispatch
         self.place(dispatch)
         codes = [self.ctx.code_index[("action", name)] for name, _ in actions]

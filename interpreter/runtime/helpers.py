@@ -487,24 +487,35 @@ def answer(st, fr) -> bool:
     `apply_action` would have resumed it. False (the rule suspends as usual)
     inside a trigger, which must not ask, and at the decision budget, so
     that both are reported as they are without `auto`."""
+    point, values = st.point, st.option_values
+    i = answered(st)
+    if i < 0:
+        return False
+    st.program.decisions[point].apply(st, fr, values[i])
+    return True
+
+
+def answered(st) -> int:
+    """`answer` but for the decision point's `apply`: the index of the option
+    taken, the decision taken (cleared, counted, its id in the history);
+    -1 where the rule must suspend. Generated code that takes the option
+    itself, as `apply` would (a choice without a pass, an action), calls
+    this: this runs at every decision of every playout."""
     choose = st.auto[st.decider]
     if choose is None or st.nesting or st.decisions >= st.program.decision_budget:
-        return False
+        return -1
     ids = st.option_ids
     action = choose(ids)
     try:
         i = ids.index(action)
     except ValueError:
         raise not_legal(action, ids) from None
-    # `take`, written out: this runs at every decision of every playout
-    point, value = st.point, st.option_values[i]
     st.decider = st.point = st.option_ids = st.option_values = st.observed = None
     st.decisions += 1
     if st.seed is not None:
         st.history = (st.history, action)
-    st.program.decisions[point].apply(st, fr, value)
     st.steps = 0  # the step budget is per decision, as `run` counts it
-    return True
+    return i
 
 
 def not_legal(action, ids) -> InvalidActionError:
