@@ -22,6 +22,7 @@ from ..language.visitor import Visitor
 from ..runtime import helpers as rt
 from ..runtime.failures import blame
 from .hoist import KEYS, Hoister, group_parts
+from . import fusion
 from .tables import Tables
 
 _SIMPLE = re.compile(r"^(L\[\d+\]|[vtsp]\d+|-?\d+|st\.me|K\d+|None|True|False)$")
@@ -292,6 +293,9 @@ class ExprGen(Visitor):
             finally:
                 self._inlining.discard(expr.name)
         if isinstance(expr, n.Aggregate) and expr.op == "any" and expr.cond is not None:
+            lists = fusion.parts(self, expr.iterable, names)
+            if len(lists) > 1:  # a concatenation: walked part after part (fusion.py)
+                return fusion.any_lines(self, lists, expr, names, then)
             v = self.module.name("v")
             source, guard = self.loop(expr.iterable, names, v)
             inner = names.bind(expr.var, v, self.types.element(expr.iterable, names.types))

@@ -1,0 +1,80 @@
+"""`any x in A + B where C` tested without making the list A + B.
+
+The actions' conditions are tested before every choice of an action, and
+one often asks whether any card of a concatenation passes a test (`any c
+in crew where ready(c)`, where `crew = area + [c for r in rooms for c in
+inside of r]`): made as written, the list of the cards of B is
+built by a comprehension, then joined to A, then walked, though the first
+card of A may already pass. Fused, the test walks A, then B's loops as the
+comprehension would (its conditions in place), and stops at the first card
+that passes, making no list.
+
+Only lists that never repeat a card are fused (a concatenation that may
+repeat counts its size against the budget, see ExprGen.visit_Arith), seen
+through definitions without parameters; a comprehension is walked in place
+when it gives its last loop's variable and its inner loops go through zones
+of a card (so that, as in the comprehension, they count no steps).
+"""
+from __future__ import annotations
+
+from contextlib import ExitStack
+
+from ..language import nodes as n
+from ..language.value_types import CARDS, PLAYERS
+
+
+def parts(x, expr, names, seen=frozenset()) -> list:
+    """[(list, its names)] whose concatenation is `expr`."""
+    if isinstance(expr, n.Name) and expr.name not in names.access and expr.name not in seen:
+        decl = x.model.defines.get(expr.name)
+        if decl is not None and not decl.params:
+            found = parts(x, decl.expr, type(names)(), seen | {expr.name})
+            return found if len(found) > 1 else [(expr, names)]
+    if (isinstance(expr, n.Arith) and expr.op == "+" and x.type_of(expr.left, names) in (CARDS, PLAYERS)
+            and x.type_of(expr.right, names) in (CARDS, PLAYERS) and x.distinct(expr, names)):
+        return parts(x, expr.left, names, seen) + parts(x, expr.right, names, seen)
+    return [(expr, names)]
+
+
+def any_lines(x, lists: list, agg, names, then: str) -> list:
+    """Lines running `then` once if an item of the concatenation of `lists`
+    passes `agg.cond` (`agg`: the `any` aggregate), as (depth, text)."""
+    (part, scope), rest = lists[0], lists[1:]
+    walked = _walked(x, part)
+    loops, where = (part.loops, part.cond) if walked else (((None, part),), None)
+    with ExitStack() as stack:
+        fors, frames = [], []
+        for var, iterable in loops:
+            v = x.module.name("v")
+            source, guard = x.loop(iterable, scope, v)
+            frames.append(stack.enter_context(x.hoist.loop(v)))
+            fors.append((v, source, guard))
+            if var is not None:
+                scope = scope.bind(var, v, x.types.element(iterable, scope.types))
+        tests = [fors[-1][2]] if fors[-1][2] else []
+        if where is not None:
+            tests.append(x.visit(where, scope))
+        item = fors[-1][0]
+        inner = names.bind(agg.var, item, x.types.element(agg.iterable, names.types))
+        tests.append(x.visit(agg.cond, inner))
+    last = len(fors) - 1
+    lines = []
+    for k, (v, source, guard) in enumerate(fors):
+        lines += [(k, line) for line in frames[k].lines()]
+        lines.append((k, x.numbered(f"for {v} in {source}:", v)))
+        if guard and k < last:
+            lines.append((k + 1, f"if not ({guard}): continue"))
+    lines += [(last + 1, f"if {' and '.join(tests)}:"), (last + 2, then), (last + 2, "break")]
+    for k in range(last - 1, -1, -1):  # out of every loop once an item passed
+        lines += [(k + 1, "else:"), (k + 2, "continue"), (k + 1, "break")]
+    if rest:
+        lines.append((0, "else:"))
+        lines += [(depth + 1, text) for depth, text in any_lines(x, rest, agg, names, then)]
+    return lines
+
+
+def _walked(x, part) -> bool:
+    """Whether the comprehension `part` can be walked in place."""
+    return (isinstance(part, n.Comprehension) and isinstance(part.expr, n.Name)
+            and part.expr.name == part.loops[-1][0]
+            and all(isinstance(it, n.NameOf) and it.name in x.p.zones for _, it in part.loops[1:]))

@@ -1,0 +1,75 @@
+"""`any x in A + B where C` as an action's condition is walked part after
+part, a comprehension in place, without making the list (compiler/fusion.py):
+the same answer as the list made and walked."""
+from __future__ import annotations
+
+from interpreter.loader import load_game
+
+CARDS = """\
+worker:
+""" + "".join(f"  - {{name: W{i}, skill: {i % 3}}}\n" for i in range(10)) + """\
+room:
+""" + "".join(f"  - {{name: R{i}}}\n" for i in range(4))
+RULES = """\
+game "Crew"
+players 2
+cards "cards.yaml" into box
+counter tired: per card, min 0, max 1
+zone box: shared, visible
+zone area: per player, visible
+zone rooms: per player, visible
+zone inside: per card, slots 1, visible
+define crew = area + [c for r in rooms for c in inside of r]
+define skilled(c) = c.skill > 0
+setup:
+    end game after 8 more rounds
+action hire "hire":
+    choose c in box where c is worker as "hire {c.name}":
+        move c to area
+action build "build":
+    choose r in box where r is room as "build {r.name}":
+        move r to rooms
+action house "house" when any c in crew where tired of c == 0 and size(area) > 0:
+    choose c in area as "house {c.name}":
+        choose r in rooms where size(inside of r) == 0 as "in {r.name}":
+            move c to inside of r
+action work "work" when any c in crew where tired of c == 0 and skilled(c):
+    choose c in crew where tired of c == 0 and skilled(c) as "work {c.name}":
+        set tired of c to 1
+turn:
+    choose action
+score:
+    "Ready": count c in crew where tired of c == 0 and skilled(c)
+"""
+
+
+def crew(tmp_path):
+    (tmp_path / "cards.yaml").write_text(CARDS)
+    (tmp_path / "game.rules").write_text(RULES)
+    return load_game(tmp_path / "game.rules")
+
+
+def test_the_condition_walks_the_parts_without_making_the_list(tmp_path):
+    text = crew(tmp_path).program.module.text
+    work = text.split('action work "work" when')[2].split("# 27: choose action")[0]  # its test in the turn
+    assert " + [" not in work and "for v" in work and "else:" in work
+
+
+def test_the_walked_condition_says_what_the_list_says(tmp_path):
+    game, only_inside = crew(tmp_path), 0
+    for seed in range(6):
+        st = game.new_initial_state(2, seed)
+        ready = dict(st.program.score_terms)["Ready"]
+        while not st.is_terminal():
+            actions = st.legal_actions()
+            if type(st.program.decisions[st.decision_point()]).__name__ == "ActionPoint":  # its conditions were just tested
+                open_now = "work" in actions
+                assert len(set(actions)) == len(actions)  # each action offered once, however many cards pass
+                assert open_now == (ready(st) > 0)
+                me = st.current_player()
+                if open_now and not any(st.ctr[0][c] == 0 and c % 3 for c in st.z[1 + me]):
+                    only_inside += 1  # open by a worker in a room alone: the comprehension's part
+                if "house" in actions and seed % 2:
+                    actions = ["house"]
+            st.apply_action(actions[(seed + st.decisions) % len(actions)])
+    assert only_inside > 0
