@@ -1,8 +1,10 @@
-"""`any x in A + B where C` as an action's condition is walked part after
-part, a comprehension in place, without making the list (compiler/fusion.py):
-the same answer as the list made and walked."""
+"""Lists that are concatenations walked part after part, a comprehension in
+place (compiler/fusion.py): an action's condition `any x in A + B where C`
+without making the list, a choice's options and a `for each`'s cards made
+in one list: the same answers as the lists made and walked."""
 from __future__ import annotations
 
+from interpreter.compiler import fusion
 from interpreter.loader import load_game
 
 CARDS = """\
@@ -38,6 +40,8 @@ action work "work" when any c in crew where tired of c == 0 and skilled(c):
         set tired of c to 1
 turn:
     choose action
+    for each c in crew where tired of c == 1 and c.skill == 2:
+        set tired of c to 0
 score:
     "Ready": count c in crew where tired of c == 0 and skilled(c)
 """
@@ -73,3 +77,20 @@ def test_the_walked_condition_says_what_the_list_says(tmp_path):
                     actions = ["house"]
             st.apply_action(actions[(seed + st.decisions) % len(actions)])
     assert only_inside > 0
+
+
+def test_a_game_with_its_lists_walked_in_parts_plays_as_with_them_made(tmp_path, monkeypatch):
+    fused = crew(tmp_path)
+    (tmp_path / "plain").mkdir()
+    with monkeypatch.context() as m:
+        m.setattr(fusion, "parts", lambda x, expr, names, seen=frozenset(): [(expr, names)])
+        plain = crew(tmp_path / "plain")
+    assert "for v" in fused.program.module.text and fused.program.module.text != plain.program.module.text
+    for seed in range(4):
+        a, b = fused.new_initial_state(2, seed), plain.new_initial_state(2, seed)
+        while not a.is_terminal():
+            assert a.legal_actions() == b.legal_actions() and a.ctr == b.ctr
+            action = a.legal_actions()[(seed + a.decisions) % len(a.legal_actions())]
+            a.apply_action(action)
+            b.apply_action(action)
+        assert a.scores() == b.scores()

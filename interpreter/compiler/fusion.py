@@ -39,7 +39,31 @@ def parts(x, expr, names, seen=frozenset()) -> list:
 def any_lines(x, lists: list, agg, names, then: str) -> list:
     """Lines running `then` once if an item of the concatenation of `lists`
     passes `agg.cond` (`agg`: the `any` aggregate), as (depth, text)."""
-    (part, scope), rest = lists[0], lists[1:]
+    element = x.types.element(agg.iterable, names.types)
+    lines, last = _walk(x, lists[0], (agg.var, element, agg.cond, names), [then, "break"])
+    for k in range(last - 1, -1, -1):  # out of every loop once an item passed
+        lines += [(k + 1, "else:"), (k + 2, "continue"), (k + 1, "break")]
+    if lists[1:]:
+        lines.append((0, "else:"))
+        lines += [(depth + 1, text) for depth, text in any_lines(x, lists[1:], agg, names, then)]
+    return lines
+
+
+def list_lines(x, lists: list, target: str, test=None) -> list:
+    """Lines making `target` a new list of the items of the concatenation
+    of `lists` (those that pass `test`: (variable, its type, condition,
+    names), if given), as (depth, text)."""
+    lines = [(0, f"{target} = []")]
+    for part in lists:
+        lines += _walk(x, part, test, [f"{target}.append({{item}})"])[0]
+    return lines
+
+
+def _walk(x, part_and_scope, test, then: list):
+    """(lines walking one part, running the lines `then` (`{item}`: the
+    item's source) for each item that passes `test`; the depth of the
+    innermost loop)."""
+    part, scope = part_and_scope
     walked = _walked(x, part)
     loops, where = (part.loops, part.cond) if walked else (((None, part),), None)
     with ExitStack() as stack:
@@ -55,22 +79,23 @@ def any_lines(x, lists: list, agg, names, then: str) -> list:
         if where is not None:
             tests.append(x.visit(where, scope))
         item = fors[-1][0]
-        inner = names.bind(agg.var, item, x.types.element(agg.iterable, names.types))
-        tests.append(x.visit(agg.cond, inner))
+        if test is not None:
+            var, element, cond, names = test
+            tests.append(x.visit(cond, names.bind(var, item, element)))
     last = len(fors) - 1
+    if not last and not tests and then[0].endswith(".append({item})"):  # a part taken whole
+        x.numbered("", fors[0][0])
+        return [(0, then[0].replace(".append({item})", f".extend({fors[0][1]})"))], 0
     lines = []
     for k, (v, source, guard) in enumerate(fors):
         lines += [(k, line) for line in frames[k].lines()]
         lines.append((k, x.numbered(f"for {v} in {source}:", v)))
         if guard and k < last:
             lines.append((k + 1, f"if not ({guard}): continue"))
-    lines += [(last + 1, f"if {' and '.join(tests)}:"), (last + 2, then), (last + 2, "break")]
-    for k in range(last - 1, -1, -1):  # out of every loop once an item passed
-        lines += [(k + 1, "else:"), (k + 2, "continue"), (k + 1, "break")]
-    if rest:
-        lines.append((0, "else:"))
-        lines += [(depth + 1, text) for depth, text in any_lines(x, rest, agg, names, then)]
-    return lines
+    if tests:
+        lines.append((last + 1, f"if {' and '.join(tests)}:"))
+    lines += [(last + 1 + bool(tests), line.replace("{item}", item)) for line in then]
+    return lines, last
 
 
 def _walked(x, part) -> bool:

@@ -11,10 +11,13 @@ block, statements that cannot suspend are again straight Python.
 """
 from __future__ import annotations
 
+import re
+
 from ..language import nodes as n
 from ..language.reads import names_used, options_list, reads_private_counter
 from ..language.builtins import VALUES
 from . import decisions as dp
+from . import fusion
 from .blocks import HEAD, BlockWriter, slot_index
 from .codegen import Label
 from ..language.value_types import CARD
@@ -25,6 +28,8 @@ from .flowgen import FlowGen
 from .knowgen import KnowledgeGen
 from .program import Code
 from ..runtime.helpers import LARGEST
+
+_TEMP = re.compile(r"^t\d+$")  # a temporary holding a new list (fused_list)
 
 
 def resumable_rules(model, keys: dict) -> set:
@@ -310,13 +315,13 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         self.place(end)
 
     def visit_ForEach(self, s, names):
-        it = self.x.gen(s.iterable, names)
+        it = self.fused_list(s.iterable, names, s.span) or self.x.gen(s.iterable, names)
         crosses = self.suspends(s)
         v = self.var(crosses)
         inner = names.bind(s.var, v, self.x.types.element(s.iterable, names.types))
         cond = self.x.gen(s.cond, inner) if s.cond is not None else None
         if not crosses:
-            self.emit(f"for {v} in tuple({it}):", s.span)
+            self.emit(f"for {v} in {it if _TEMP.match(it) else f'tuple({it})'}:", s.span)
             prelude = [(f"if not {cond}: continue", s.cond.span)] if cond is not None else []
             self.body_of(s.body, inner, prelude, loop=True)
             return
@@ -477,8 +482,11 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         point.secretly = s.secretly
         self.pass_label(point, s, names)
         self.ask(point, s.span)
-        values, ids = self.options_of(s, names, kind)
-        self.emit(f"vals = {values}", s.span)
+        copies = kind == "card" and self.ctx.program.has_copies
+        fused = not copies and self.fused_list(s.iterable, names, s.span, "vals", (s.var, s.cond))
+        values, ids = (None, self.option_ids(kind)) if fused else self.options_of(s, names, kind)
+        if not fused:
+            self.emit(f"vals = {values}", s.span)
         body, end = Label(), Label()
         other = Label() if s.else_body else end
         if s.optional:
@@ -538,13 +546,34 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         copies = kind == "card" and self.ctx.program.has_copies
         if copies:  # identical copies lying together are one option
             values = f"R_collapse(st, {values})"
-        if copies:
-            ids = "R_card_option_ids(st, vals)"
-        elif kind == "card":
-            ids = "list(map(CARD_IDS.__getitem__, vals))"
+        return values, self.option_ids(kind)
+
+    def option_ids(self, kind) -> str:
+        """Source of the ids of a choice's options, over `vals`."""
+        if kind == "card" and self.ctx.program.has_copies:
+            return "R_card_option_ids(st, vals)"
+        if kind == "card":
+            return "list(map(CARD_IDS.__getitem__, vals))"
+        return f"R_option_ids(st.program, {self.module.const(kind)}, vals)"
+
+    def fused_list(self, iterable, names, span, target=None, test=None):
+        """Where `iterable` is a concatenation (compiler/fusion.py): lines
+        making `target` (a new temporary if None) the new list of its items
+        (that pass `test`: (variable, condition or None)) by walking each
+        part in place, and `target`'s name; else None, nothing emitted."""
+        lists = fusion.parts(self.x, iterable, names)
+        if len(lists) < 2:
+            return None
+        target = target or self.temp()
+        if test is not None and test[1] is not None:
+            test = (test[0], self.x.types.element(iterable, names.types), test[1], names)
         else:
-            ids = f"R_option_ids(st.program, {self.module.const(kind)}, vals)"
-        return values, ids
+            test = None
+        for depth, text in fusion.list_lines(self.x, lists, target, test):
+            self.indent += depth
+            self.emit(text, span)
+            self.indent -= depth
+        return target
 
     def visit_May(self, s, names):
         label = self.x.function(s.label, names, self.name, s.span, template=True)
