@@ -29,7 +29,7 @@ def parts(x, expr, names, seen=frozenset()) -> list:
         decl = x.model.defines.get(expr.name)
         if decl is not None and not decl.params:
             found = parts(x, decl.expr, type(names)(), seen | {expr.name})
-            return found if len(found) > 1 else [(expr, names)]
+            return found if len(found) > 1 or walked(x, found[0][0]) else [(expr, names)]
     if (isinstance(expr, n.Arith) and expr.op == "+" and x.type_of(expr.left, names) in (CARDS, PLAYERS)
             and x.type_of(expr.right, names) in (CARDS, PLAYERS) and x.distinct(expr, names)):
         return parts(x, expr.left, names, seen) + parts(x, expr.right, names, seen)
@@ -56,6 +56,8 @@ def list_lines(x, lists: list, target: str, test=None) -> list:
     lines = [(0, f"{target} = []")]
     for part in lists:
         lines += _walk(x, part, test, [f"{target}.append({{item}})"])[0]
+    if lines[1][1].startswith(f"{target}.extend("):  # the first part taken whole: copied
+        lines[:2] = [(0, f"{target} = list({lines[1][1][len(target) + 8:-1]})")]
     return lines
 
 
@@ -64,8 +66,8 @@ def _walk(x, part_and_scope, test, then: list):
     item's source) for each item that passes `test`; the depth of the
     innermost loop)."""
     part, scope = part_and_scope
-    walked = _walked(x, part)
-    loops, where = (part.loops, part.cond) if walked else (((None, part),), None)
+    in_place = walked(x, part)
+    loops, where = (part.loops, part.cond) if in_place else (((None, part),), None)
     with ExitStack() as stack:
         fors, frames = [], []
         for var, iterable in loops:
@@ -98,7 +100,7 @@ def _walk(x, part_and_scope, test, then: list):
     return lines, last
 
 
-def _walked(x, part) -> bool:
+def walked(x, part) -> bool:
     """Whether the comprehension `part` can be walked in place."""
     return (isinstance(part, n.Comprehension) and isinstance(part.expr, n.Name)
             and part.expr.name == part.loops[-1][0]

@@ -483,7 +483,8 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         self.pass_label(point, s, names)
         self.ask(point, s.span)
         copies = kind == "card" and self.ctx.program.has_copies
-        fused = not copies and self.fused_list(s.iterable, names, s.span, "vals", (s.var, s.cond))
+        fused = (not copies and self.x.distinct(s.iterable, names)
+                 and self.fused_list(s.iterable, names, s.span, "vals", (s.var, s.cond), whole=True))
         values, ids = (None, self.option_ids(kind)) if fused else self.options_of(s, names, kind)
         if not fused:
             self.emit(f"vals = {values}", s.span)
@@ -556,13 +557,15 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
             return "list(map(CARD_IDS.__getitem__, vals))"
         return f"R_option_ids(st.program, {self.module.const(kind)}, vals)"
 
-    def fused_list(self, iterable, names, span, target=None, test=None):
-        """Where `iterable` is a concatenation (compiler/fusion.py): lines
-        making `target` (a new temporary if None) the new list of its items
-        (that pass `test`: (variable, condition or None)) by walking each
-        part in place, and `target`'s name; else None, nothing emitted."""
+    def fused_list(self, iterable, names, span, target=None, test=None, whole=False):
+        """Where `iterable` is a concatenation or a comprehension (or, if
+        `whole`, anything: a loop of statements makes a short list faster
+        than a comprehension): lines making `target` (a new temporary if
+        None) the new list of its items (that pass `test`: (variable,
+        condition or None)) by walking each part in place (compiler/fusion.py),
+        and `target`'s name; else None, nothing emitted."""
         lists = fusion.parts(self.x, iterable, names)
-        if len(lists) < 2:
+        if len(lists) < 2 and not whole and not fusion.walked(self.x, lists[0][0]):
             return None
         target = target or self.temp()
         if test is not None and test[1] is not None:
