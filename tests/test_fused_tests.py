@@ -1,10 +1,12 @@
 """Lists that are concatenations walked part after part, a comprehension in
 place (compiler/fusion.py): an action's condition `any x in A + B where C`
 without making the list, a choice's options and a `for each`'s cards made
-by loops of statements: the same answers as the lists made by comprehensions."""
+by loops of statements, a definition asking `any` returning at the first
+match: the same answers as the lists made by comprehensions."""
 from __future__ import annotations
 
 from interpreter.compiler import fusion
+from interpreter.compiler.exprgen import ExprGen
 from interpreter.compiler.stmtgen import RuleGen
 from interpreter.loader import load_game
 
@@ -24,6 +26,7 @@ zone rooms: per player, visible
 zone inside: per card, slots 1, visible
 define crew = area + [c for r in rooms for c in inside of r]
 define skilled(c) = c.skill > 0
+define rested(k) = any c in crew where c.skill == k and tired of c == 1
 setup:
     end game after 8 more rounds
 action hire "hire":
@@ -39,6 +42,9 @@ action house "house" when any c in crew where tired of c == 0 and size(area) > 0
 action work "work" when any c in crew where tired of c == 0 and skilled(c):
     choose c in crew where tired of c == 0 and skilled(c) as "work {c.name}":
         set tired of c to 1
+action rest "rest" when rested(size(area) % 3):
+    for each c in crew where tired of c == 1:
+        set tired of c to 0
 turn:
     choose action
     for each c in crew where tired of c == 1 and c.skill == 2:
@@ -56,8 +62,15 @@ def crew(tmp_path):
 
 def test_the_condition_walks_the_parts_without_making_the_list(tmp_path):
     text = crew(tmp_path).program.module.text
-    work = text.split('action work "work" when')[2].split("# 27: choose action")[0]  # its test in the turn
+    turn = text.split("def turn(st, fr):")[1]
+    work = turn.split('action work "work" when')[1].split("choose action")[0]  # its test in the turn
     assert " + [" not in work and "for v" in work and "else:" in work
+
+
+def test_a_definition_that_asks_any_returns_at_the_first_match(tmp_path):
+    text = crew(tmp_path).program.module.text
+    rested = text.split("def define_rested(st, p")[1].split("\n\n")[0]
+    assert "return True" in rested and "return False" in rested and "any(" not in rested
 
 
 def test_the_walked_condition_says_what_the_list_says(tmp_path):
@@ -86,6 +99,7 @@ def test_a_game_with_its_lists_walked_in_parts_plays_as_with_them_made(tmp_path,
     with monkeypatch.context() as m:
         m.setattr(fusion, "parts", lambda x, expr, names, seen=frozenset(): [(expr, names)])
         m.setattr(RuleGen, "fused_list", lambda *args, **kwargs: None)  # every list a comprehension
+        m.setattr(ExprGen, "tested", lambda *args: None)  # every `any` a generator
         plain = crew(tmp_path / "plain")
     assert "for v" in fused.program.module.text and fused.program.module.text != plain.program.module.text
     for seed in range(4):

@@ -194,11 +194,13 @@ class ExprGen(Visitor):
         the template's text), named `name` or after `rule` (a name made only of
         the rules' identifiers: free text such as a score label stays out of
         it); errors come out located at `span`."""
-        body = self.template(expr, names) if template else self.visit(expr, names)
+        tested = None if template else self.tested(expr, names)
+        body = self.template(expr, names) if template else tested[1] if tested else self.visit(expr, names)
         fname = self.module.function_name(name or f"{rule} {'label' if template else 'value'}")
         where = self.module.const(span or expr.span)
+        returned = [(d + 2, t, span or expr.span) for d, t in tested[0]] if tested else [(2, f"return {body}", span or expr.span)]
         lines = [(0, f"def {fname}(st, L=None):", None), *_hoist(body, 1), (1, "try:", None),
-                 (2, f"return {body}", span or expr.span), (1, "except Exception as t0:", None),
+                 *returned, (1, "except Exception as t0:", None),
                  (2, f"raise R_fail(t0, {where}) from t0", None)]
         self.module.add_function(fname, rule, lines, span or expr.span)
         return fname
@@ -282,6 +284,15 @@ class ExprGen(Visitor):
             return ""
         return " + st.me" if isinstance(expr, n.Name) else f" + {self.visit(expr.owner, names)}"
 
+    def tested(self, expr, names: Names):
+        """(statement lines returning the value, their text) for `any x in L
+        where C`, the body of a function of its own: a loop that returns at
+        the first match, with no generator; else None."""
+        if not (isinstance(expr, n.Aggregate) and expr.op == "any" and expr.cond is not None):
+            return None
+        lines = [*self.test_lines(expr, names, "return True"), (0, "return False")]
+        return lines, "\n".join(text for _, text in lines)
+
     def test_lines(self, expr, names: Names, then: str) -> list:
         """Statement lines running `then` if `expr` holds; `any x in L where C`
         becomes a loop that stops at the first match, with no generator."""
@@ -299,10 +310,15 @@ class ExprGen(Visitor):
             v = self.module.name("v")
             source, guard = self.loop(expr.iterable, names, v)
             inner = names.bind(expr.var, v, self.types.element(expr.iterable, names.types))
-            with self.hoist.loop(v) as frame:
-                cond = self.visit(expr.cond, inner)
+            self._depth += 1  # inside the loop (as visit_Aggregate): a loop of the condition counts its steps
+            try:
+                with self.hoist.loop(v) as frame:
+                    cond = self.visit(expr.cond, inner)
+            finally:
+                self._depth -= 1
             return [*((0, line) for line in frame.lines()), (0, self.numbered(f"for {v} in {source}:", v)),
-                    (1, f"if {guard + ' and ' if guard else ''}{cond}:"), (2, then), (2, "break")]
+                    (1, f"if {guard + ' and ' if guard else ''}{cond}:"), (2, then),
+                    *([] if then.startswith("return ") else [(2, "break")])]
         return [(0, f"if {self.visit(expr, names)}: {then}")]
 
     def _slotted_zone(self, expr, names: Names):
@@ -443,7 +459,8 @@ class ExprGen(Visitor):
             outer, self._in_text = self._in_text, False  # one function serves rules and texts alike
             try:
                 with self.hoist.scope([]):
-                    body = self.visit(decl.expr, inner)
+                    tested = self.tested(decl.expr, inner)
+                    body = tested[1] if tested else self.visit(decl.expr, inner)
             finally:
                 self._inlining.discard(name)
                 self._in_text = outer
@@ -451,9 +468,10 @@ class ExprGen(Visitor):
             # Each call counts as a step, so definitions that call one another
             # without end, or twice over at every level, are stopped in time.
             where = self.module.const(decl.span)
+            returned = [(d + 1, t, decl.span) for d, t in tested[0]] if tested else [(1, f"return {body}", decl.span)]
             lines = [(0, f"def {fname}({', '.join(['st', *params])}):", None), *_hoist(body, 1),
                      (1, "st.steps += 1", None), (1, f"if st.steps > BUDGET: R_runaway(st, {where})", None),
-                     (1, f"return {body}", decl.span)]
+                     *returned]
             self.module.add_function(fname, f"define {name}", lines, decl.span)
         return self._defines[name]
 

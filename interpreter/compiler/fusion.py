@@ -40,7 +40,8 @@ def any_lines(x, lists: list, agg, names, then: str) -> list:
     """Lines running `then` once if an item of the concatenation of `lists`
     passes `agg.cond` (`agg`: the `any` aggregate), as (depth, text)."""
     element = x.types.element(agg.iterable, names.types)
-    lines, last = _walk(x, lists[0], (agg.var, element, agg.cond, names), [then, "break"])
+    lines, last = _walk(x, lists[0], (agg.var, element, agg.cond, names),
+                        [then] if then.startswith("return ") else [then, "break"])
     for k in range(last - 1, -1, -1):  # out of every loop once an item passed
         lines += [(k + 1, "else:"), (k + 2, "continue"), (k + 1, "break")]
     if lists[1:]:
@@ -78,12 +79,16 @@ def _walk(x, part_and_scope, test, then: list):
             if var is not None:
                 scope = scope.bind(var, v, x.types.element(iterable, scope.types))
         tests = [fors[-1][2]] if fors[-1][2] else []
-        if where is not None:
-            tests.append(x.visit(where, scope))
-        item = fors[-1][0]
-        if test is not None:
-            var, element, cond, names = test
-            tests.append(x.visit(cond, names.bind(var, item, element)))
+        x._depth += 1  # inside the loops (as a comprehension): a loop of a condition counts its steps
+        try:
+            if where is not None:
+                tests.append(x.visit(where, scope))
+            item = fors[-1][0]
+            if test is not None:
+                var, element, cond, names = test
+                tests.append(x.visit(cond, names.bind(var, item, element)))
+        finally:
+            x._depth -= 1
     last = len(fors) - 1
     if not last and not tests and then[0].endswith(".append({item})"):  # a part taken whole
         x.numbered("", fors[0][0])
