@@ -2,10 +2,13 @@
 place (compiler/fusion.py): an action's condition `any x in A + B where C`
 without making the list, a choice's options and a `for each`'s cards made
 by loops of statements, a definition asking `any` returning at the first
-match: the same answers as the lists made by comprehensions."""
+match, the acting player's counters read once before such a loop: the same
+answers as the lists made by comprehensions."""
 from __future__ import annotations
 
-from interpreter.compiler import fusion
+import re
+
+from interpreter.compiler import fusion, hoist
 from interpreter.compiler.exprgen import ExprGen
 from interpreter.compiler.stmtgen import RuleGen
 from interpreter.loader import load_game
@@ -71,6 +74,9 @@ def test_a_definition_that_asks_any_returns_at_the_first_match(tmp_path):
     text = crew(tmp_path).program.module.text
     rested = text.split("def define_rested(st, p")[1].split("\n\n")[0]
     assert "return True" in rested and "return False" in rested and "any(" not in rested
+    house = text.split("def turn(st, fr):")[1].split('"house" when')[1].split('"work" when')[0]
+    tests = [line for line in house.splitlines() if line.strip().startswith("if ")]
+    assert tests and not any("len(z[1 + st.me])" in line for line in tests)  # `size(area)` read before the loops
 
 
 def test_the_walked_condition_says_what_the_list_says(tmp_path):
@@ -100,6 +106,7 @@ def test_a_game_with_its_lists_walked_in_parts_plays_as_with_them_made(tmp_path,
         m.setattr(fusion, "parts", lambda x, expr, names, seen=frozenset(): [(expr, names)])
         m.setattr(RuleGen, "fused_list", lambda *args, **kwargs: None)  # every list a comprehension
         m.setattr(ExprGen, "tested", lambda *args: None)  # every `any` a generator
+        m.setattr(hoist, "_STEADY", re.compile(r"(?!)"))  # every read where it is written
         plain = crew(tmp_path / "plain")
     assert "for v" in fused.program.module.text and fused.program.module.text != plain.program.module.text
     for seed in range(4):

@@ -21,7 +21,7 @@ from ..language.value_types import CARD, CARDS, NUMBER, PLAYER, PLAYERS
 from ..language.visitor import Visitor
 from ..runtime import helpers as rt
 from ..runtime.failures import blame
-from .hoist import KEYS, Hoister, group_parts
+from .hoist import KEYS, Hoister, group_parts, lifted
 from . import fusion
 from .tables import Tables
 
@@ -288,7 +288,14 @@ class ExprGen(Visitor):
         """(statement lines returning the value, their text) for `any x in L
         where C`, the body of a function of its own: a loop that returns at
         the first match, with no generator; else None."""
-        if not (isinstance(expr, n.Aggregate) and expr.op == "any" and expr.cond is not None):
+        target, seen = expr, set()
+        while isinstance(target, n.Name) and target.name not in names.access and target.name not in seen:
+            decl = self.model.defines.get(target.name)  # a definition without parameters, as test_lines sees it
+            if decl is None or decl.params:
+                break
+            seen.add(target.name)
+            target = decl.expr
+        if not (isinstance(target, n.Aggregate) and target.op == "any" and target.cond is not None):
             return None
         lines = [*self.test_lines(expr, names, "return True"), (0, "return False")]
         return lines, "\n".join(text for _, text in lines)
@@ -316,7 +323,8 @@ class ExprGen(Visitor):
                     cond = self.visit(expr.cond, inner)
             finally:
                 self._depth -= 1
-            return [*((0, line) for line in frame.lines()), (0, self.numbered(f"for {v} in {source}:", v)),
+            steady, (cond,) = lifted(self.module, [cond])
+            return [*((0, line) for line in [*steady, *frame.lines()]), (0, self.numbered(f"for {v} in {source}:", v)),
                     (1, f"if {guard + ' and ' if guard else ''}{cond}:"), (2, then),
                     *([] if then.startswith("return ") else [(2, "break")])]
         return [(0, f"if {self.visit(expr, names)}: {then}")]

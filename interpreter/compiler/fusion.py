@@ -21,6 +21,7 @@ from contextlib import ExitStack
 
 from ..language import nodes as n
 from ..language.value_types import CARDS, PLAYERS
+from .hoist import lifted
 
 
 def parts(x, expr, names, seen=frozenset()) -> list:
@@ -93,7 +94,8 @@ def _walk(x, part_and_scope, test, then: list):
     if not last and not tests and then[0].endswith(".append({item})"):  # a part taken whole
         x.numbered("", fors[0][0])
         return [(0, then[0].replace(".append({item})", f".extend({fors[0][1]})"))], 0
-    lines = []
+    steady, tests = lifted(x.module, tests)
+    lines = [(0, line) for line in steady]
     for k, (v, source, guard) in enumerate(fors):
         lines += [(k, line) for line in frames[k].lines()]
         lines.append((k, x.numbered(f"for {v} in {source}:", v)))
