@@ -2,7 +2,8 @@
 place (compiler/fusion.py): an action's condition `any x in A + B where C`
 without making the list, a choice's options and a `for each`'s cards made
 by loops of statements, a definition asking `any` returning at the first
-match, the acting player's counters read once before such a loop: the same
+match, the acting player's counters read once before such a loop, a
+statement's condition `size(L) > 0` walking L to its first item: the same
 answers as the lists made by comprehensions."""
 from __future__ import annotations
 
@@ -38,10 +39,12 @@ action hire "hire":
 action build "build":
     choose r in box where r is room as "build {r.name}":
         move r to rooms
+define empty_rooms = [r for r in rooms where size(inside of r) == 0]
 action house "house" when any c in crew where tired of c == 0 and size(area) > 0:
-    choose c in area as "house {c.name}":
-        choose r in rooms where size(inside of r) == 0 as "in {r.name}":
-            move c to inside of r
+    if not (size(empty_rooms) == 0) and size(area) > 0:
+        choose c in area as "house {c.name}":
+            choose r in empty_rooms as "in {r.name}":
+                move c to inside of r
 action work "work" when any c in crew where tired of c == 0 and skilled(c):
     choose c in crew where tired of c == 0 and skilled(c) as "work {c.name}":
         set tired of c to 1
@@ -50,6 +53,10 @@ action rest "rest" when rested(size(area) % 3):
         set tired of c to 0
 turn:
     choose action
+    repeat while size(empty_rooms) > 0 and size(area) > 2:
+        choose c in area as "settle {c.name}":
+            choose r in empty_rooms as "into {r.name}":
+                move c to inside of r
     for each c in crew where tired of c == 1 and c.skill == 2:
         set tired of c to 0
 score:
@@ -77,6 +84,13 @@ def test_a_definition_that_asks_any_returns_at_the_first_match(tmp_path):
     house = text.split("def turn(st, fr):")[1].split('"house" when')[1].split('"work" when')[0]
     tests = [line for line in house.splitlines() if line.strip().startswith("if ")]
     assert tests and not any("len(z[1 + st.me])" in line for line in tests)  # `size(area)` read before the loops
+
+
+def test_a_statement_asking_whether_a_list_has_an_item_walks_it_to_the_first(tmp_path):
+    text = crew(tmp_path).program.module.text
+    turn = text.split("def turn(st, fr):")[1]
+    settle = turn.split("repeat while size(empty_rooms) > 0")[1].split("choose c in area")[0]
+    assert " = True" in settle and "break" in settle and "len([" not in settle
 
 
 def test_the_walked_condition_says_what_the_list_says(tmp_path):
@@ -107,6 +121,7 @@ def test_a_game_with_its_lists_walked_in_parts_plays_as_with_them_made(tmp_path,
         m.setattr(RuleGen, "fused_list", lambda *args, **kwargs: None)  # every list a comprehension
         m.setattr(ExprGen, "tested", lambda *args: None)  # every `any` a generator
         m.setattr(hoist, "_STEADY", re.compile(r"(?!)"))  # every read where it is written
+        m.setattr(RuleGen, "test", lambda self, cond, names, span: self.x.gen(cond, names))  # every condition a value
         plain = crew(tmp_path / "plain")
     assert "for v" in fused.program.module.text and fused.program.module.text != plain.program.module.text
     for seed in range(4):

@@ -313,7 +313,8 @@ class ExprGen(Visitor):
         if isinstance(expr, n.Aggregate) and expr.op == "any" and expr.cond is not None:
             lists = fusion.parts(self, expr.iterable, names)
             if len(lists) > 1:  # a concatenation: walked part after part (fusion.py)
-                return fusion.any_lines(self, lists, expr, names, then)
+                test = (expr.var, self.types.element(expr.iterable, names.types), expr.cond, names)
+                return fusion.any_lines(self, lists, test, then)
             v = self.module.name("v")
             source, guard = self.loop(expr.iterable, names, v)
             inner = names.bind(expr.var, v, self.types.element(expr.iterable, names.types))

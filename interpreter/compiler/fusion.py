@@ -37,18 +37,68 @@ def parts(x, expr, names, seen=frozenset()) -> list:
     return [(expr, names)]
 
 
-def any_lines(x, lists: list, agg, names, then: str) -> list:
+def any_lines(x, lists: list, test, then: str) -> list:
     """Lines running `then` once if an item of the concatenation of `lists`
-    passes `agg.cond` (`agg`: the `any` aggregate), as (depth, text)."""
-    element = x.types.element(agg.iterable, names.types)
-    lines, last = _walk(x, lists[0], (agg.var, element, agg.cond, names),
-                        [then] if then.startswith("return ") else [then, "break"])
+    passes `test` ((variable, its type, condition, names); None: any item
+    at all), as (depth, text)."""
+    lines, last = _walk(x, lists[0], test, [then] if then.startswith("return ") else [then, "break"])
     for k in range(last - 1, -1, -1):  # out of every loop once an item passed
         lines += [(k + 1, "else:"), (k + 2, "continue"), (k + 1, "break")]
     if lists[1:]:
         lines.append((0, "else:"))
-        lines += [(depth + 1, text) for depth, text in any_lines(x, lists[1:], agg, names, then)]
+        lines += [(depth + 1, text) for depth, text in any_lines(x, lists[1:], test, then)]
     return lines
+
+
+def truth_lines(x, expr, names, target: str):
+    """Lines setting `target` to whether the condition `expr` holds, where
+    it asks whether a list has an item (`size(L) > 0`, `any x in L where
+    C`, alone or in `and`, `or`, `not`): the list is walked until its first
+    item, not made; None (nothing generated) where no list is walked."""
+    found = _exists(x, expr, names)
+    if found is not None:
+        lists, test, holds = found
+        lines = [(0, f"{target} = False"), *any_lines(x, lists, test, f"{target} = True")]
+        return lines if holds else lines + [(0, f"{target} = not {target}")]
+    if isinstance(expr, n.Not):
+        inner = truth_lines(x, expr.operand, names, target)
+        return None if inner is None else inner + [(0, f"{target} = not {target}")]
+    if not isinstance(expr, n.BoolOp) or not any(_walks(x, op, names) for op in expr.operands):
+        return None
+    lines = []
+    for k, op in enumerate(expr.operands):  # each operand only where the ones before did not decide
+        own = truth_lines(x, op, names, target) or [(0, f"{target} = {x.visit(op, names)}")]
+        lines += own if k == 0 else [(0, f"if {'' if expr.op == 'and' else 'not '}{target}:"),
+                                     *((depth + 1, text) for depth, text in own)]
+    return lines
+
+
+def _walks(x, expr, names) -> bool:
+    """Whether `truth_lines` walks a list for `expr`."""
+    if isinstance(expr, n.Not):
+        return _walks(x, expr.operand, names)
+    if isinstance(expr, n.BoolOp):
+        return any(_walks(x, op, names) for op in expr.operands)
+    return _exists(x, expr, names) is not None
+
+
+_SOME = {(">", 0): True, ("!=", 0): True, (">=", 1): True, ("==", 0): False, ("<=", 0): False, ("<", 1): False}
+
+
+def _exists(x, expr, names):
+    """(lists, test, whether an item makes it hold) where `expr` asks whether
+    a list that can be walked has an item (that passes a test); else None."""
+    if isinstance(expr, n.Aggregate) and expr.op == "any" and expr.cond is not None:
+        element = x.types.element(expr.iterable, names.types)
+        return parts(x, expr.iterable, names), (expr.var, element, expr.cond, names), True
+    if not (isinstance(expr, n.Compare) and isinstance(expr.left, n.Call) and expr.left.name == "size"
+            and expr.left.name not in x.model.defines and isinstance(expr.right, n.Literal)
+            and (expr.op, expr.right.value) in _SOME and type(expr.right.value) is int):
+        return None
+    lists = parts(x, expr.left.args[0], names)
+    if len(lists) < 2 and not walked(x, lists[0][0]):
+        return None  # (the size of a zone is its length: nothing to walk)
+    return lists, None, _SOME[(expr.op, expr.right.value)]
 
 
 def list_lines(x, lists: list, target: str, test=None) -> list:

@@ -298,7 +298,8 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
     def visit_If(self, s, names):
         if not self.suspends(s):
             for i, (cond, body) in enumerate(s.branches):
-                self.emit(f"{'if' if i == 0 else 'elif'} {self.x.gen(cond, names)}:", cond.span)
+                test = self.test(cond, names, cond.span) if i == 0 else self.x.gen(cond, names)
+                self.emit(f"{'if' if i == 0 else 'elif'} {test}:", cond.span)
                 self.body_of(body, names)
             if s.else_body:
                 self.emit("else:", s.span)
@@ -307,7 +308,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         end = Label()
         for cond, body in s.branches:
             other = Label()
-            self.jump_if(f"not {self.x.gen(cond, names)}", other, cond.span)
+            self.jump_if(f"not {self.test(cond, names, cond.span)}", other, cond.span)
             self.block(body, names)
             self.jump(end, s.span)
             self.place(other)
@@ -350,12 +351,13 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         self.jump(top, s.span)
         self.place(end)
 
-    def split_loop(self, done: str, body, names, span, first: str | None = None) -> None:
+    def split_loop(self, done, body, names, span, first: str | None = None) -> None:
         """A loop whose body may suspend, as blocks: at its top, leave if
-        `done`; else `first`, the body, one counted step, and back."""
+        `done` (a test, or a function emitting the lines before it and
+        giving it); else `first`, the body, one counted step, and back."""
         top, end = Label(), Label()
         self.place(top)
-        self.jump_if(done, end, span)
+        self.jump_if(done() if callable(done) else done, end, span)
         if first is not None:
             self.emit(first, span)
         self.loops.append(end)
@@ -374,12 +376,25 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
             self.emit(text, where)
 
     def visit_RepeatWhile(self, s, names):
-        cond = self.x.gen(s.cond, names)
         if not self.suspends(s):
-            self.emit(f"while {cond}:", s.span)
+            self.emit(f"while {self.x.gen(s.cond, names)}:", s.span)
             self.body_of(s.body, names, self._step(s.span), loop=True)
             return
-        self.split_loop(f"not {cond}", s.body, names, s.span)
+        self.split_loop(lambda: f"not {self.test(s.cond, names, s.span)}", s.body, names, s.span)
+
+    def test(self, cond, names, span) -> str:
+        """Source of the condition `cond` of a statement, the lines computing
+        it emitted first where it asks whether a list has an item (fusion.py:
+        the list walked to its first item, not made)."""
+        t = self.temp()
+        lines = fusion.truth_lines(self.x, cond, names, t)
+        if lines is None:
+            return self.x.gen(cond, names)
+        for depth, text in lines:
+            self.indent += depth
+            self.emit(text, span)
+            self.indent -= depth
+        return t
 
     def visit_RepeatTimes(self, s, names):
         count = self.x.gen(s.count, names)
