@@ -114,14 +114,12 @@ def move_many(st, cards: tuple, zi: int, bottom: bool = False) -> bool:
     left, arriving = program.zone_of_instance[src], program.zone_of_instance[zi]
     if left.slots or arriving.slots or left.top_visible or arriving.top_visible:
         return False
-    for card in cards:
-        if card.__class__ is not int or card < 0 or loc[card] != src:
-            return False
     moving = set(cards)
-    if len(moving) != len(cards):
+    kept = [c for c in st.z[src] if c not in moving]
+    if len(st.z[src]) - len(kept) != len(cards):  # a card twice, or lying elsewhere
         return False
     source, target = zone_to_change(st, src), zone_to_change(st, zi)
-    source[:] = [c for c in source if c not in moving]
+    source[:] = kept
     if bottom:
         target[:0] = cards[::-1]
     else:
