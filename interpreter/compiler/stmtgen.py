@@ -464,18 +464,24 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         here and goes on at the block the answer names, without suspending.
         `taken`: (the locals' slot, the block to go on at) where taking an
         option is only keeping its value there (the point's `apply`, done
-        here: `R_answered` takes the decision and gives the option's index)."""
-        self.emit(f"st.decider = st.me; st.point = {point.id}; st.option_ids = {ids}; st.option_values = {values}", span)
-        if point.kind == "card":  # the player deciding knows the cards offered from then on
-            self.emit("R_show_options(st)", span)
+        here: `R_answered` takes the decision, never set pending, and gives
+        the option's index)."""
+        pending = f"st.decider = st.me; st.point = {point.id}; st.option_ids = {ids}; st.option_values = {values}"
         if taken is None:
+            self.emit(pending, span)
+            if point.kind == "card":  # the player deciding knows the cards offered from then on
+                self.emit("R_show_options(st, st.option_values)", span)
             self.emit("if st.auto is not None and R_answer(st, fr):", span)
             self.emit("    pc = fr[1]", span)
             self.emit("    continue", span)
         else:
             slot, then = taken
+            if ids != "ids":
+                self.emit(f"ids = {ids}", span)
+            if point.kind == "card":
+                self.emit(f"R_show_options(st, {values})", span)
             i = self.temp()
-            self.emit(f"if st.auto is not None and ({i} := R_answered(st)) >= 0:", span)
+            self.emit(f"if st.auto is not None and ({i} := R_answered(st, ids)) >= 0:", span)
             self.emit(f"    {slot} = {values}[{i}]", span)
             if point.kind == "card" and not point.in_sight:  # as ChoosePoint.apply
                 self.emit(f"    R_chosen(st, {slot})", span)
@@ -483,6 +489,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
             self.lines.append((self.indent, ("set", then), span))
             self.jump(then, span)
             self.indent -= 1
+            self.emit(pending.replace(f"st.option_ids = {ids}", "st.option_ids = ids"), span)
         self.emit("return S", span)
 
     def visit_Choose(self, s, names):

@@ -488,29 +488,30 @@ def answer(st, fr) -> bool:
     inside a trigger, which must not ask, and at the decision budget, so
     that both are reported as they are without `auto`."""
     point, values = st.point, st.option_values
-    i = answered(st)
+    i = answered(st, st.option_ids)
     if i < 0:
         return False
+    st.decider = st.point = st.option_ids = st.option_values = None
     st.program.decisions[point].apply(st, fr, values[i])
     return True
 
 
-def answered(st) -> int:
-    """`answer` but for the decision point's `apply`: the index of the option
-    taken, the decision taken (cleared, counted, its id in the history);
-    -1 where the rule must suspend. Generated code that takes the option
-    itself, as `apply` would (a choice without a pass, an action), calls
-    this: this runs at every decision of every playout."""
-    choose = st.auto[st.decider]
+def answered(st, ids) -> int:
+    """`answer` but for making the decision pending and the point's `apply`:
+    the index among `ids` of the option the acting player's chooser takes,
+    the decision counted, its id in the history; -1 where the rule must
+    suspend. Generated code that takes the option itself, as `apply` would
+    (a choice without a pass, an action), calls this before it would make
+    the decision pending: this runs at every decision of every playout."""
+    choose = st.auto[st.me]
     if choose is None or st.nesting or st.decisions >= st.program.decision_budget:
         return -1
-    ids = st.option_ids
     action = choose(ids)
     try:
         i = ids.index(action)
     except ValueError:
         raise not_legal(action, ids) from None
-    st.decider = st.point = st.option_ids = st.option_values = st.observed = None
+    st.observed = None
     st.decisions += 1
     if st.seed is not None:
         st.history = (st.history, action)

@@ -247,12 +247,12 @@ def refill(st, zi: int, src: int) -> None:
                 run_nested(st, info.empty_hook)
 
 
-def show_options(st) -> None:
-    """A decision offering cards names them to the player deciding, who
-    knows them from then on, wherever they lie."""
-    seat = 1 << st.decider
+def show_options(st, values) -> None:
+    """A decision offering cards (`values`) names them to the player deciding
+    (the acting player), who knows them from then on, wherever they lie."""
+    seat = 1 << st.me
     known = st.known
-    for value in st.option_values:
+    for value in values:
         if value.__class__ is int:
             known[value] |= seat
 
