@@ -481,15 +481,15 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
             if point.kind == "card":
                 self.emit(f"R_show_options(st, {values})", span)
             i = self.temp()
-            self.emit(f"if st.auto is not None and ({i} := R_answered(st, ids)) >= 0:", span)
-            self.emit(f"    {slot} = {values}[{i}]", span)
+            self.emit(f"if st.auto is None or ({i} := R_answered(st, ids)) < 0:", span)
+            self.emit("    " + pending.replace(f"st.option_ids = {ids}", "st.option_ids = ids"), span)
+            self.emit("    return S", span)
+            self.emit(f"{slot} = {values}[{i}]", span)
             if point.kind == "card" and not point.in_sight:  # as ChoosePoint.apply
-                self.emit(f"    R_chosen(st, {slot})", span)
-            self.indent += 1
+                self.emit(f"R_chosen(st, {slot})", span)
             self.lines.append((self.indent, ("set", then), span))
-            self.jump(then, span)
-            self.indent -= 1
-            self.emit(pending.replace(f"st.option_ids = {ids}", "st.option_ids = ids"), span)
+            self.jump(then, span)  # (to the next block, as a rule is written: no new dispatch)
+            return
         self.emit("return S", span)
 
     def visit_Choose(self, s, names):
