@@ -82,3 +82,21 @@ def test_a_card_without_the_field_fails_where_it_did(tmp_path):
             game.new_initial_state(2, seed)
     # the line and rule that asked for the value, as without the table (not the table's function)
     assert "game.rules:16:5: error: card 'D' has no field 'cost' (in 'turn')" in str(failed.value)
+
+
+def test_lists_of_known_most_items_are_added_without_a_count(tmp_path):
+    """`[c.cost for c in row] + [0]`: a zone's cards and a list written out
+    stay within the items a rule may build, so the sum is plain `+`; a list
+    of unknown length still goes through the counted addition."""
+    rules = RULES.replace('    "Dear": count c in row where price(c) > coins\n',
+                          '    "Dear": count c in row where price(c) > coins\n'
+                          '    "Top": max([c.cost for c in row] + [0])\n'
+                          '    "Any": max([c.cost for c in row] + extra)\n')
+    game = row(tmp_path, rules=rules)
+    text = game.program.module.text
+    top = text.split("# score Top")[1].split("\n\n")[0]
+    assert "R_add" not in top and "] + [0])" in top
+    assert "R_add" in text.split("# score Any")[1].split("\n\n")[0]
+    st = game.new_initial_state(2, 1)
+    terms = dict(st.program.score_terms)
+    assert terms["Top"](st) == 6 and terms["Any"](st) == 6

@@ -521,6 +521,9 @@ class ExprGen(Visitor):
         if expr.op == "+":
             lt, rt_ = self.type_of(expr.left, names), self.type_of(expr.right, names)
             if not (lt == rt_ == NUMBER or (lt in (CARDS, PLAYERS) and rt_ in (CARDS, PLAYERS))):
+                sizes = self._longest(expr.left, names), self._longest(expr.right, names)
+                if None not in sizes and sum(sizes) <= rt.ITEMS:
+                    return f"({left} + {right})"  # two new lists, whose sizes together stay within the budget
                 return f"R_add({left}, {right})"
             if lt != NUMBER and not self.distinct(expr, names):  # a list that may repeat cards may keep growing
                 return f"R_sized({left} + {right})"
@@ -529,6 +532,17 @@ class ExprGen(Visitor):
             # by a number written in the rules grows by at most 18 digits a call)
             return f"R_times({left}, {right})"
         return f"({left} {expr.op} {right})"
+
+    def _longest(self, expr, names: Names):
+        """The most items of the new list `expr` makes, where it is known at
+        compile time (a list written out; a comprehension going once through
+        a zone, which holds no more than every card), else None: two such
+        lists within the items a rule may build are added with no count."""
+        if isinstance(expr, n.ListLit):
+            return len(expr.items)
+        if isinstance(expr, n.Comprehension) and len(expr.loops) == 1 and self._is_zone(expr.loops[0][1], names):
+            return len(self.p.card_ids)
+        return None
 
     def _constant(self, expr, names: Names) -> bool:
         """Whether `expr` is a number written in the rules: a literal, a
