@@ -11,6 +11,7 @@ block, statements that cannot suspend are again straight Python.
 """
 from __future__ import annotations
 
+import functools
 import re
 
 from ..language import nodes as n
@@ -30,6 +31,13 @@ from .program import Code
 from ..runtime.helpers import LARGEST
 
 _TEMP = re.compile(r"^t\d+$")  # a temporary holding a new list (fused_list)
+
+
+@functools.lru_cache(maxsize=None)
+def _nones(count: int) -> tuple:
+    """`count` nones: the room a resumable rule makes for its locals (one
+    object per count, so the module names it once)."""
+    return (None,) * count
 
 
 def resumable_rules(model, keys: dict) -> set:
@@ -103,7 +111,8 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
             self.emit("return None")
             self.blocks.append(self.lines)
             self.prune(self.points)
-            lines = self.render(fname, self.nlocals - len(self.params))
+            pad = self.nlocals - len(self.params)
+            lines = self.render(fname, pad, self.module.const(_nones(pad)) if pad > 0 else "")
         else:
             lines = [(0, f"def {fname}({', '.join(['st', *args])}):", None), *HEAD,
                      *[(i + 1, t, s) for i, t, s in self.lines]]
