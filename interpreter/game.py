@@ -108,7 +108,7 @@ class Game:
         for c in p.counter_list:
             if c.holds_player or (c.minimum is not None and c.minimum > 0):
                 st.ctr[c.index] = [None if c.holds_player else c.minimum] * len(st.ctr[c.index])
-        st.z = [[None] * info.slots if info.slots else [] for info in p.zone_of_instance]
+        st.z = list(map(list.copy, p.empty_zones))
         home = p.zones[p.setup_zone].base
         st.z[home] = list(range(ncards))
         st.loc = [home] * ncards

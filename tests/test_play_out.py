@@ -123,3 +123,44 @@ def test_an_answer_that_is_not_an_option_is_refused_as_apply_action_refuses_it()
         st.play_out([lambda ids: next(answers, "no-such-option")] * 2)
     assert "'no-such-option' is not a legal action here; legal: " in info.value.render()
     assert st.auto is None
+
+
+def test_play_out_stopped_partway_leaves_the_position_applying_one_action_at_a_time_leaves(game):
+    """What each player knows included (the cards offered to the player
+    deciding, ops.show_options), at every point a seat without a chooser
+    stops the play, before later moves make it known anyway."""
+    players = player_counts(game)[-1]
+    for seed in (1, 2, 4):
+        for waiting in range(players):
+            choose = choosers(players, seed)
+            inline = game.new_initial_state(players, seed)
+            for _ in range(8):  # seat `waiting` answers by hand: the others play on by themselves between
+                inline.play_out([None if seat == waiting else c for seat, c in enumerate(choose)])
+                if inline.over:
+                    break
+                one_by_one = stepped(game.new_initial_state(players, seed), choosers(players, seed), stop=inline.decisions)
+                assert inline.to_json() == one_by_one.to_json() and inline.known == one_by_one.known
+                inline.apply_action(choose[waiting](inline.option_ids))
+
+
+def test_cards_offered_are_known_to_the_player_deciding_when_it_is_asked_or_answers_inline():
+    """ops.show_options: a choice of cards names them to the player deciding,
+    whether the decision waits for it or its chooser answers where it is
+    asked; each chooser here checks it at every choice of cards it answers."""
+    game = load_game(GAMES["catalyst"])
+    checked = []
+
+    def chooser(st, seat, draw):
+        def choose(ids):
+            cards = [game.program.card_ids.index(i) for i in ids if i in game.program.card_ids]
+            assert all(st.known[c] & 1 << seat for c in cards)
+            checked.append(len(cards))
+            return draw(ids)
+        return choose
+
+    for seed in range(3):
+        st = game.new_initial_state(2, seed)
+        draws = choosers(2, seed)
+        waiting = stepped(st, [chooser(st, seat, draws[seat]) for seat in range(2)], stop=10)  # asked
+        waiting.play_out([chooser(waiting, seat, draws[seat]) for seat in range(2)])  # answered inline
+    assert sum(1 for n in checked if n) > 20

@@ -80,11 +80,13 @@ class BlockWriter:
         indent, text, _ = block[-1]
         return indent == 0 and (text in ("return S", "return None") or (isinstance(text, tuple) and text[0] == "jump"))
 
-    def render(self, fname: str, pad: int) -> list:
+    def render(self, fname: str, pad: int, room: str = "") -> list:
         """The dispatch loop over the blocks. Blocks are checked in groups
         (`if pc < 8:` around blocks 4-7), so resuming at a late block costs a
         few comparisons, not one per block; a block falls through to the next
-        one, and a jump elsewhere restarts the dispatch."""
+        one, and a jump elsewhere restarts the dispatch. `room`: the name of
+        a tuple of `pad` nones that makes room for the locals (else a list
+        is made of them)."""
         out = [(0, f"def {fname}(st, fr):", None), (1, "L = fr[2]", None), *HEAD,
                (1, "pc = fr[1]", None), (1, "while True:", None)]
         group = max(3, int(len(self.blocks) ** 0.5 + 0.5))
@@ -99,7 +101,7 @@ class BlockWriter:
                     kind, label = text
                     if kind == "pad":
                         if pad > 0:
-                            out.append((indent + base + 1, f"L.extend([None] * {pad})", span))
+                            out.append((indent + base + 1, f"L += {room}" if room else f"L.extend([None] * {pad})", span))
                         continue
                     if kind == "set":
                         out.append((indent + base + 1, f"fr[1] = {label.n}", span))

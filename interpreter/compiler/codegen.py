@@ -63,6 +63,7 @@ class Module:
         self.functions: list = []  # (name, lines): each line (indent, text, span)
         self.rule_names: dict = {}  # function name -> the rule it belongs to ("procedure draw")
         self.rule_spans: dict = {}  # function name -> the span of the rule's declaration
+        self.titles: dict = {}  # function name -> its heading, for a function of no rule of its own
         # What run-time errors name (runtime/explain.py): (function name, local) -> (the rules'
         # name for it, how a `let` may have made it none); a card field's list -> the field.
         self.lets: dict = {}
@@ -125,12 +126,16 @@ class Module:
         return name
 
     # -- functions
-    def add_function(self, name: str, rule: str, lines: list, span=None) -> None:
+    def add_function(self, name: str, rule: str, lines: list, span=None, title=None) -> None:
         """`lines`: (indent, text, span) with the `def` line first; `span`:
-        where the rule is declared."""
+        where the rule is declared. A function of no rule of its own (`rule`
+        empty, a `title` heading it instead) is named by the rule calling
+        it when an error is reported, as a comprehension is."""
         self.functions.append((name, lines))
         self.rule_names[name] = rule
         self.rule_spans[name] = span
+        if title is not None:
+            self.titles[name] = title
 
     def source(self, only=None) -> str:
         """The module's text (or, with `only`, the text of those functions)."""
@@ -140,7 +145,8 @@ class Module:
             if only is not None and name not in only:
                 continue
             where = self.rule_spans.get(name)
-            out.append(_comment(self.rule_names[name] + (f" ({where.filename}:{where.line})" if where and where.source else "")))
+            heading = self.titles.get(name) or self.rule_names[name]
+            out.append(_comment(heading + (f" ({where.filename}:{where.line})" if where and where.source else "")))
             shown = None
             for indent, text, span in lines:
                 if span is not None and span.source and (span.source.name, span.line) != shown:
@@ -161,7 +167,7 @@ class Module:
 
     def rules(self) -> list:
         """The names of the rules that have generated functions."""
-        return list(dict.fromkeys(self.rule_names.values()))
+        return [rule for rule in dict.fromkeys(self.rule_names.values()) if rule]
 
     def functions_of(self, rule: str) -> list:
         """The names of the functions generated for the rule named `rule`

@@ -166,7 +166,9 @@ class ResolveAnyPoint(Point):
             return
         i, alt = value
         L = fr[2]
-        L[self.rem] = tuple(j for j in L[self.rem] if j != i)
+        rem = L[self.rem]  # (the items left: `i`, an option made of them, is one, once)
+        k = rem.index(i)
+        L[self.rem] = rem[:k] + rem[k + 1:]
         L[self.cur] = alt
         fr[1] = self.call
 

@@ -21,7 +21,9 @@ from ..language.value_types import CARD, CARDS, NUMBER, PLAYER, PLAYERS
 from ..language.visitor import Visitor
 from ..runtime import helpers as rt
 from ..runtime.failures import blame
-from .hoist import KEYS, Hoister, group_parts
+from .hoist import KEYS, Hoister, group_parts, lifted
+from . import fusion
+from .tables import Tables
 
 _SIMPLE = re.compile(r"^(L\[\d+\]|[vtsp]\d+|-?\d+|st\.me|K\d+|None|True|False)$")
 _ELEMENT_KIND = {CARD: "card", PLAYER: "player"}
@@ -69,6 +71,7 @@ class ExprGen(Visitor):
         # Sub-expressions of loops computed once per value (hoist.py); not where
         # every read of a card is counted, since a value kept is a read not made.
         self.hoist = Hoister(module, self._same, enabled=not count_reads)
+        self.tables = Tables(self, module, enabled=not count_reads)  # expressions of card data (tables.py)
         for name in ("add", "times", "sized", "highest", "lowest", "shows", "rank", "render", "render_player", "steps",
                      "memo", "told", "public", "only", "group", "in_group"):
             module.helper(f"R_{name}", getattr(rt, name))
@@ -82,8 +85,12 @@ class ExprGen(Visitor):
 
     def visit(self, node, *args):
         """The source of `node`, or the use of a memo computing it once for
-        the loops around it where it is worth it (hoist.py)."""
-        text = super().visit(node, *args)
+        the loops around it where it is worth it (hoist.py), or of a table
+        of its values where it reads only card data (tables.py)."""
+        if args and self.tables.candidate(node, args[0]):
+            text = self.tables.generate(node, args[0], super().visit)
+        else:
+            text = super().visit(node, *args)
         return self.hoist.hoisted(text) if self.hoist.frames else text
 
     def type_of(self, expr, names: Names):
@@ -187,11 +194,13 @@ class ExprGen(Visitor):
         the template's text), named `name` or after `rule` (a name made only of
         the rules' identifiers: free text such as a score label stays out of
         it); errors come out located at `span`."""
-        body = self.template(expr, names) if template else self.visit(expr, names)
+        tested = None if template else self.tested(expr, names)
+        body = self.template(expr, names) if template else tested[1] if tested else self.visit(expr, names)
         fname = self.module.function_name(name or f"{rule} {'label' if template else 'value'}")
         where = self.module.const(span or expr.span)
+        returned = [(d + 2, t, span or expr.span) for d, t in tested[0]] if tested else [(2, f"return {body}", span or expr.span)]
         lines = [(0, f"def {fname}(st, L=None):", None), *_hoist(body, 1), (1, "try:", None),
-                 (2, f"return {body}", span or expr.span), (1, "except Exception as t0:", None),
+                 *returned, (1, "except Exception as t0:", None),
                  (2, f"raise R_fail(t0, {where}) from t0", None)]
         self.module.add_function(fname, rule, lines, span or expr.span)
         return fname
@@ -275,6 +284,22 @@ class ExprGen(Visitor):
             return ""
         return " + st.me" if isinstance(expr, n.Name) else f" + {self.visit(expr.owner, names)}"
 
+    def tested(self, expr, names: Names):
+        """(statement lines returning the value, their text) for `any x in L
+        where C`, the body of a function of its own: a loop that returns at
+        the first match, with no generator; else None."""
+        target, seen = expr, set()
+        while isinstance(target, n.Name) and target.name not in names.access and target.name not in seen:
+            decl = self.model.defines.get(target.name)  # a definition without parameters, as test_lines sees it
+            if decl is None or decl.params:
+                break
+            seen.add(target.name)
+            target = decl.expr
+        if not (isinstance(target, n.Aggregate) and target.op == "any" and target.cond is not None):
+            return None
+        lines = [*self.test_lines(expr, names, "return True"), (0, "return False")]
+        return lines, "\n".join(text for _, text in lines)
+
     def test_lines(self, expr, names: Names, then: str) -> list:
         """Statement lines running `then` if `expr` holds; `any x in L where C`
         becomes a loop that stops at the first match, with no generator."""
@@ -286,13 +311,23 @@ class ExprGen(Visitor):
             finally:
                 self._inlining.discard(expr.name)
         if isinstance(expr, n.Aggregate) and expr.op == "any" and expr.cond is not None:
+            lists = fusion.parts(self, expr.iterable, names)
+            if len(lists) > 1:  # a concatenation: walked part after part (fusion.py)
+                test = (expr.var, self.types.element(expr.iterable, names.types), expr.cond, names)
+                return fusion.any_lines(self, lists, test, then)
             v = self.module.name("v")
             source, guard = self.loop(expr.iterable, names, v)
             inner = names.bind(expr.var, v, self.types.element(expr.iterable, names.types))
-            with self.hoist.loop(v) as frame:
-                cond = self.visit(expr.cond, inner)
-            return [*((0, line) for line in frame.lines()), (0, self.numbered(f"for {v} in {source}:", v)),
-                    (1, f"if {guard + ' and ' if guard else ''}{cond}:"), (2, then), (2, "break")]
+            self._depth += 1  # inside the loop (as visit_Aggregate): a loop of the condition counts its steps
+            try:
+                with self.hoist.loop(v) as frame:
+                    cond = self.visit(expr.cond, inner)
+            finally:
+                self._depth -= 1
+            steady, (cond,) = lifted(self.module, [cond])
+            return [*((0, line) for line in [*steady, *frame.lines()]), (0, self.numbered(f"for {v} in {source}:", v)),
+                    (1, f"if {guard + ' and ' if guard else ''}{cond}:"), (2, then),
+                    *([] if then.startswith("return ") else [(2, "break")])]
         return [(0, f"if {self.visit(expr, names)}: {then}")]
 
     def _slotted_zone(self, expr, names: Names):
@@ -433,7 +468,8 @@ class ExprGen(Visitor):
             outer, self._in_text = self._in_text, False  # one function serves rules and texts alike
             try:
                 with self.hoist.scope([]):
-                    body = self.visit(decl.expr, inner)
+                    tested = self.tested(decl.expr, inner)
+                    body = tested[1] if tested else self.visit(decl.expr, inner)
             finally:
                 self._inlining.discard(name)
                 self._in_text = outer
@@ -441,9 +477,10 @@ class ExprGen(Visitor):
             # Each call counts as a step, so definitions that call one another
             # without end, or twice over at every level, are stopped in time.
             where = self.module.const(decl.span)
+            returned = [(d + 1, t, decl.span) for d, t in tested[0]] if tested else [(1, f"return {body}", decl.span)]
             lines = [(0, f"def {fname}({', '.join(['st', *params])}):", None), *_hoist(body, 1),
                      (1, "st.steps += 1", None), (1, f"if st.steps > BUDGET: R_runaway(st, {where})", None),
-                     (1, f"return {body}", decl.span)]
+                     *returned]
             self.module.add_function(fname, f"define {name}", lines, decl.span)
         return self._defines[name]
 
@@ -484,6 +521,9 @@ class ExprGen(Visitor):
         if expr.op == "+":
             lt, rt_ = self.type_of(expr.left, names), self.type_of(expr.right, names)
             if not (lt == rt_ == NUMBER or (lt in (CARDS, PLAYERS) and rt_ in (CARDS, PLAYERS))):
+                sizes = self._longest(expr.left, names), self._longest(expr.right, names)
+                if None not in sizes and sum(sizes) <= rt.ITEMS:
+                    return f"({left} + {right})"  # two new lists, whose sizes together stay within the budget
                 return f"R_add({left}, {right})"
             if lt != NUMBER and not self.distinct(expr, names):  # a list that may repeat cards may keep growing
                 return f"R_sized({left} + {right})"
@@ -492,6 +532,17 @@ class ExprGen(Visitor):
             # by a number written in the rules grows by at most 18 digits a call)
             return f"R_times({left}, {right})"
         return f"({left} {expr.op} {right})"
+
+    def _longest(self, expr, names: Names):
+        """The most items of the new list `expr` makes, where it is known at
+        compile time (a list written out; a comprehension going once through
+        a zone, which holds no more than every card), else None: two such
+        lists within the items a rule may build are added with no count."""
+        if isinstance(expr, n.ListLit):
+            return len(expr.items)
+        if isinstance(expr, n.Comprehension) and len(expr.loops) == 1 and self._is_zone(expr.loops[0][1], names):
+            return len(self.p.card_ids)
+        return None
 
     def _constant(self, expr, names: Names) -> bool:
         """Whether `expr` is a number written in the rules: a literal, a

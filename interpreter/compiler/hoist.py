@@ -222,3 +222,21 @@ class Hoister:
                     del self.memos[m]
                     self.keys.pop(use, None)
         return text
+
+
+# Reads of the position that no loop of an expression changes and that cannot fail:
+# the acting player's (or a shared) counter, the size of a zone instance of the acting player (or shared).
+_STEADY = re.compile(r"ctr\[\d+\]\[(?:st\.me|0)\]|len\(z\[\d+(?: \+ st\.me)?\]\)")
+
+
+def lifted(module, texts: list) -> tuple:
+    """(statements naming each steady read of `texts`, the conditions of a
+    loop of statements, once before the loop; `texts` reading those names).
+    A read that cannot fail and that nothing in the loop changes gives the
+    same value at every item: read once, it costs a local's load each."""
+    reads = dict.fromkeys(read for text in texts for read in _STEADY.findall(text))
+    if not reads:
+        return [], texts
+    names = {read: module.name("t") for read in reads}
+    pattern = re.compile("|".join(re.escape(read) for read in sorted(reads, key=len, reverse=True)))
+    return [f"{t} = {read}" for read, t in names.items()], [pattern.sub(lambda m: names[m.group(0)], text) for text in texts]

@@ -37,6 +37,9 @@ def build_main(program, setup: int, phases: list, hooks: dict) -> Code:
     end_turn, end_round = hooks.get("end of turn"), hooks.get("end of round")
     start_phase, end_phase = hooks.get("start of phase"), hooks.get("end of phase")
     phased = program.phases is not None
+    plain = start_turn is None and end_turn is None  # a turn is its rule alone (turns_once)
+    # nothing between the rounds but the next round's order (turns_once goes on from round to round)
+    hookless = not phased and start_round is None and end_round is None and start_phase is None and end_phase is None
 
     def main(st, fr):
         codes = st.program.codes
@@ -69,7 +72,12 @@ def build_main(program, setup: int, phases: list, hooks: dict) -> Code:
             if pc < 7:  # the turns of the phase, one after another without leaving this loop
                 once = phase.play == "once" and not st.program.turn_order
                 rule = codes[phase.code]
+                fast = once and plain and rule.resumable
                 while True:
+                    if fast:
+                        if turns_once(st, fr, pc, phase.code, rule.fn, hookless) is SUSPEND:
+                            return SUSPEND
+                        break
                     if pc == 3:
                         st.cur = st.me = st.order[st.pos]
                         st.turns += 1
@@ -127,6 +135,48 @@ def build_main(program, setup: int, phases: list, hooks: dict) -> Code:
                 pc = 1
 
     return Code("game", 0, resumable=True, nblocks=9, fn=main)
+
+
+def turns_once(st, fr, pc: int, code: int, fn, rounds: bool = False):
+    """The turns of a phase played once round, each only its resumable rule
+    (no start- or end-of-turn hook): the loop of `main` for its most common
+    case, with nothing asked at each turn that cannot change. Resumes at
+    `main`'s blocks 3 to 6 (5 and 6, the turn's rule over and its missing
+    hook, are both the next turn); SUSPEND if a rule asks a decision. With
+    `rounds` (a game of no phase and no round hook), the next round follows
+    here too, as `main`'s blocks 7, 8 and 1 to 3 would run it, until the
+    game ends."""
+    budget = st.program.turn_budget
+    frames = st.frames
+    while True:
+        if pc == 3:
+            st.cur = st.me = st.order[st.pos]
+            st.turns += 1
+            if st.events is not None:
+                st.events.append(("turn", st.turns, st.me))
+            if st.turns > budget:
+                too_many_turns(st)
+            pc = 4
+        if pc == 4:
+            fr[1] = 5
+            nf = [code, 0, []]
+            frames.append(nf)
+            if fn(st, nf) is SUSPEND:
+                return SUSPEND
+        st.pos += 1
+        pc = 3
+        if st.pos < len(st.order):
+            continue
+        if not rounds:
+            return None
+        if st.end_round is not None and st.round >= st.end_round:
+            if st.events is not None:
+                st.events.append(("end", "rounds", st.round))
+            raise GameOver()
+        st.round += 1
+        start_of_round(st)
+        if st.events is not None:
+            st.events.append(("round", st.round))
 
 
 def begin_phase(st, phase, fr) -> None:

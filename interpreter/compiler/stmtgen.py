@@ -11,10 +11,14 @@ block, statements that cannot suspend are again straight Python.
 """
 from __future__ import annotations
 
+import functools
+import re
+
 from ..language import nodes as n
 from ..language.reads import names_used, options_list, reads_private_counter
 from ..language.builtins import VALUES
 from . import decisions as dp
+from . import fusion
 from .blocks import HEAD, BlockWriter, slot_index
 from .codegen import Label
 from ..language.value_types import CARD
@@ -25,6 +29,15 @@ from .flowgen import FlowGen
 from .knowgen import KnowledgeGen
 from .program import Code
 from ..runtime.helpers import LARGEST
+
+_TEMP = re.compile(r"^t\d+$")  # a temporary holding a new list (fused_list)
+
+
+@functools.lru_cache(maxsize=None)
+def _nones(count: int) -> tuple:
+    """`count` nones: the room a resumable rule makes for its locals (one
+    object per count, so the module names it once)."""
+    return (None,) * count
 
 
 def resumable_rules(model, keys: dict) -> set:
@@ -98,7 +111,8 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
             self.emit("return None")
             self.blocks.append(self.lines)
             self.prune(self.points)
-            lines = self.render(fname, self.nlocals - len(self.params))
+            pad = self.nlocals - len(self.params)
+            lines = self.render(fname, pad, self.module.const(_nones(pad)) if pad > 0 else "")
         else:
             lines = [(0, f"def {fname}({', '.join(['st', *args])}):", None), *HEAD,
                      *[(i + 1, t, s) for i, t, s in self.lines]]
@@ -293,7 +307,8 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
     def visit_If(self, s, names):
         if not self.suspends(s):
             for i, (cond, body) in enumerate(s.branches):
-                self.emit(f"{'if' if i == 0 else 'elif'} {self.x.gen(cond, names)}:", cond.span)
+                test = self.test(cond, names, cond.span) if i == 0 else self.x.gen(cond, names)
+                self.emit(f"{'if' if i == 0 else 'elif'} {test}:", cond.span)
                 self.body_of(body, names)
             if s.else_body:
                 self.emit("else:", s.span)
@@ -302,7 +317,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         end = Label()
         for cond, body in s.branches:
             other = Label()
-            self.jump_if(f"not {self.x.gen(cond, names)}", other, cond.span)
+            self.jump_if(f"not {self.test(cond, names, cond.span)}", other, cond.span)
             self.block(body, names)
             self.jump(end, s.span)
             self.place(other)
@@ -310,13 +325,13 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         self.place(end)
 
     def visit_ForEach(self, s, names):
-        it = self.x.gen(s.iterable, names)
+        it = self.fused_list(s.iterable, names, s.span) or self.x.gen(s.iterable, names)
         crosses = self.suspends(s)
         v = self.var(crosses)
         inner = names.bind(s.var, v, self.x.types.element(s.iterable, names.types))
         cond = self.x.gen(s.cond, inner) if s.cond is not None else None
         if not crosses:
-            self.emit(f"for {v} in tuple({it}):", s.span)
+            self.emit(f"for {v} in {it if _TEMP.match(it) else f'tuple({it})'}:", s.span)
             prelude = [(f"if not {cond}: continue", s.cond.span)] if cond is not None else []
             self.body_of(s.body, inner, prelude, loop=True)
             return
@@ -345,12 +360,13 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         self.jump(top, s.span)
         self.place(end)
 
-    def split_loop(self, done: str, body, names, span, first: str | None = None) -> None:
+    def split_loop(self, done, body, names, span, first: str | None = None) -> None:
         """A loop whose body may suspend, as blocks: at its top, leave if
-        `done`; else `first`, the body, one counted step, and back."""
+        `done` (a test, or a function emitting the lines before it and
+        giving it); else `first`, the body, one counted step, and back."""
         top, end = Label(), Label()
         self.place(top)
-        self.jump_if(done, end, span)
+        self.jump_if(done() if callable(done) else done, end, span)
         if first is not None:
             self.emit(first, span)
         self.loops.append(end)
@@ -369,12 +385,25 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
             self.emit(text, where)
 
     def visit_RepeatWhile(self, s, names):
-        cond = self.x.gen(s.cond, names)
         if not self.suspends(s):
-            self.emit(f"while {cond}:", s.span)
+            self.emit(f"while {self.x.gen(s.cond, names)}:", s.span)
             self.body_of(s.body, names, self._step(s.span), loop=True)
             return
-        self.split_loop(f"not {cond}", s.body, names, s.span)
+        self.split_loop(lambda: f"not {self.test(s.cond, names, s.span)}", s.body, names, s.span)
+
+    def test(self, cond, names, span) -> str:
+        """Source of the condition `cond` of a statement, the lines computing
+        it emitted first where it asks whether a list has an item (fusion.py:
+        the list walked to its first item, not made)."""
+        t = self.temp()
+        lines = fusion.truth_lines(self.x, cond, names, t)
+        if lines is None:
+            return self.x.gen(cond, names)
+        for depth, text in lines:
+            self.indent += depth
+            self.emit(text, span)
+            self.indent -= depth
+        return t
 
     def visit_RepeatTimes(self, s, names):
         count = self.x.gen(s.count, names)
@@ -439,15 +468,37 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         self.ctx.add_point(point)
         self.points.append(point)
 
-    def suspend(self, point, ids: str, values: str, span) -> None:
-        self.emit(f"st.decider = st.me; st.point = {point.id}; st.option_ids = {ids}; st.option_values = {values}", span)
-        if point.kind == "card":  # the player deciding knows the cards offered from then on
-            self.emit("R_show_options(st)", span)
-        # A state playing on by itself has the decision answered here and
-        # goes on at the block the answer names, without suspending.
-        self.emit("if st.auto is not None and R_answer(st, fr):", span)
-        self.emit("    pc = fr[1]", span)
-        self.emit("    continue", span)
+    def suspend(self, point, ids: str, values: str, span, taken=None) -> None:
+        """Ask the decision: a state playing on by itself has it answered
+        here and goes on at the block the answer names, without suspending.
+        `taken`: (the locals' slot, the block to go on at) where taking an
+        option is only keeping its value there (the point's `apply`, done
+        here: `R_answered` takes the decision, never set pending, and gives
+        the option's index)."""
+        pending = f"st.decider = st.me; st.point = {point.id}; st.option_ids = {ids}; st.option_values = {values}"
+        if taken is None:
+            self.emit(pending, span)
+            if point.kind == "card":  # the player deciding knows the cards offered from then on
+                self.emit("R_show_options(st, st.option_values)", span)
+            self.emit("if st.auto is not None and R_answer(st, fr):", span)
+            self.emit("    pc = fr[1]", span)
+            self.emit("    continue", span)
+        else:
+            slot, then = taken
+            if ids != "ids":
+                self.emit(f"ids = {ids}", span)
+            if point.kind == "card":
+                self.emit(f"R_show_options(st, {values})", span)
+            i = self.temp()
+            self.emit(f"if st.auto is None or ({i} := R_answered(st, ids)) < 0:", span)
+            self.emit("    " + pending.replace(f"st.option_ids = {ids}", "st.option_ids = ids"), span)
+            self.emit("    return S", span)
+            self.emit(f"{slot} = {values}[{i}]", span)
+            if point.kind == "card" and not point.in_sight:  # as ChoosePoint.apply
+                self.emit(f"R_chosen(st, {slot})", span)
+            self.lines.append((self.indent, ("set", then), span))
+            self.jump(then, span)  # (to the next block, as a rule is written: no new dispatch)
+            return
         self.emit("return S", span)
 
     def visit_Choose(self, s, names):
@@ -462,16 +513,20 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         point.secretly = s.secretly
         self.pass_label(point, s, names)
         self.ask(point, s.span)
-        values, ids = self.options_of(s, names, kind)
-        self.emit(f"vals = {values}", s.span)
+        copies = kind == "card" and self.ctx.program.has_copies
+        fused = (not copies and self.x.distinct(s.iterable, names)
+                 and self.fused_list(s.iterable, names, s.span, "vals", (s.var, s.cond), whole=True))
+        values, ids = (None, self.option_ids(kind)) if fused else self.options_of(s, names, kind)
+        if not fused:
+            self.emit(f"vals = {values}", s.span)
         body, end = Label(), Label()
         other = Label() if s.else_body else end
         if s.optional:
             self.jump_if("not vals", other, s.span)
             self.emit(f"ids = {ids}; ids.append({self.module.const('pass')}); vals.append({self.module.const(dp.PASS)})", s.span)
-        else:
-            self.options_told_alike(s, names, kind, point, slot, ids, body, other)
-        self.suspend(point, "ids", "vals", s.span)
+        told_alike = not s.optional and self.options_told_alike(s, names, kind, point, slot, ids, body, other)
+        # a choice that never offers to pass is taken by keeping the value chosen
+        self.suspend(point, "ids", "vals", s.span, (slot, body) if told_alike == "True" else None)
         point.body, point.other = body, other
         self.place(body)
         self.branches(s.body, chosen,
@@ -482,12 +537,14 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         if s.else_label is not None:
             point.other_fn = self.x.function(s.else_label, names, self.name, s.span, template=True)
 
-    def options_told_alike(self, s, names, kind, point, slot, ids: str, body, other) -> None:
+    def options_told_alike(self, s, names, kind, point, slot, ids: str, body, other) -> str:
         """The options of a choice one must make: none skip it, one is taken
         without asking. Where how many there are depends on what not every
         player sees (a hidden counter; the face of a card not every player
         sees, tested when it is read), the player is asked all the same, so
-        that the others cannot tell: with no option, "pass" alone."""
+        that the others cannot tell: with no option, "pass" alone. Returns
+        the test of whether the options are told alike ("True": always, so
+        "pass" is never offered)."""
         private = reads_private_counter(s.iterable, self.ctx.model) or reads_private_counter(s.cond, self.ctx.model)
         sources = "" if private else self.x.card_sources(options_list(s.var, s.iterable, s.cond), names, unseen_only=True)
         public = "False" if private else (f"R_public(st, ({sources},))" if sources else "True")
@@ -511,6 +568,7 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         self.emit(f"ids = {ids}", s.span)
         if public != "True":
             self.indent -= 1
+        return public
 
     def options_of(self, s, names, kind) -> tuple[str, str]:
         """Sources of a choice's option values and (over `vals`) their ids."""
@@ -520,13 +578,36 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
         copies = kind == "card" and self.ctx.program.has_copies
         if copies:  # identical copies lying together are one option
             values = f"R_collapse(st, {values})"
-        if copies:
-            ids = "R_card_option_ids(st, vals)"
-        elif kind == "card":
-            ids = "list(map(CARD_IDS.__getitem__, vals))"
+        return values, self.option_ids(kind)
+
+    def option_ids(self, kind) -> str:
+        """Source of the ids of a choice's options, over `vals`."""
+        if kind == "card" and self.ctx.program.has_copies:
+            return "R_card_option_ids(st, vals)"
+        if kind == "card":
+            return "list(map(CARD_IDS.__getitem__, vals))"
+        return f"R_option_ids(st.program, {self.module.const(kind)}, vals)"
+
+    def fused_list(self, iterable, names, span, target=None, test=None, whole=False):
+        """Where `iterable` is a concatenation or a comprehension (or, if
+        `whole`, anything: a loop of statements makes a short list faster
+        than a comprehension): lines making `target` (a new temporary if
+        None) the new list of its items (that pass `test`: (variable,
+        condition or None)) by walking each part in place (compiler/fusion.py),
+        and `target`'s name; else None, nothing emitted."""
+        lists = fusion.parts(self.x, iterable, names)
+        if len(lists) < 2 and not whole and not fusion.walked(self.x, lists[0][0]):
+            return None
+        target = target or self.temp()
+        if test is not None and test[1] is not None:
+            test = (test[0], self.x.types.element(iterable, names.types), test[1], names)
         else:
-            ids = f"R_option_ids(st.program, {self.module.const(kind)}, vals)"
-        return values, ids
+            test = None
+        for depth, text in fusion.list_lines(self.x, lists, target, test):
+            self.indent += depth
+            self.emit(text, span)
+            self.indent -= depth
+        return target
 
     def visit_May(self, s, names):
         label = self.x.function(s.label, names, self.name, s.span, template=True)
@@ -570,7 +651,8 @@ class RuleGen(FlowGen, KnowledgeGen, BlockWriter, Visitor):
             self.indent += 1
             self.jump(dispatch, s.span)
             self.indent -= 1
-        self.suspend(point, f"list(map({self.module.const([name for name, _ in actions])}.__getitem__, vals))", "vals", s.span)
+        self.suspend(point, f"list(map({self.module.const([name for name, _ in actions])}.__getitem__, vals))", "vals", s.span,
+                     (slot, dispatch))
         point.dispatch = dispatch
         self.place(dispatch)
         codes = [self.ctx.code_index[("action", name)] for name, _ in actions]

@@ -28,12 +28,14 @@ _VALUE_CODE = frozenset(
 
 def generated_frame(tb):
     """(rule name, span, description of the generated line) of the innermost
-    traceback entry inside generated code, or None."""
+    traceback entry inside generated code, or None. A function of no rule
+    of its own (a table of card data: compiler/tables.py) is reported as
+    the line that asked for its value."""
     found = None
     while tb is not None:
         code = tb.tb_frame.f_code
         module = BUILT.get(code.co_filename)
-        if module is not None:
+        if module is not None and code.co_name not in module.titles:
             line = module.text.splitlines()[tb.tb_lineno - 1].strip()
             rule = module.rule_names.get(code.co_name) or (found[0] if found else None)  # a comprehension's: its rule's
             found = (rule, module.span_at(tb.tb_lineno),
@@ -49,7 +51,7 @@ def generated_rules(tb) -> list:
     while tb is not None:
         code = tb.tb_frame.f_code
         module = BUILT.get(code.co_filename)
-        if module is not None:
+        if module is not None and code.co_name not in module.titles:
             rules.append(module.rule_names.get(code.co_name))
         tb = tb.tb_next
     return rules

@@ -392,8 +392,10 @@ def move_all(st, value, zi, bottom, span):
     if isinstance(value, int):
         ops.move(st, value, zi, bottom)
     else:
-        for card in tuple(value):
-            ops.move(st, card, zi, bottom)
+        cards = tuple(value)
+        if len(cards) < 2 or not ops.move_many(st, cards, zi, bottom):
+            for card in cards:
+                ops.move(st, card, zi, bottom)
 
 
 def move_to_place(st, card, zi, place, unseen: bool, span):
@@ -485,24 +487,36 @@ def answer(st, fr) -> bool:
     `apply_action` would have resumed it. False (the rule suspends as usual)
     inside a trigger, which must not ask, and at the decision budget, so
     that both are reported as they are without `auto`."""
-    choose = st.auto[st.decider]
-    if choose is None or st.nesting or st.decisions >= st.program.decision_budget:
+    point, values = st.point, st.option_values
+    i = answered(st, st.option_ids)
+    if i < 0:
         return False
-    ids = st.option_ids
+    st.decider = st.point = st.option_ids = st.option_values = None
+    st.program.decisions[point].apply(st, fr, values[i])
+    return True
+
+
+def answered(st, ids) -> int:
+    """`answer` but for making the decision pending and the point's `apply`:
+    the index among `ids` of the option the acting player's chooser takes,
+    the decision counted, its id in the history; -1 where the rule must
+    suspend. Generated code that takes the option itself, as `apply` would
+    (a choice without a pass, an action), calls this before it would make
+    the decision pending: this runs at every decision of every playout."""
+    choose = st.auto[st.me]
+    if choose is None or st.nesting or st.decisions >= st.program.decision_budget:
+        return -1
     action = choose(ids)
     try:
         i = ids.index(action)
     except ValueError:
         raise not_legal(action, ids) from None
-    # `take`, written out: this runs at every decision of every playout
-    point, value = st.point, st.option_values[i]
-    st.decider = st.point = st.option_ids = st.option_values = st.observed = None
+    st.observed = None
     st.decisions += 1
     if st.seed is not None:
         st.history = (st.history, action)
-    st.program.decisions[point].apply(st, fr, value)
     st.steps = 0  # the step budget is per decision, as `run` counts it
-    return True
+    return i
 
 
 def not_legal(action, ids) -> InvalidActionError:

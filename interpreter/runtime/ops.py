@@ -97,6 +97,43 @@ def move(st, card: int, zi: int, bottom: bool = False) -> None:
         run_nested(st, left.empty_hook)
 
 
+def move_many(st, cards: tuple, zi: int, bottom: bool = False) -> bool:
+    """Move `cards`, which all lie in one other zone instance, to instance
+    `zi` in one pass over each list, leaving everything as `move` of each
+    in turn would (a setup moves a zone's worth of cards at once); False,
+    with nothing done, where one at a time may differ or needs more: slots,
+    a top card everyone sees, knowledge of cards somewhere in a zone
+    (`known_in`), someone listening, a card named twice or lying elsewhere.
+    The zone left fires its `becomes empty` trigger once every card has
+    arrived, as the last card's move would."""
+    loc = st.loc
+    src = loc[cards[0]] if cards[0].__class__ is int and cards[0] >= 0 else zi
+    if src == zi or st.known_in is not None or st.events is not None:
+        return False
+    program = st.program
+    left, arriving = program.zone_of_instance[src], program.zone_of_instance[zi]
+    if left.slots or arriving.slots or left.top_visible or arriving.top_visible:
+        return False
+    moving = set(cards)
+    kept = [c for c in st.z[src] if c not in moving]
+    if len(st.z[src]) - len(kept) != len(cards):  # a card twice, or lying elsewhere
+        return False
+    source, target = zone_to_change(st, src), zone_to_change(st, zi)
+    source[:] = kept
+    if bottom:
+        target[:0] = cards[::-1]
+    else:
+        target.extend(cards)
+    seers, known = program.seers[src], st.known
+    for card in cards:
+        loc[card] = zi
+        if seers:
+            known[card] |= seers
+    if left.empty_hook is not None and not source:
+        run_nested(st, left.empty_hook)
+    return True
+
+
 def knew_in(st, card: int, seats: int) -> None:
     """`seats`, who knew where `card` lies, know no more than that it lies
     somewhere in its zone instance."""
@@ -141,6 +178,9 @@ def show_top(st, zi: int) -> None:
 
 
 def deal(st, count: int, src: int, dst: int) -> None:
+    zone = st.z[src]
+    if 1 < count < len(zone) and move_many(st, tuple(zone[:-count - 1:-1]), dst):
+        return  # (the zone keeps cards: no trigger may refill it between two cards)
     for _ in range(count):
         card = top(st, src)
         if card is None:
@@ -207,12 +247,12 @@ def refill(st, zi: int, src: int) -> None:
                 run_nested(st, info.empty_hook)
 
 
-def show_options(st) -> None:
-    """A decision offering cards names them to the player deciding, who
-    knows them from then on, wherever they lie."""
-    seat = 1 << st.decider
+def show_options(st, values) -> None:
+    """A decision offering cards (`values`) names them to the player deciding
+    (the acting player), who knows them from then on, wherever they lie."""
+    seat = 1 << st.me
     known = st.known
-    for value in st.option_values:
+    for value in values:
         if value.__class__ is int:
             known[value] |= seat
 

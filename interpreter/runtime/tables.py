@@ -1,0 +1,32 @@
+"""Run-time of the compiler's tables of card data (compiler/tables.py): the
+value of an expression that reads only cards' fields and the rules' numbers,
+by the values of its variables, computed the first time it is asked for and
+kept for the program's life (the same cards give the same value every time).
+"""
+from __future__ import annotations
+
+import functools
+
+
+class Table(dict):
+    """`table[a]` (one variable) or `table[a][b]` (two): the generated
+    function `fn` of the variables, computed once per value. A value that
+    fails is not kept: it fails again where it is asked for, as the
+    expression it stands for would."""
+
+    __slots__ = ("fn", "arity")
+
+    def __init__(self, arity: int, fn=None):
+        super().__init__()
+        self.arity, self.fn = arity, fn
+
+    def __missing__(self, key):
+        if self.arity == 1:
+            value = self.fn(key)
+        else:  # the values of the next variable, for this value of the first
+            value = Table(self.arity - 1, functools.partial(self.fn, key))
+        self[key] = value
+        return value
+
+    def __reduce__(self):
+        return Table, (self.arity, self.fn)  # what was computed is made again when asked

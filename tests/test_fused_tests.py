@@ -1,0 +1,134 @@
+"""Lists that are concatenations walked part after part, a comprehension in
+place (compiler/fusion.py): an action's condition `any x in A + B where C`
+without making the list, a choice's options and a `for each`'s cards made
+by loops of statements, a definition asking `any` returning at the first
+match, the acting player's counters read once before such a loop, a
+statement's condition `size(L) > 0` walking L to its first item: the same
+answers as the lists made by comprehensions."""
+from __future__ import annotations
+
+import re
+
+from interpreter.compiler import fusion, hoist
+from interpreter.compiler.exprgen import ExprGen
+from interpreter.compiler.stmtgen import RuleGen
+from interpreter.loader import load_game
+
+CARDS = """\
+worker:
+""" + "".join(f"  - {{name: W{i}, skill: {i % 3}}}\n" for i in range(10)) + """\
+room:
+""" + "".join(f"  - {{name: R{i}}}\n" for i in range(4))
+RULES = """\
+game "Crew"
+players 2
+cards "cards.yaml" into box
+counter tired: per card, min 0, max 1
+zone box: shared, visible
+zone area: per player, visible
+zone rooms: per player, visible
+zone inside: per card, slots 1, visible
+define crew = area + [c for r in rooms for c in inside of r]
+define skilled(c) = c.skill > 0
+define rested(k) = any c in crew where c.skill == k and tired of c == 1
+setup:
+    end game after 8 more rounds
+action hire "hire":
+    choose c in box where c is worker as "hire {c.name}":
+        move c to area
+action build "build":
+    choose r in box where r is room as "build {r.name}":
+        move r to rooms
+define empty_rooms = [r for r in rooms where size(inside of r) == 0]
+action house "house" when any c in crew where tired of c == 0 and size(area) > 0:
+    if not (size(empty_rooms) == 0) and size(area) > 0:
+        choose c in area as "house {c.name}":
+            choose r in empty_rooms as "in {r.name}":
+                move c to inside of r
+action work "work" when any c in crew where tired of c == 0 and skilled(c):
+    choose c in crew where tired of c == 0 and skilled(c) as "work {c.name}":
+        set tired of c to 1
+action rest "rest" when rested(size(area) % 3):
+    for each c in crew where tired of c == 1:
+        set tired of c to 0
+turn:
+    choose action
+    repeat while size(empty_rooms) > 0 and size(area) > 2:
+        choose c in area as "settle {c.name}":
+            choose r in empty_rooms as "into {r.name}":
+                move c to inside of r
+    for each c in crew where tired of c == 1 and c.skill == 2:
+        set tired of c to 0
+score:
+    "Ready": count c in crew where tired of c == 0 and skilled(c)
+"""
+
+
+def crew(tmp_path):
+    (tmp_path / "cards.yaml").write_text(CARDS)
+    (tmp_path / "game.rules").write_text(RULES)
+    return load_game(tmp_path / "game.rules")
+
+
+def test_the_condition_walks_the_parts_without_making_the_list(tmp_path):
+    text = crew(tmp_path).program.module.text
+    turn = text.split("def turn(st, fr):")[1]
+    work = turn.split('action work "work" when')[1].split("choose action")[0]  # its test in the turn
+    assert " + [" not in work and "for v" in work and "else:" in work
+
+
+def test_a_definition_that_asks_any_returns_at_the_first_match(tmp_path):
+    text = crew(tmp_path).program.module.text
+    rested = text.split("def define_rested(st, p")[1].split("\n\n")[0]
+    assert "return True" in rested and "return False" in rested and "any(" not in rested
+    house = text.split("def turn(st, fr):")[1].split('"house" when')[1].split('"work" when')[0]
+    tests = [line for line in house.splitlines() if line.strip().startswith("if ")]
+    assert tests and not any("len(z[1 + st.me])" in line for line in tests)  # `size(area)` read before the loops
+
+
+def test_a_statement_asking_whether_a_list_has_an_item_walks_it_to_the_first(tmp_path):
+    text = crew(tmp_path).program.module.text
+    turn = text.split("def turn(st, fr):")[1]
+    settle = turn.split("repeat while size(empty_rooms) > 0")[1].split("choose c in area")[0]
+    assert " = True" in settle and "break" in settle and "len([" not in settle
+
+
+def test_the_walked_condition_says_what_the_list_says(tmp_path):
+    game, only_inside = crew(tmp_path), 0
+    for seed in range(6):
+        st = game.new_initial_state(2, seed)
+        ready = dict(st.program.score_terms)["Ready"]
+        while not st.is_terminal():
+            actions = st.legal_actions()
+            if type(st.program.decisions[st.decision_point()]).__name__ == "ActionPoint":  # its conditions were just tested
+                open_now = "work" in actions
+                assert len(set(actions)) == len(actions)  # each action offered once, however many cards pass
+                assert open_now == (ready(st) > 0)
+                me = st.current_player()
+                if open_now and not any(st.ctr[0][c] == 0 and c % 3 for c in st.z[1 + me]):
+                    only_inside += 1  # open by a worker in a room alone: the comprehension's part
+                if "house" in actions and seed % 2:
+                    actions = ["house"]
+            st.apply_action(actions[(seed + st.decisions) % len(actions)])
+    assert only_inside > 0
+
+
+def test_a_game_with_its_lists_walked_in_parts_plays_as_with_them_made(tmp_path, monkeypatch):
+    fused = crew(tmp_path)
+    (tmp_path / "plain").mkdir()
+    with monkeypatch.context() as m:
+        m.setattr(fusion, "parts", lambda x, expr, names, seen=frozenset(): [(expr, names)])
+        m.setattr(RuleGen, "fused_list", lambda *args, **kwargs: None)  # every list a comprehension
+        m.setattr(ExprGen, "tested", lambda *args: None)  # every `any` a generator
+        m.setattr(hoist, "_STEADY", re.compile(r"(?!)"))  # every read where it is written
+        m.setattr(RuleGen, "test", lambda self, cond, names, span: self.x.gen(cond, names))  # every condition a value
+        plain = crew(tmp_path / "plain")
+    assert "for v" in fused.program.module.text and fused.program.module.text != plain.program.module.text
+    for seed in range(4):
+        a, b = fused.new_initial_state(2, seed), plain.new_initial_state(2, seed)
+        while not a.is_terminal():
+            assert a.legal_actions() == b.legal_actions() and a.ctr == b.ctr
+            action = a.legal_actions()[(seed + a.decisions) % len(a.legal_actions())]
+            a.apply_action(action)
+            b.apply_action(action)
+        assert a.scores() == b.scores()
