@@ -70,19 +70,20 @@ def ladder_text(ladder) -> str:
             out.append(f"  {values:<24}{c['win_share']:7.1%} over {c['games']} games, mean score {c['mean_score']:.1f}{mark}")
     out.append("")
     head = ladder.rows and ladder.rows[0].head_to_head
+    w = max([12] + [len(name) + 2 for r in ladder.rows for name in (r.bot, r.against)])  # (a bot with options is long)
     if head:
-        out.append(f"  {'bot':<12}{'against':<12}{'games':>6}  {'win share':>9}  {'95% interval':<16}mean scores")
+        out.append(f"  {'bot':<{w}}{'against':<{w}}{'games':>6}  {'win share':>9}  {'95% interval':<16}mean scores")
     else:
-        out.append(f"  {'bot':<12}{'against':<12}{'games':>6}  {'win rate':>9}  {'95% interval':<16}"
+        out.append(f"  {'bot':<{w}}{'against':<{w}}{'games':>6}  {'win rate':>9}  {'95% interval':<16}"
                    f"{'other':>6}  mean scores (difference, 95% interval)")
     for r in ladder.rows:
         interval = f"{r.rate['low']:.1%} - {r.rate['high']:.1%}"
         if head:
-            out.append(f"  {r.bot:<12}{r.against:<12}{r.games:>6}  {r.rate['rate']:>9.1%}  {interval:<16}"
+            out.append(f"  {r.bot:<{w}}{r.against:<{w}}{r.games:>6}  {r.rate['rate']:>9.1%}  {interval:<16}"
                        f"{r.score:.1f} to {r.against_score:.1f}")
         else:
             d = r.score_difference
-            out.append(f"  {r.bot:<12}{r.against:<12}{r.games:>6}  {r.rate['rate']:>9.1%}  {interval:<16}"
+            out.append(f"  {r.bot:<{w}}{r.against:<{w}}{r.games:>6}  {r.rate['rate']:>9.1%}  {interval:<16}"
                        f"{r.against_rate['rate']:>6.1%}  {r.score:.1f} to {r.against_score:.1f} "
                        f"({d['difference']:+.1f}, {d['low']:+.1f} to {d['high']:+.1f})")
     return "\n".join(out)

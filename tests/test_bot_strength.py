@@ -152,6 +152,13 @@ def test_bots_prints_each_bots_strength_with_intervals():
     assert again.output == result.output  # the same games whatever the number of workers
 
 
+def test_a_bot_with_long_options_keeps_its_columns_apart():
+    result = bots(DECK_BUILDER, "--games", 2, "--mcts", "mcts:3:tries=2:c=0.5", "--jobs", 1)
+    assert result.exit_code == 0, result.output
+    row = result.output.splitlines()[-1]
+    assert row.split()[:3] == ["mcts:3:tries=2:c=0.5", "greedy", "2"], row
+
+
 def test_bots_tune_measures_stores_and_reuses_the_weights():
     import json
 
