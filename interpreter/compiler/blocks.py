@@ -30,9 +30,11 @@ class BlockWriter:
     def jump(self, label: Label, span=None):
         self.lines.append((self.indent, ("jump", label), span))
 
-    def jump_if(self, test: str, label: Label, span=None):
-        """`if TEST:` go to `label`."""
+    def jump_if(self, test: str, label: Label, span=None, then: tuple = ()):
+        """`if TEST:` run the lines `then`, and go to `label`."""
         self.emit(f"if {test}:", span)
+        for line in then:
+            self.emit(f"    {line}", span)
         self.indent += 1
         self.jump(label, span)
         self.indent -= 1

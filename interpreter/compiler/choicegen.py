@@ -117,14 +117,10 @@ class ChoiceGen:
             self.emit("else:", s.span)
             self.indent += 1
         if public != "False":
-            self.emit(f"if len(vals) == 1{'' if public == 'True' else ' and ' + public}:", s.span)
-            self.emit(f"    {slot} = vals[0]", s.span)
-            if kind == "card" and not point.in_sight:  # taken unseen, as if chosen (ops.chosen)
-                self.emit(f"    R_chosen(st, {slot})", s.span)
-            self.emit(f"    if st.events is not None: R_forced(st, {point.id}, vals[0])", s.span)
-            self.indent += 1
-            self.jump(body, s.span)
-            self.indent -= 1
+            unseen = kind == "card" and not point.in_sight  # taken unseen, as if chosen (ops.chosen)
+            self.jump_if(f"len(vals) == 1{'' if public == 'True' else ' and ' + public}", body, s.span,
+                         (f"{slot} = vals[0]", *([f"R_chosen(st, {slot})"] if unseen else []),
+                          f"if st.events is not None: R_forced(st, {point.id}, vals[0])"))
         self.emit(f"ids = {ids}", s.span)
         if public != "True":
             self.indent -= 1
@@ -205,12 +201,8 @@ class ChoiceGen:
         whens = [decl.when for _, decl in actions if decl.when is not None]
         if not any(reads_private_counter(when, self.ctx.model) for when in whens):
             sources = ", ".join(filter(None, (self.x.card_sources(when, Names(), unseen_only=True) for when in whens)))
-            self.emit("if len(vals) == 1" + (f" and R_public(st, ({sources},))" if sources else "") + ":", s.span)
-            self.emit(f"    {slot} = vals[0]", s.span)
-            self.emit(f"    if st.events is not None: R_forced(st, {point.id}, vals[0])", s.span)
-            self.indent += 1
-            self.jump(dispatch, s.span)
-            self.indent -= 1
+            self.jump_if("len(vals) == 1" + (f" and R_public(st, ({sources},))" if sources else ""), dispatch, s.span,
+                         (f"{slot} = vals[0]", f"if st.events is not None: R_forced(st, {point.id}, vals[0])"))
         self.suspend(point, f"list(map({self.module.const([name for name, _ in actions])}.__getitem__, vals))", "vals", s.span,
                      (slot, dispatch))
         point.dispatch = dispatch
@@ -256,19 +248,11 @@ class ChoiceGen:
         if self.ctx.model.has_effect_conditions():
             # only the alternatives that can do something; an item with none is skipped
             self.emit(f"{alts} = R_possible(st, {fx}[{i}])", s.span)
-            self.emit(f"if not {alts}:", s.span)
-            self.emit(f"    {idx} = {i} + 1", s.span)
-            self.indent += 1
-            self.jump(point.ask, s.span)
-            self.indent -= 1
+            self.jump_if(f"not {alts}", point.ask, s.span, (f"{idx} = {i} + 1",))
         else:
             self.emit(f"{alts} = {fx}[{i}]", s.span)
-        self.emit(f"if len({alts}) == 1:", s.span)
-        self.emit(f"    {idx} = {i} + 1; {cur} = {alts}[0]", s.span)
-        self.emit(f"    if st.events is not None: R_forced(st, {point.id}, {alts}[0])", s.span)
-        self.indent += 1
-        self.jump(call, s.span)
-        self.indent -= 1
+        self.jump_if(f"len({alts}) == 1", call, s.span,
+                     (f"{idx} = {i} + 1; {cur} = {alts}[0]", f"if st.events is not None: R_forced(st, {point.id}, {alts}[0])"))
         self.suspend(point, f"list({alts})", f"list({alts})", s.span)
         point.call = call
         self.place(call)

@@ -49,13 +49,10 @@ class FlowGen:
         self.emit(f"vals = {values}", s.span)
         if s.count is not None:
             self.emit(f"vals = R_not_picked(vals, {seats}, {picks})", s.span)
-        self.emit("if not vals:" if s.optional else "if len(vals) <= 1:", s.span)
-        self.emit(f"    {slot} = vals[0] if vals else {self.module.const(dp.NOT_ASKED)}", s.span)
-        self.emit(f"    if st.events is not None and vals: R_forced(st, {point.id}, vals[0])", s.span)
-        self.emit(f"    {picks} = {picks} + ({slot},)", s.span)
-        self.indent += 1
-        self.jump(point.ask, s.span)
-        self.indent -= 1
+        self.jump_if("not vals" if s.optional else "len(vals) <= 1", point.ask, s.span,
+                     (f"{slot} = vals[0] if vals else {self.module.const(dp.NOT_ASKED)}",
+                      f"if st.events is not None and vals: R_forced(st, {point.id}, vals[0])",
+                      f"{picks} = {picks} + ({slot},)"))
         self.emit(f"ids = {ids}", s.span)
         if s.optional:
             self.emit(f"ids.append({self.module.const('pass')}); vals.append({self.module.const(dp.PASS)})", s.span)
@@ -165,11 +162,7 @@ class FlowGen:
         self.emit(f"st.me = {seats}[len({picks})]; vals = []; {hidden} = False", s.span)
         for name, decl in reactions:
             self.speak_option(decl, bounds[name], self.module.const(values[name]), hidden)
-        self.emit(f"if not vals and not {hidden}:", s.span)
-        self.emit(f"    {picks} = {picks} + ({no},)", s.span)
-        self.indent += 1
-        self.jump(point.ask, s.span)
-        self.indent -= 1
+        self.jump_if(f"not vals and not {hidden}", point.ask, s.span, (f"{picks} = {picks} + ({no},)",))
         self.emit(f"vals.append({no})", s.span)
         self.suspend(point, "vals", "vals", s.span)
         self.place(decide)

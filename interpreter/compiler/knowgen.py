@@ -46,11 +46,7 @@ class KnowledgeGen:
         point = dp.ReorderPoint(slot_index(slot))
         self.ask(point, s.span)
         self.emit(f"vals = list({rest})", s.span)
-        self.emit("if len(vals) == 1:", s.span)
-        self.emit(f"    {slot} = vals[0]", s.span)
-        self.indent += 1
-        self.jump(body, s.span)
-        self.indent -= 1
+        self.jump_if("len(vals) == 1", body, s.span, (f"{slot} = vals[0]",))
         self.suspend(point, "list(map(CARD_IDS.__getitem__, vals))", "vals", s.span)
         point.body = body
         self.place(body)
