@@ -47,7 +47,7 @@ def bots_command(rules, players, games, mcts, tune, tune_games, seed, jobs, as_j
     if tune or tune_games:
         tune_games = tune_games or strength.TUNE_GAMES
     seats = strength.deciders(rules, parse_sets(sets), players, seed, max_steps)
-    with _progress(strength.planned_games(program, seats, games, tune_games), "measuring") as advance:
+    with _progress(strength.planned_games(program, seats, games, tune_games, mcts), "measuring") as advance:
         ladder = strength.measure(rules, games, players, mcts, seed, jobs, parse_sets(sets), tune_games,
                                   max_steps, progress=advance)
     click.echo(_dump(ladder.to_json()) if as_json else printable(ladder_text(ladder)))
@@ -61,13 +61,7 @@ def ladder_text(ladder) -> str:
     out = [f"{ladder.title}: {ladder.players} player{'s' if ladder.players > 1 else ''}{deciding}, seed {ladder.seed}",
            f"evaluation weights: {weights} ({source})"]
     if ladder.tuning:
-        against = list(ladder.tuning["candidates"][-1]["against"])
-        out.append("tuning (greedy with each weight: " + (f"mean share of the wins against {' and '.join(against)}):"
-                                                          if "alone" not in against else "win rate, then mean score):"))
-        for i, c in enumerate(ladder.tuning["candidates"]):
-            mark = "  <- kept" if i == ladder.tuning["best"] else ""
-            values = ", ".join(f"{k} {v:g}" for k, v in c["weights"].items())
-            out.append(f"  {values:<24}{c['win_share']:7.1%} over {c['games']} games, mean score {c['mean_score']:.1f}{mark}")
+        out += _tuning_text(ladder.tuning)
     out.append("")
     head = ladder.rows and ladder.rows[0].head_to_head
     w = max([12] + [len(name) + 2 for r in ladder.rows for name in (r.bot, r.against)])  # (a bot with options is long)
@@ -87,3 +81,28 @@ def ladder_text(ladder) -> str:
                        f"{r.against_rate['rate']:>6.1%}  {r.score:.1f} to {r.against_score:.1f} "
                        f"({d['difference']:+.1f}, {d['low']:+.1f} to {d['high']:+.1f})")
     return "\n".join(out)
+
+
+def _tuning_text(tuning: dict) -> list:
+    """The tuning's candidates, a paragraph per bot that measured them, each
+    candidate by the weights that bot takes."""
+    from interpreter.agents import AGENTS
+
+    out, kept = [], tuning["candidates"][tuning["best"]]
+    for bot in dict.fromkeys(c["bot"] for c in tuning["candidates"]):
+        mine = [c for c in tuning["candidates"] if c["bot"] == bot]
+        against = list(mine[-1]["against"])
+        out.append(f"tuning ({bot} with each weight: " + (f"mean share of the wins against {' and '.join(against)}):"
+                                                         if "alone" not in against else "win rate, then mean score):"))
+        known = AGENTS[bot.partition(":")[0]].settings
+        for c in mine:
+            mark = "  <- kept" if c is kept or (c["bot"] != kept["bot"] and _same(c, kept, known)) else ""
+            values = ", ".join(f"{k} {v:g}" for k, v in c["weights"].items() if k in known)
+            out.append(f"  {values:<24}{c['win_share']:7.1%} over {c['games']} games, mean score {c['mean_score']:.1f}{mark}")
+    return out
+
+
+def _same(c: dict, kept: dict, known) -> bool:
+    """Whether candidate `c` has the kept values of the weights its bot takes."""
+    return all(kept["weights"][k] == v for k, v in c["weights"].items() if k in known)
+

@@ -67,12 +67,36 @@ def test_bots_use_the_weights_stored_for_the_rules_file(role_draft):
     greedy, mcts = make_agent("greedy", 0, 0), make_agent("mcts:10", 0, 0)
     assert greedy.weights(program) == mcts.weights(program) == {"discount": weights.DEFAULTS["discount"]}
     assert greedy.lookahead(program) == weights.DEFAULTS["turns"] == 1
-    weights.store(program.fingerprint, {"discount": 0.25, "turns": 2}, {"why": "a test"})
+    assert mcts.rollout_turns(program) == weights.DEFAULTS["horizon"] == 1
+    weights.store(program.fingerprint, {"discount": 0.25, "turns": 2, "horizon": 3}, {"why": "a test"})
     try:
         assert greedy.weights(program) == mcts.weights(program) == {"discount": 0.25}
-        assert greedy.lookahead(program) == 2
+        assert greedy.lookahead(program) == 2 and mcts.rollout_turns(program) == 3
         assert make_agent("greedy:discount=0.75", 0, 0).weights(program) == {"discount": 0.75}
+        assert make_agent("mcts:10:horizon=0", 0, 0).rollout_turns(program) == 0
         assert weights.stored(program)["evidence"] == {"why": "a test"}
+    finally:
+        _forget(program)
+
+
+def test_mcts_plays_out_as_far_as_the_stored_horizon(role_draft):
+    """With a stored horizon, `mcts` plays the games `mcts:...:horizon=N`
+    plays (and other games than with the default horizon)."""
+    from interpreter.agents import make_agents
+    from interpreter.agents import weights
+    from interpreter.play import play_game
+
+    program = role_draft.program
+
+    def game(spec):
+        moves = []
+        play_game(role_draft, 2, 3, make_agents(spec, 2, 3), on_decision=lambda st, d, c: moves.append(c))
+        return moves
+
+    weights.store(program.fingerprint, {**weights.DEFAULTS, "horizon": 2}, {})
+    try:
+        stored = game("mcts:6,random")
+        assert stored == game("mcts:6:horizon=2,random") != game("mcts:6:horizon=1,random")
     finally:
         _forget(program)
 
@@ -85,15 +109,35 @@ def _forget(program):
     weights._stored.cache_clear()
 
 
+def test_the_weights_are_listed_once():
+    """Every weight has its candidates, its limits, the bot that measures
+    it and an option of that bot; the JSON schema of `catalyst bots` lists
+    the same weights with the same least values."""
+    import json
+
+    from interpreter.agents import AGENTS
+    from interpreter.agents import weights
+
+    assert list(weights.CANDIDATES) == list(weights.LIMITS) == list(weights.TUNED_WITH) == list(weights.DEFAULTS)
+    for key, bot in weights.TUNED_WITH.items():
+        assert key in AGENTS[bot].settings
+        kind, least, most = weights.LIMITS[key]
+        assert all(least <= kind(v) <= most for v in (*weights.CANDIDATES[key], weights.DEFAULTS[key]))
+    schema = json.loads((Path(__file__).resolve().parents[1] / "schemas" / "bot-strength.schema.json").read_text())
+    listed = schema["$defs"]["weights"]
+    assert listed["required"] == list(weights.DEFAULTS) == list(listed["properties"])
+    assert {k: p["minimum"] for k, p in listed["properties"].items()} == {k: weights.LIMITS[k][1] for k in weights.DEFAULTS}
+
+
 def test_an_entry_is_for_these_rules_and_this_evaluation_only(role_draft, monkeypatch):
     """Other rules text (a changed parameter), or another version of the
     evaluation, finds no entry: the defaults are used again."""
     from interpreter.agents import weights
 
     program = role_draft.program
-    weights.store(program.fingerprint, {"discount": 0.0, "turns": 1}, {})
+    weights.store(program.fingerprint, {"discount": 0.0, "turns": 1, "horizon": 1}, {})
     try:
-        assert weights.weights_for(program) == {"discount": 0.0, "turns": 1}
+        assert weights.weights_for(program) == {"discount": 0.0, "turns": 1, "horizon": 1}
         other = load_game(ROLE_DRAFT, {"city_size": "5"}).program
         assert other.fingerprint != program.fingerprint and weights.stored(other) is None
         monkeypatch.setattr(weights, "evaluation_version", lambda: "another evaluation")
@@ -104,12 +148,19 @@ def test_an_entry_is_for_these_rules_and_this_evaluation_only(role_draft, monkey
 
 
 @pytest.mark.parametrize("content", [b"", b"{not json", b"\xff\xfe", b'{"format": "rules-bot-weights/1"}', b"[]",
-                                     b'%KEY%{"discount": -1.0, "turns": 1}', b'%KEY%{"discount": NaN, "turns": 1}',
-                                     b'%KEY%{"discount": 0.5}', b'%KEY%{"discount": 0.5, "turns": 0}',
-                                     b'%KEY%{"discount": 0.5, "turns": 4}', b'%KEY%{"discount": 0.5, "turns": 2.0}',
-                                     b'%KEY%{"discount": 0.5, "turns": true}', b'%KEY%{"discount": 1, "turns": 2}'],
+                                     b'%KEY%{"discount": -1.0, "turns": 1, "horizon": 1}',
+                                     b'%KEY%{"discount": NaN, "turns": 1, "horizon": 1}',
+                                     b'%KEY%{"discount": 0.5, "horizon": 1}', b'%KEY%{"discount": 0.5, "turns": 0, "horizon": 1}',
+                                     b'%KEY%{"discount": 0.5, "turns": 4, "horizon": 1}',
+                                     b'%KEY%{"discount": 0.5, "turns": 2.0, "horizon": 1}',
+                                     b'%KEY%{"discount": 0.5, "turns": true, "horizon": 1}',
+                                     b'%KEY%{"discount": 1, "turns": 2, "horizon": 1}',
+                                     b'%KEY%{"discount": 0.5, "turns": 2}',
+                                     b'%KEY%{"discount": 0.5, "turns": 2, "horizon": 0}',
+                                     b'%KEY%{"discount": 0.5, "turns": 2, "horizon": 4}'],
                          ids=["empty", "cut", "bytes", "no-key", "list", "out-of-range", "nan", "no-turns",
-                              "no-turn", "too-many-turns", "turns-not-whole", "turns-true", "discount-not-float"])
+                              "no-turn", "too-many-turns", "turns-not-whole", "turns-true", "discount-not-float",
+                              "no-horizon", "horizon-zero", "horizon-too-far"])
 def test_a_damaged_entry_is_ignored_and_rebuilt(role_draft, content):
     from interpreter.agents import weights
     from interpreter.language import cache
@@ -123,10 +174,10 @@ def test_a_damaged_entry_is_ignored_and_rebuilt(role_draft, content):
     weights._stored.cache_clear()
     try:
         assert weights.stored(program) is None and weights.weights_for(program) == weights.DEFAULTS
-        weights.store(program.fingerprint, {"discount": 0.5, "turns": 2}, {})
-        assert weights.weights_for(program) == {"discount": 0.5, "turns": 2}
+        weights.store(program.fingerprint, {"discount": 0.5, "turns": 2, "horizon": 2}, {})
+        assert weights.weights_for(program) == {"discount": 0.5, "turns": 2, "horizon": 2}
         with pytest.raises(ValueError):
-            weights.store(program.fingerprint, {"discount": 0.5, "turns": 9}, {})
+            weights.store(program.fingerprint, {"discount": 0.5, "turns": 9, "horizon": 1}, {})
     finally:
         _forget(program)
 
@@ -145,7 +196,8 @@ def test_bots_prints_each_bots_strength_with_intervals():
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "Hoard: 2 players, seed 2"
-    assert lines[1] == "evaluation weights: discount 1, turns 1 (the defaults: no --tune stored for these rules)"
+    assert lines[1] == ("evaluation weights: discount 1, turns 1, horizon 1 "
+                        "(the defaults: no --tune stored for these rules)")
     assert lines[3].split() == ["bot", "against", "games", "win", "share", "95%", "interval", "mean", "scores"]
     assert [line.split()[:3] for line in lines[4:]] == [["greedy", "random", "4"], ["mcts:3", "greedy", "4"]]
     again = bots(DECK_BUILDER, "--games", 4, "--mcts", "mcts:3", "--jobs", 2, "--seed", 2)
@@ -171,14 +223,20 @@ def test_bots_tune_measures_stores_and_reuses_the_weights():
         ladder = json.loads(tuned.output)
         assert ladder["format"] == "rules-bot-strength/1" and ladder["weights_from"] == "tuned"
         tuning = ladder["tuning"]
-        # the discount first, then a lookahead of two turns beside the best discount
-        tried = [c["weights"] for c in tuning["candidates"]]
+        candidates = tuning["candidates"]
+        # greedy's discount first, then a lookahead of two turns beside the best discount
+        tried = [c["weights"] for c in candidates]
+        assert [c["bot"] for c in candidates] == ["greedy"] * 5 + ["mcts:2"] * 3
         assert [w["discount"] for w in tried[:4]] == [1.0, 0.0, 0.25, 0.5] and tried[4]["turns"] == 2
-        assert [w["turns"] for w in tried[:4]] == [1, 1, 1, 1] and len(tried) == 5
-        assert tried[4]["discount"] == tried[max(range(4), key=lambda i: (tuning["candidates"][i]["win_share"],
-                                                                       tuning["candidates"][i]["mean_score"],
-                                                                       -i))]["discount"]
-        assert ladder["weights"] == tuning["candidates"][tuning["best"]]["weights"]
+        assert [w["turns"] for w in tried[:4]] == [1, 1, 1, 1]
+        assert tried[4]["discount"] == tried[max(range(4), key=lambda i: (candidates[i]["win_share"],
+                                                                       candidates[i]["mean_score"], -i))]["discount"]
+        # then the mcts bot's horizon, beside greedy's best weights, against that greedy
+        greedy_best = max(range(5), key=lambda i: (candidates[i]["win_share"], candidates[i]["mean_score"], -i))
+        assert [w["horizon"] for w in tried[5:]] == [1, 2, 3]
+        assert all({**w, "horizon": 1} == tried[greedy_best] for w in tried[5:])
+        assert all(list(c["against"]) == ["greedy"] for c in candidates[5:])
+        assert tuning["best"] >= 5 and ladder["weights"] == candidates[tuning["best"]]["weights"]
         assert [(r["bot"], r["against"], r["games"]) for r in ladder["ladder"]] == [("greedy", "random", 2),
                                                                                   ("mcts:2", "greedy", 2)]
         assert weights.stored(program)["weights"] == ladder["weights"]

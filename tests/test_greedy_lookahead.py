@@ -53,11 +53,11 @@ def test_a_whole_game_looking_ahead_scores_every_other_turn(set_up):
 
 def test_the_turns_stored_for_the_rules_file_are_greedys_default(set_up):
     """A stored `turns` is greedy's lookahead unless its options set one;
-    mcts reads only the evaluation's weights from the same entry."""
+    mcts reads the evaluation's weights (and its own horizon) from the same entry, not `turns`."""
     from interpreter.agents import weights
 
     program = set_up.program
-    weights.store(program.fingerprint, {"discount": 1.0, "turns": 2}, {"why": "a test"})
+    weights.store(program.fingerprint, {**weights.DEFAULTS, "turns": 2}, {"why": "a test"})
     try:
         assert first_choices(set_up, "greedy") == ["prepare"] * len(SEEDS)
         assert set(first_choices(set_up, "greedy:turns=1")) == {"prepare", "wait"}

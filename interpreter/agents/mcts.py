@@ -18,6 +18,7 @@ from ..errors import RulesError
 from .base import Agent, ProgressGuard, parse_options, register
 from .evaluate import by_team, evaluator_for, squash
 from .greedy import GreedyAgent
+from .weights import weights_for
 
 
 DEFAULT_ITERATIONS = 200
@@ -63,9 +64,10 @@ class MCTSAgent(Agent):
     separated by ':' (`mcts:200:c=0.5:horizon=2`):
 
     - `c` (0.7): UCT exploration constant, on results in [0, 1];
-    - `horizon` (1): turns a rollout finishes before the position is valued
-      by the generic evaluation; 0 plays at random to the end and uses the
-      game's own result (1 shared among the winners);
+    - `horizon`: turns a rollout finishes before the position is valued
+      by the generic evaluation (by default the number measured for the
+      rules file, weights.py; else 1); 0 plays at random to the end and
+      uses the game's own result (1 shared among the winners);
     - `tries` (4): random completions of each rollout turn, of which the best
       for the player whose turn it is is kept;
     - `discount`: the evaluation's credit for held cards (by default the
@@ -84,7 +86,7 @@ class MCTSAgent(Agent):
         "iterations": (int, None, None, 100_000),
         "ms": (_ms, None, None, 60_000),
         "c": (float, 0.7, 0, 100),
-        "horizon": (int, 1, 0, 1_000),
+        "horizon": (int, None, 0, 1_000),
         "tries": (int, 4, 0, 1_000),
         "scale": (float, 0.0, 0, 1_000_000),
         "reuse": (int, 1, 0, 1),
@@ -102,7 +104,7 @@ class MCTSAgent(Agent):
         if (self.iterations is not None and self.iterations < 1) or (self.ms is not None and self.ms <= 0):
             raise RulesError(f"bot 'mcts' needs a positive budget (mcts:200, mcts:500ms), got '{options}'")
         self.c = opts["c"]
-        self.horizon = max(0, opts["horizon"])
+        self.horizon = opts["horizon"]  # None: the rules file's (rollout_turns)
         self.scale = opts["scale"] or None
         self.tries = max(1, opts["tries"])
         self.rng = rng.seed_state((seed + 1) * 3_000_017 + seat * 1_000_033)
@@ -163,8 +165,9 @@ class MCTSAgent(Agent):
 
     # -- one iteration
     def iterate(self, root: Node, st, allowed=None) -> None:
-        ev = evaluator_for(st.program, **self.weights(st.program)) if self.horizon else None
-        base = ev.values(st) if self.horizon else None
+        horizon = self.rollout_turns(st.program)
+        ev = evaluator_for(st.program, **self.weights(st.program)) if horizon else None
+        base = ev.values(st) if horizon else None
         node = root
         path = []  # (node, player who chose) for backup
         c = self.c
@@ -198,21 +201,26 @@ class MCTSAgent(Agent):
             node = children[best]
             st.apply_action(best)
             path.append((node, player))
-        result = self.rollout(st, base, ev)
+        result = self.rollout(st, base, ev, horizon)
         for nd, player in path:
             nd.visits += 1
             nd.reward += result[player]
 
     weights = GreedyAgent.weights  # the same evaluation as greedy's, at the end of each rollout
 
-    def rollout(self, st, base, ev) -> list:
+    def rollout_turns(self, program) -> int:
+        """The turns a rollout finishes: the option's, else the number
+        measured for the rules file (or the default)."""
+        return self.horizon if self.horizon is not None else weights_for(program)["horizon"]
+
+    def rollout(self, st, base, ev, horizon: int) -> list:
         """Finish `horizon` turns, each by the best of `tries` random
         completions for the player whose turn it is, then value the position
         by the evaluation (relative to the same world's root, so whatever the
         sampled hidden cards add to everyone's value cancels out). With
         horizon 0, play at random to the end and use the game's result."""
         r = self.rng
-        if not self.horizon:
+        if not horizon:
             # The inner loop of every simulation: one draw of the bot's
             # generator per decision, answered where the rules ask it.
             draws = rng.Draws(r)
@@ -221,7 +229,7 @@ class MCTSAgent(Agent):
             return st.returns()
         # teammates' values add up: a position is valued team against team
         teams = [0] * st.n if ev.together else st.teams()
-        for _ in range(self.horizon):
+        for _ in range(horizon):
             if st.over:
                 break
             player, turn = st.current_player(), st.turns

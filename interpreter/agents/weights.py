@@ -5,12 +5,15 @@ held card's expected gain to credit before it is earned (`discount`). The
 best value differs between games (in a game where cards are cheap to play,
 full credit; where playing them costs what a player rarely has, none); so
 does how far `greedy` must look ahead (`turns`: where a turn is one action
-and what it sets up scores only on the next, one turn shows nothing). So
+and what it sets up scores only on the next, one turn shows nothing), and
+how many turns `mcts` plays out before it values a position (`horizon`: in
+a game where the other player's reply decides what a turn was worth, the
+end of one's own turn says too little). So
 the `bots --tune` command measures them per rules file (simulation/strength.py)
 and stores them here, in the cache folder's `bots` sub-folder (cache.py:
 private to the user, checked before every use), beside the cached trees of
 the rules. `greedy` and `mcts` read it when their options do not set the
-weight (`mcts` reads the evaluation's weights only); without a stored entry
+weight (`mcts` reads the evaluation's weights and its horizon); without a stored entry
 they use the defaults (`DEFAULTS`).
 
 An entry's key is made of the program's fingerprint (the rules text, the
@@ -35,13 +38,16 @@ from .evaluate import DISCOUNT, Evaluator
 
 FOLDER = "bots"
 FORMAT = "rules-bot-weights/1"
-DEFAULTS = {"discount": DISCOUNT, "turns": 1}
+DEFAULTS = {"discount": DISCOUNT, "turns": 1, "horizon": 1}
 # Each weight's candidates for `--tune` (the default is tried first, whether
 # listed or not), tuned one after the other in this order.
-CANDIDATES = {"discount": (0.0, 0.25, 0.5, 1.0), "turns": (1, 2)}
+CANDIDATES = {"discount": (0.0, 0.25, 0.5, 1.0), "turns": (1, 2), "horizon": (1, 2, 3)}
+# The bot whose games measure each weight: greedy's evaluation and lookahead,
+# then the turns `mcts` finishes in a rollout before it values the position.
+TUNED_WITH = {"discount": "greedy", "turns": "greedy", "horizon": "mcts"}
 # Each weight's type and bounds: a stored value outside them is refused, and
-# greedy's option takes the same (each turn looked ahead multiplies its work).
-LIMITS = {"discount": (float, 0.0, 100.0), "turns": (int, 1, 3)}
+# the bots' options take the same (each turn looked ahead multiplies the work).
+LIMITS = {"discount": (float, 0.0, 100.0), "turns": (int, 1, 3), "horizon": (int, 1, 3)}
 # The weights the evaluation takes (the others are greedy's own).
 _EVALUATION_WEIGHTS = frozenset(inspect.getfullargspec(Evaluator.__init__).args) & set(DEFAULTS)
 _HERE = Path(__file__).parent

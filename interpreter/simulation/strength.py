@@ -136,7 +136,7 @@ def with_weights(spec: str, weights: dict) -> str:
     if name.strip() not in ("greedy", "mcts"):
         return spec
     known = AGENTS[name.strip()].settings
-    given = {part.partition("=")[0].strip() for part in options.split(":") if "=" in part}
+    given = _given(spec)
     extra = [f"{k}={v:g}" for k, v in weights.items() if k in known and k not in given]
     return ":".join([spec.rstrip(":")] + extra)
 
@@ -170,12 +170,13 @@ def measure(rules: str, games: int = 200, players: int = 2, mcts: str = "mcts:20
     program = game.program
     tuning = None
     seats = deciders(rules, sets, players, seed, max_steps) or list(range(players))
-    _warm(program, [bot_weights.weights_for(program)] + (candidates() if tune_games else []))
+    _warm(program, [bot_weights.weights_for(program)] + ([w for _, w in candidates(mcts)] if tune_games else []))
     with aborted_on_interrupt():
         runner = make_runner(jobs)
         try:
             if tune_games:
-                weights, tuning = _tune(rules, sets, players, seed, tune_games, max_steps, runner, progress, seats)
+                weights, tuning = _tune(rules, sets, players, seed, tune_games, max_steps, runner, progress, seats,
+                                        mcts)
                 bot_weights.store(program.fingerprint, weights, tuning)
                 source = "tuned"
             else:
@@ -212,12 +213,33 @@ def _ladder(rules, sets, players, seed, games, max_steps, mcts, weights, runner,
     return [_head_row("greedy", "random", sweeps[0]), _head_row(mcts, "greedy", sweeps[1])]
 
 
-def candidates() -> list:
-    """The weights `tune` tries, as far as known before it plays: the
-    defaults first, then each weight's other candidates beside the defaults
-    (`tune` puts the best values found for the weights before it instead)."""
+def candidates(mcts: str = "mcts") -> list:
+    """The weights `tune` tries, as far as known before it plays, as (bot,
+    weights): the defaults first, then each weight's other candidates
+    beside the defaults (`tune` puts the best values found for the weights
+    before it instead), and the mcts weights' candidates with the default
+    too (they are measured with another bot). A weight that the `mcts` spec
+    sets itself is not tuned."""
     default = dict(bot_weights.DEFAULTS)
-    return [default] + [w for key in bot_weights.CANDIDATES for w in _others(key, default)]
+    out = [("greedy", default)]
+    for key in bot_weights.CANDIDATES:
+        bot = _tuned_with(key, mcts)
+        if bot is None:
+            continue
+        out += ([(bot, default)] if bot != "greedy" else []) + [(bot, w) for w in _others(key, default)]
+    return out
+
+
+def _tuned_with(key: str, mcts: str) -> Optional[str]:
+    """The bot spec whose games measure weight `key` (None: not tuned)."""
+    if bot_weights.TUNED_WITH[key] == "greedy":
+        return "greedy"
+    return None if key in _given(mcts) else mcts
+
+
+def _given(spec: str) -> set:
+    """The options a bot spec sets by name."""
+    return {part.partition("=")[0].strip() for part in spec.partition(":")[2].split(":") if "=" in part}
 
 
 def _others(key: str, best: dict) -> list:
@@ -226,58 +248,72 @@ def _others(key: str, best: dict) -> list:
     return [{**best, key: convert(v)} for v in bot_weights.CANDIDATES[key] if convert(v) != best[key]]
 
 
-def planned_games(program, seats: list, games: int, tune_games: Optional[int]) -> int:
+def planned_games(program, seats: list, games: int, tune_games: Optional[int], mcts: str = "mcts") -> int:
     """The games `measure` plays (for a progress bar)."""
-    tried = len(candidates())
-    tuning = (1 if alone(program, seats) else 2) * tried * (tune_games or 0)
-    return (3 if alone(program, seats) else 2) * games + tuning
+    sweeps = sum(1 if alone(program, seats) or bot != "greedy" else 2 for bot, _ in candidates(mcts))
+    return (3 if alone(program, seats) else 2) * games + sweeps * (tune_games or 0)
 
 
-def _tune(rules, sets, players, seed, games, max_steps, runner, progress, seats) -> tuple:
-    """(the best weights, the evidence): every candidate's games against
-    random and against the default greedy, and its mean share of the wins;
-    one weight after the other, each beside the best found before it."""
+def _tune(rules, sets, players, seed, games, max_steps, runner, progress, seats, mcts) -> tuple:
+    """(the best weights, the evidence): greedy's weights first, every
+    candidate's games against random and against the default greedy, and
+    its mean share of the wins; then the weights of `mcts` (its horizon),
+    every candidate's games against greedy with the weights just found.
+    One weight after the other, each beside the best found before it, each
+    kept by comparing the candidates played by the same bot."""
     program = load(_spec(rules, sets, players, "random", seed, max_steps)).program
     # The default greedy as a rival, named apart from the candidate of the
     # same weights (by an option set to its default value): a candidate that
     # plays as the default does plays the very same games.
     ref = with_weights(f"greedy:tries={GreedyAgent.settings['tries'][1]}", dict(bot_weights.DEFAULTS))
-    tried, results = [], []
+    results = []
     best = dict(bot_weights.DEFAULTS)
     for n, key in enumerate(bot_weights.CANDIDATES):
-        batch = ([dict(best)] if n == 0 else []) + _others(key, best)
-        tried += batch
+        bot = _tuned_with(key, mcts)
+        if bot is None:
+            continue
+        rivals = ("random", ref) if bot == "greedy" else (with_weights("greedy", best),)
+        batch = ([dict(best)] if n == 0 or bot != "greedy" else []) + _others(key, best)
         results += _tune_step(rules, sets, players, seed, games, max_steps, runner, progress, seats, program,
-                              ref, batch)
-        best = dict(tried[_best(results)])
-    return best, {"players": players, "seed": seed, "games_per_sweep": games, "candidates": results,
-                  "best": _best(results)}
+                              bot, rivals, batch)
+        best = dict(results[_best(results, bot)]["weights"])
+    kept = _best(results, results[-1]["bot"])
+    return best, {"players": players, "seed": seed, "games_per_sweep": games, "candidates": results, "best": kept}
 
 
-def _best(results: list) -> int:
-    """The best candidate: the best share of wins, then mean score; ties: the earlier."""
-    return max(range(len(results)), key=lambda i: (results[i]["win_share"], results[i]["mean_score"], -i))
+def _best(results: list, bot: str) -> int:
+    """The best candidate played by `bot`: the best share of wins, then mean
+    score; ties: the earlier."""
+    mine = [i for i, r in enumerate(results) if r["bot"] == bot]
+    return max(mine, key=lambda i: (results[i]["win_share"], results[i]["mean_score"], -i))
 
 
-def _tune_step(rules, sets, players, seed, games, max_steps, runner, progress, seats, program, ref, tried) -> list:
-    """Each of the weights `tried`: its games, against random and `ref`, and its mean share of the wins."""
+def _tune_step(rules, sets, players, seed, games, max_steps, runner, progress, seats, program, bot, rivals,
+               tried) -> list:
+    """Each of the weights `tried`, played by `bot`: its games (against each
+    of `rivals`, or alone), and its mean share of the wins."""
     plans = []  # (candidate number, what it is measured against, sweep)
     for i, weights in enumerate(tried):
-        bot = with_weights("greedy", weights)
+        spec = with_weights(bot, weights)
         if alone(program, seats):
-            plans.append((i, "alone", Sweep(_spec(rules, sets, players, bot, seed, max_steps),
+            plans.append((i, "alone", Sweep(_spec(rules, sets, players, spec, seed, max_steps),
                                             metrics=_alone_metrics(seats))))
             continue
-        for rival in ("random", ref):
-            plans.append((i, rival, Sweep(_spec(rules, sets, players, [bot] + [rival] * (players - 1), seed, max_steps),
-                                          metrics=_head_metrics(bot))))
+        for rival in rivals:
+            plans.append((i, rival, Sweep(_spec(rules, sets, players, [spec] + [rival] * (players - 1), seed,
+                                                max_steps), metrics=_head_metrics(spec))))
     play([s for _, _, s in plans], games, runner, progress)
     results = []
     for i, weights in enumerate(tried):
         mine = {rival: sweep for j, rival, sweep in plans if j == i}
         share = {rival: _mean(s.values["share"]) for rival, s in mine.items()}
         score = _mean([x for s in mine.values() for x in s.values["score"]])
-        results.append({"weights": weights, "games": sum(s.played for s in mine.values()),
+        results.append({"bot": bot, "weights": weights, "games": sum(s.played for s in mine.values()),
                         "win_share": _mean(list(share.values())), "mean_score": score,
-                        "against": {("greedy" if r == ref else r): v for r, v in share.items()}})
+                        "against": {_rival_name(r): v for r, v in share.items()}})
     return results
+
+
+def _rival_name(spec: str) -> str:
+    """A rival as the evidence names it: its bot (the weights are the candidates')."""
+    return spec.partition(":")[0]
