@@ -1,0 +1,89 @@
+"""The bots' shortcuts give what the long way gives: worlds dealt from a plan
+made once per decision, remembered values, shared positions. Each test
+compares a shortcut with the work done afresh, or with what the bots
+produced before the shortcut existed (recorded here), and catches a
+shortcut that serves something stale."""
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from interpreter import rng
+from interpreter.agents import make_agent
+from interpreter.loader import load_game
+from interpreter.play import world_sampler
+from interpreter.worlds import determinize
+
+from .conftest import ROOT
+
+FIXTURES = ROOT / "tests" / "fixtures"
+# The worlds sampled along a few random games of each rules file, hashed, as
+# dealt before worlds were dealt from a plan: the plan must deal every card,
+# back, mark, hidden size and secret pick the same.
+WORLDS = {
+    "rules/catalyst.rules": "463bddee46dfc2cd",
+    "rules/samples/rivals/rivals.rules": "cfb11d7503ed496b",
+    "rules/samples/capsule/capsule.rules": "3de3e6d794c84cc6",
+    "tests/fixtures/hidden_sizes/vaults.rules": "cc4f5e62b985c0dd",
+    "tests/fixtures/knowledge/peek.rules": "a06890073faab942",
+    "tests/fixtures/secrets/secrets.rules": "8e504cd6171590da",
+    "rules/catastropolis/catastropolis.rules": "4507acb45ac06063",
+}
+
+
+def positions(game, seed: int, steps: int = 120, every: int = 15):
+    """Positions of a seeded random game, every `every` decisions."""
+    players = max(game.program.min_players, min(2 + seed % 2, game.program.max_players))
+    st = game.new_initial_state(players, seed)
+    bot = make_agent("random", seed, 0)
+    for step in range(steps):
+        if st.is_terminal():
+            return
+        if step % every == 0:
+            yield st
+        st.apply_action(bot.choose_id(st.legal_actions()))
+
+
+@pytest.mark.parametrize("path", sorted(WORLDS))
+def test_worlds_are_dealt_as_before(path):
+    game = load_game(ROOT / path)
+    h = hashlib.sha256()
+    for seed in range(3):
+        for st in positions(game, seed):
+            worlds = world_sampler(st, st.current_player(), seed)
+            for _ in range(3):
+                h.update(worlds().to_json().encode())
+    assert h.hexdigest()[:16] == WORLDS[path]
+
+
+def test_a_sampler_deals_each_world_afresh():
+    """Many worlds from one sampler (one plan) are the worlds dealt one by
+    one from scratch, the generator carried along."""
+    game = load_game(FIXTURES / "hidden_sizes" / "vaults.rules")
+    for st in positions(game, 1, steps=60, every=20):
+        player = st.current_player()
+        worlds = world_sampler(st, player, 4)
+        state = rng.seed_state(4 * 7_919 + st.decisions * 31 + player)
+        for _ in range(6):
+            expected, state = determinize(st, player, state)
+            assert worlds().to_json() == expected.to_json()
+
+
+def test_a_sampler_deals_from_the_position_as_it_is_now():
+    """A sampler whose position moved on since its last world deals from
+    the new position, not from a plan made for the old one."""
+    game = load_game(ROOT / "rules" / "catalyst.rules")
+    st = game.new_initial_state(2, 2)
+    player = st.current_player()
+    worlds = world_sampler(st, player, 9)
+    _, state = determinize(st, player, rng.seed_state(9 * 7_919 + st.decisions * 31 + player))
+    worlds()
+    before = st.clone()
+
+    def cards(position):
+        return determinize(position, player, state)[0].z
+
+    while cards(st) == cards(before):  # on until the unseen cards lie elsewhere
+        st.apply_action(st.legal_actions()[-1])
+    assert worlds().z == cards(st)
