@@ -87,3 +87,17 @@ def test_a_sampler_deals_from_the_position_as_it_is_now():
     while cards(st) == cards(before):  # on until the unseen cards lie elsewhere
         st.apply_action(st.legal_actions()[-1])
     assert worlds().z == cards(st)
+
+
+def test_shuffle_draws_as_below_does():
+    """`rng.shuffle` writes the draw of `below` out: the same Fisher-Yates
+    swaps, the same state after, for every length."""
+    for n in range(12):
+        for seed in range(20):
+            items, expected = list(range(n)), list(range(n))
+            state = rng.seed_state(seed)
+            for i in range(n - 1, 0, -1):
+                state, j = rng.below(state, i + 1)
+                expected[i], expected[j] = expected[j], expected[i]
+            assert rng.shuffle(rng.seed_state(seed), items) == state
+            assert items == expected
