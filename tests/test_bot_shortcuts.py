@@ -101,3 +101,38 @@ def test_shuffle_draws_as_below_does():
                 expected[i], expected[j] = expected[j], expected[i]
             assert rng.shuffle(rng.seed_state(seed), items) == state
             assert items == expected
+
+
+def test_held_cards_list_what_cards_hold_as_the_rules_do():
+    """The evaluation lists the cards each held card holds itself (not
+    through the rules' generator): the same cards in the same order as
+    `hosted_cards`, through cards held three deep and a loop of cards
+    holding each other (arranged by hand)."""
+    from interpreter.agents.evaluate import Evaluator
+    from interpreter.language.builtins import hosted_cards
+    from interpreter.runtime.ops import zone_to_change
+
+    game = load_game(ROOT / "rules" / "catalyst.rules")
+    ev = Evaluator(game.program)
+    st = game.new_initial_state(2, 3)
+    base = game.program.zones["occupant"].base
+    deck = game.program.zones["deck"].base
+    holder, a, b, c = st.z[deck][-4:]
+    zone_to_change(st, deck).remove(holder)
+    area = game.program.zones["playing_area"].base  # player 0's
+    zone_to_change(st, area).append(holder)
+    st.loc[holder] = area
+
+    def put(card, host):
+        zone_to_change(st, st.loc[card]).remove(card)
+        zone_to_change(st, base + host)[0] = card
+        st.loc[card] = base + host
+
+    put(a, holder)
+    put(b, a)
+    put(c, b)
+    expected = [(holder, st.loc[holder])] + hosted_cards(st, holder)
+    assert [x for x in ev.held(st, 0) if x[0] in (holder, a, b, c)] == expected
+    assert [card for card, _ in expected] == [holder, a, b, c]
+    zone_to_change(st, base + c)[0] = a  # a loop: a also lies on c (listed once)
+    assert ev.held(st, 0)[:4] == [(holder, st.loc[holder])] + hosted_cards(st, holder)

@@ -33,7 +33,6 @@ from functools import partial
 
 from ..runtime.ops import zone_to_change
 from ..errors import RulesRuntimeError
-from ..language.builtins import hosted_cards
 from .recall import Recall
 
 DISCOUNT = 1.0  # share of a held card's best expected gain credited before it is earned
@@ -132,7 +131,7 @@ class Evaluator:
                     for base in bases:  # (a slotted zone's empty slot is None)
                         hosted = z[base + card]
                         if hosted.count(None) != len(hosted):
-                            out.extend(hosted_cards(st, card))
+                            out.extend(_hosted(z, bases, card))
                             break
         return out
 
@@ -409,6 +408,27 @@ def _put_back(st, card: int, src: int, dst: int, where: int) -> None:
     else:
         zone_to_change(st, src).insert(where, card)
     st.loc[card] = src
+
+
+def _hosted(z, bases: list, card: int) -> list:
+    """`hosted_cards(st, card)` (language/builtins.py: the cards `card`
+    holds, depth first, each once), for zones on cards at `bases` (all of
+    them, in the program's order): the evaluation lists them for every card
+    held that holds any, so each card's holdings are listed at once rather
+    than drawn from a generator."""
+    out: list = []
+    seen = {card}
+    stack = [iter([(inner, base + card) for base in bases for inner in z[base + card] if inner is not None])]
+    while stack:
+        for inner, zi in stack[-1]:
+            if inner not in seen:
+                seen.add(inner)
+                out.append((inner, zi))
+                stack.append(iter([(c, base + inner) for base in bases for c in z[base + inner] if c is not None]))
+                break
+        else:
+            stack.pop()
+    return out
 
 
 def by_team(vals: list, teams: list, player: int) -> tuple:
