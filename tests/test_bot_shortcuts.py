@@ -136,3 +136,40 @@ def test_held_cards_list_what_cards_hold_as_the_rules_do():
     assert [card for card, _ in expected] == [holder, a, b, c]
     zone_to_change(st, base + c)[0] = a  # a loop: a also lies on c (listed once)
     assert ev.held(st, 0)[:4] == [(holder, st.loc[holder])] + hosted_cards(st, holder)
+
+
+def test_team_totals_and_squash_give_what_the_long_way_gives():
+    """`by_team` takes each seat alone without adding up by team, and
+    `squash` finds the best other value without a generator: the same
+    numbers, to the last bit, as the long way (written out here)."""
+    import math
+
+    from interpreter.agents.evaluate import by_team, squash
+
+    def long_by_team(vals, teams, player):
+        totals: dict = {}
+        for v, t in zip(vals, teams):
+            totals[t] = totals.get(t, 0.0) + v
+        order = list(totals)
+        return [totals[t] for t in order], order.index(teams[player])
+
+    def long_squash(vals, player, scale=None):
+        margin = vals[player] - max(v for p, v in enumerate(vals) if p != player)
+        scale = scale or max(2.0, 0.15 * sum(abs(v) for v in vals) / len(vals))
+        x = margin / scale
+        return 1.0 if x > 30 else 0.0 if x < -30 else 1.0 / (1.0 + math.exp(-x))
+
+    state = rng.seed_state(5)
+    for n in (2, 3, 4):
+        for teams in (list(range(n)), [0] * n, [0, 1] * (n // 2) + [0] * (n % 2), list(range(n))[::-1]):
+            for _ in range(30):
+                vals = []
+                for _ in range(n):
+                    state, k = rng.below(state, 2_001)
+                    vals.append((k - 1_000) / 7)
+                for player in range(n):
+                    got = by_team(vals, teams, player)
+                    assert got == long_by_team(vals, teams, player)
+                    if len(got[0]) > 1:
+                        for scale in (None, 3.0):
+                            assert squash(*got, scale) == long_squash(*got, scale)

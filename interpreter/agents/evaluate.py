@@ -435,6 +435,8 @@ def by_team(vals: list, teams: list, player: int) -> tuple:
     """(each team's total value, the index of the player's team among them),
     teams in the order of their first seat (each seat alone without teams):
     a teammate's gain is the player's too."""
+    if len(set(teams)) == len(teams):  # each seat alone (the usual case): its own total, in seat order
+        return [0.0 + v for v in vals], player
     totals: dict = {}
     for v, t in zip(vals, teams):
         totals[t] = totals.get(t, 0.0) + v
@@ -446,10 +448,10 @@ def squash(vals: list, player: int, scale: float | None = None) -> float:
     """Map a player's margin over the best other value to (0, 1)."""
     if len(vals) == 1:
         return 1.0 / (1.0 + math.exp(-vals[0] / (scale or 10.0)))
-    margin = vals[player] - max(v for p, v in enumerate(vals) if p != player)
+    margin = vals[player] - max(vals[:player] + vals[player + 1:])
     if scale is None:
         # the same margin matters less when everyone has scored a lot
-        scale = max(2.0, 0.15 * sum(abs(v) for v in vals) / len(vals))
+        scale = max(2.0, 0.15 * sum(map(abs, vals)) / len(vals))
     x = margin / scale
     if x > 30:
         return 1.0
