@@ -173,3 +173,31 @@ def test_team_totals_and_squash_give_what_the_long_way_gives():
                     if len(got[0]) > 1:
                         for scale in (None, 3.0):
                             assert squash(*got, scale) == long_squash(*got, scale)
+
+
+@pytest.mark.parametrize("path, spec, seed, expected", [
+    ("rules/catalyst.rules", "mcts:24,mcts:16:horizon=0", 3, "d0f7b1008f33c8b7"),
+    ("rules/samples/rivals/rivals.rules", "mcts:16,greedy:tries=3", 1, "9e1f0b4a664cc9b6"),
+])
+def test_mcts_makes_the_recorded_choices(path, spec, seed, expected):
+    """The first 60 choices of seeded games of mcts (with the evaluation
+    and with rollouts to the end) against mcts and greedy, hashed, as they
+    were before the shortcuts: worlds, remembered values and evaluation
+    made faster must not change one (greedy's whole games are recorded in
+    tests/fixtures/greedy_choices.json)."""
+    from interpreter.agents import make_agents
+    from interpreter.play import play_game
+
+    taken: list = []
+
+    class Enough(Exception):
+        pass
+
+    def note(st, decision, choice):
+        taken.append(choice)
+        if len(taken) == 60:
+            raise Enough
+
+    with pytest.raises(Enough):
+        play_game(load_game(ROOT / path), 2, seed, make_agents(spec, 2, seed), on_decision=note)
+    assert hashlib.sha256("\n".join(taken).encode()).hexdigest()[:16] == expected
