@@ -71,14 +71,22 @@ def baseline4_games():
     return baseline_games(4)
 
 
+def _bots_evaluator(program):
+    """Build the evaluator the bots will use (their weights for the rules
+    file): it is learnt once per rules file, so it is setup, not work."""
+    from interpreter.agents.evaluate import evaluator_for
+    from interpreter.agents.weights import evaluation_weights, weights_for
+
+    evaluator_for(program, **evaluation_weights(weights_for(program)))
+
+
 def greedy_games():
     """2-player games of greedy against greedy."""
     from interpreter.agents import make_agents
-    from interpreter.agents.evaluate import evaluator_for
     from interpreter.play import play_game
 
     game = _game()
-    evaluator_for(game.program, discount=1.0)  # learnt once per rules file: setup
+    _bots_evaluator(game.program)
 
     def work(i):
         play_game(game, 2, i, make_agents("greedy", 2, i))
@@ -90,11 +98,9 @@ def mcts_search():
     """Simulations of one ISMCTS search at a 2-player opening, each a random
     rollout to the end of the game (`mcts:horizon=0`); `count` simulations."""
     from interpreter.agents import make_agent
-    from interpreter.agents.evaluate import evaluator_for
     from interpreter.play import world_sampler
 
     game = _game()
-    evaluator_for(game.program, discount=0.5)  # learnt once per rules file: setup
     st = game.new_initial_state(2, 11)
     player = st.current_player()
     state = {}
@@ -114,12 +120,11 @@ def mcts_default_search():
     """Simulations of the default `mcts` bot (each rollout one turn, best of
     4 completions, then the evaluation) at a 2-player position 30 decisions in."""
     from interpreter.agents import make_agent
-    from interpreter.agents.evaluate import evaluator_for
     from interpreter.agents.mcts import Node
     from interpreter.play import world_sampler
 
     game = _game()
-    evaluator_for(game.program, discount=0.5)  # learnt once per rules file: setup
+    _bots_evaluator(game.program)
     st = game.new_initial_state(2, 5)
     bot = make_agent("random", 5, 0)
     while st.decisions < 30 or len(st.legal_actions()) < 2:

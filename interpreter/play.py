@@ -4,15 +4,22 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from . import rng
-from .worlds import determinize
+from .worlds import Deal
 
 
 def world_sampler(st, player: int, seed: int) -> Callable:
-    """A function returning fresh worlds consistent with `player`'s view of `st`."""
+    """A function returning fresh worlds consistent with `player`'s view of
+    `st` (`worlds.determinize`, its generator carried from one world to the
+    next). A search draws many worlds from one decision: how they are dealt
+    is worked out at the first (`worlds.Deal`) and again only if the
+    position has moved on since."""
     cell = [rng.seed_state(seed * 7_919 + st.decisions * 31 + player)]
+    made = [None, None, None]  # the deal, and the decision count and history it was made at
 
     def sample():
-        world, cell[0] = determinize(st, player, cell[0])
+        if made[0] is None or made[1] != st.decisions or made[2] is not st.history:
+            made[:] = Deal(st, player), st.decisions, st.history
+        world, cell[0] = made[0].sample(cell[0])
         return world
 
     return sample

@@ -41,23 +41,65 @@ from .visibility import counter_visible, instance_visible, unseen_places
 
 def determinize(st, player: int, seed_state: int):
     """A clone of `st` with the unseen cards redistributed; returns (clone, rng)."""
-    world = st.clone()
-    world.forget_history()  # the sample is no position the true actions lead to
-    on_card = [world.ctr[c.index] for c in world.program.counter_list if c.scope == "card"]
-    on_card.append(world.known)
-    uncounted = _uncounted_zones(world, player)
-    by_back, loose, blanks = _unseen_by_back(world, player, uncounted, on_card)
-    spare = []
-    for back in sorted(by_back.keys() | loose.keys(), key=repr):
-        seed_state, left_over = _deal_back(world, player, by_back.get(back, []), loose.get(back, []), on_card,
-                                           seed_state)
-        spare += left_over
-    seed_state = _deal_uncounted(world, sorted(uncounted), blanks, spare, on_card, seed_state)
-    _forget_unseen_counters(world, player)
-    seed_state = _pick_secrets_again(world, player, seed_state)
-    # The world's own future randomness must not be the true one either.
-    world.rng, _ = _rng.next_u64(seed_state)
-    return world, seed_state
+    return Deal(st, player).sample(seed_state)
+
+
+class Deal:
+    """How worlds are dealt from one position for one player: which places
+    are unseen and which cards go there, by back, what lies on those
+    places' backs, which zones' sizes are not told, which counters are
+    forgotten. All of it is a function of the position and the player
+    alone, so a search drawing many worlds from one decision works it out
+    once (`sample` only shuffles and deals); the position must not change
+    while its worlds are drawn (`play.world_sampler` makes a new deal when
+    it does)."""
+
+    def __init__(self, st, player: int):
+        self.st, self.player = st, player
+        on_card = _on_card(st)
+        uncounted = _uncounted_zones(st, player)
+        by_back, loose, blanks = _unseen_by_back(st, player, uncounted, on_card)
+        pinned = st.known_in or ()
+        bit = 1 << player
+        # per back, in a fixed order: its places, the cards known to lie in their zone, the cards to
+        # shuffle in a fixed order (so the sample cannot depend on where the
+        # unseen cards really are), and what lies on each place's back, per
+        # counter of `on_card` that the deal can change
+        self.backs = []
+        for back in sorted(by_back.keys() | loose.keys(), key=repr):
+            places = by_back.get(back, [])
+            there = [st.z[zi][i] for zi, i in places]
+            kept = [card for card in there if pinned and pinned[card] & bit]
+            cards = sorted(set(there).difference(kept) | set(loose.get(back, [])))
+            self.backs.append((places, kept, cards, _marks(on_card, there, cards + kept)))
+        self.uncounted, self.blanks = sorted(uncounted), blanks
+        self.forgotten = _unseen_counters(st, player)
+
+    def sample(self, seed_state: int):
+        """A world dealt anew with the generator at `seed_state`; (world, rng)."""
+        world = self.st.clone()
+        world.forget_history()  # the sample is no position the true actions lead to
+        on_card = _on_card(world)
+        spare = []
+        for places, kept, cards, marks in self.backs:
+            seed_state, left_over = _deal_back(world, places, kept, cards[:], marks, on_card, seed_state)
+            spare += left_over
+        seed_state = _deal_uncounted(world, self.uncounted, self.blanks, spare, on_card, seed_state)
+        ctr = world.ctr
+        for index, owner, low in self.forgotten:
+            ctr[index][owner] = low
+        seed_state = _pick_secrets_again(world, self.player, seed_state)
+        # The world's own future randomness must not be the true one either.
+        world.rng, _ = _rng.next_u64(seed_state)
+        return world, seed_state
+
+
+def _on_card(st) -> list:
+    """What lies on a card's back, staying with its place: the per-card
+    counters' rows, and what the other players know of the card there."""
+    on_card = [st.ctr[c.index] for c in st.program.counter_list if c.scope == "card"]
+    on_card.append(st.known)
+    return on_card
 
 
 def _unseen_by_back(world, player: int, uncounted: set, on_card: list) -> tuple:
@@ -80,26 +122,36 @@ def _unseen_by_back(world, player: int, uncounted: set, on_card: list) -> tuple:
     return by_back, loose, blanks
 
 
-def _deal_back(world, player: int, places: list, loose: list, on_card: list, seed_state: int) -> tuple:
-    """The cards of one back dealt anew to its `places` (those of `loose`
-    too); what lies on a place's back stays with the place. (rng, the cards
-    left over for the zones whose size is not told)."""
-    # in a fixed order first, so the sample cannot depend on where the
-    # unseen cards really are
-    pinned = world.known_in or ()
-    bit = 1 << player
-    there = [world.z[zi][i] for zi, i in places]
-    kept = [card for card in there if pinned and pinned[card] & bit]
-    cards = sorted(set(there).difference(kept) | set(loose))
+def _marks(on_card: list, there: list, dealt: list) -> list:
+    """(k, what lies on each place's back) for each row k of `on_card` that
+    dealing the cards `dealt` to the places of the cards `there` can change:
+    a row where every place has the same value as every card dealt moves
+    nothing (the usual case: no counter on any unseen card)."""
+    marks = []
+    for k, values in enumerate(on_card):
+        counts = [values[card] for card in there]
+        if counts and (counts.count(counts[0]) != len(counts)
+                       or [values[card] for card in dealt].count(counts[0]) != len(dealt)):
+            marks.append((k, counts))
+    return marks
+
+
+def _deal_back(world, places: list, kept: list, cards: list, marks: list, on_card: list, seed_state: int) -> tuple:
+    """The cards of one back (`cards`, shuffled here, and `kept`) dealt anew
+    to its `places`; what lies on a place's back (`marks`) stays with the
+    place. (rng, the cards left over for the zones whose size is not told)."""
     seed_state = _rng.shuffle(seed_state, cards)
     if kept:
         seed_state, cards = _keep_in_their_zones(world, places, kept, cards, seed_state)
-    marks = [[values[card] for card in there] for values in on_card]  # (per counter: one pass each)
     loc = world.loc
+    row = last = None
     for (zi, i), card in zip(places, cards):
-        zone_to_change(world, zi)[i] = card
+        if zi != last:  # (places come zone instance by zone instance)
+            row, last = zone_to_change(world, zi), zi
+        row[i] = card
         loc[card] = zi
-    for values, counts in zip(on_card, marks):
+    for k, counts in marks:
+        values = on_card[k]
         for card, count in zip(cards, counts):
             values[card] = count
     return seed_state, cards[len(places):]
@@ -182,18 +234,19 @@ def _pick_secrets_again(world, player: int, seed_state: int) -> int:
     return seed_state
 
 
-def _forget_unseen_counters(world, player: int) -> None:
-    """Set every player or shared counter value `player` never sees to the
-    counter's lowest value."""
-    for info in world.program.counter_list:
+def _unseen_counters(st, player: int) -> list:
+    """(counter, owner, lowest value) of every player or shared counter value
+    `player` never sees: a world sets each to the counter's lowest value."""
+    out = []
+    for info in st.program.counter_list:
         if info.scope == "card":
             continue
-        row = world.ctr[info.index]
         low = info.minimum if info.minimum is not None else 0
         if info.maximum is not None:
             low = min(low, info.maximum)
         if info.holds_player:
             low = None  # no player
-        for owner in range(len(row)):
+        for owner in range(len(st.ctr[info.index])):
             if not counter_visible(info, owner if info.scope == "player" else None, player):
-                row[owner] = low
+                out.append((info.index, owner, low))
+    return out

@@ -33,7 +33,6 @@ from functools import partial
 
 from ..runtime.ops import zone_to_change
 from ..errors import RulesRuntimeError
-from ..language.builtins import hosted_cards
 from .recall import Recall
 
 DISCOUNT = 1.0  # share of a held card's best expected gain credited before it is earned
@@ -132,7 +131,7 @@ class Evaluator:
                     for base in bases:  # (a slotted zone's empty slot is None)
                         hosted = z[base + card]
                         if hosted.count(None) != len(hosted):
-                            out.extend(hosted_cards(st, card))
+                            out.extend(_hosted(z, bases, card))
                             break
         return out
 
@@ -411,10 +410,33 @@ def _put_back(st, card: int, src: int, dst: int, where: int) -> None:
     st.loc[card] = src
 
 
+def _hosted(z, bases: list, card: int) -> list:
+    """`hosted_cards(st, card)` (language/builtins.py: the cards `card`
+    holds, depth first, each once), for zones on cards at `bases` (all of
+    them, in the program's order): the evaluation lists them for every card
+    held that holds any, so each card's holdings are listed at once rather
+    than drawn from a generator."""
+    out: list = []
+    seen = {card}
+    stack = [iter([(inner, base + card) for base in bases for inner in z[base + card] if inner is not None])]
+    while stack:
+        for inner, zi in stack[-1]:
+            if inner not in seen:
+                seen.add(inner)
+                out.append((inner, zi))
+                stack.append(iter([(c, base + inner) for base in bases for c in z[base + inner] if c is not None]))
+                break
+        else:
+            stack.pop()
+    return out
+
+
 def by_team(vals: list, teams: list, player: int) -> tuple:
     """(each team's total value, the index of the player's team among them),
     teams in the order of their first seat (each seat alone without teams):
     a teammate's gain is the player's too."""
+    if len(set(teams)) == len(teams):  # each seat alone (the usual case): its own total, in seat order
+        return [0.0 + v for v in vals], player
     totals: dict = {}
     for v, t in zip(vals, teams):
         totals[t] = totals.get(t, 0.0) + v
@@ -426,10 +448,10 @@ def squash(vals: list, player: int, scale: float | None = None) -> float:
     """Map a player's margin over the best other value to (0, 1)."""
     if len(vals) == 1:
         return 1.0 / (1.0 + math.exp(-vals[0] / (scale or 10.0)))
-    margin = vals[player] - max(v for p, v in enumerate(vals) if p != player)
+    margin = vals[player] - max(vals[:player] + vals[player + 1:])
     if scale is None:
         # the same margin matters less when everyone has scored a lot
-        scale = max(2.0, 0.15 * sum(abs(v) for v in vals) / len(vals))
+        scale = max(2.0, 0.15 * sum(map(abs, vals)) / len(vals))
     x = margin / scale
     if x > 30:
         return 1.0

@@ -98,9 +98,13 @@ NOTED_BY_COPIES = ("zones", "counters", "locations")
 NOTED_BY_CLASS = ("bookkeeping",)
 KEYED = ("acting",)
 NOT_READ = ("knowledge", "random", "execution", "decision", "record", "working")
-# The round's bookkeeping: the state's attributes a computation may read
-# besides the zones, counters and locations.
-BOOKKEEPING = fields_of("bookkeeping")
+# The number of players: bookkeeping, but part of every key (values are
+# kept per player count: it sets the length of the counters' rows), so a
+# read of it, frequent (`for each player`), needs no noting.
+KEYED_BOOKKEEPING = ("n",)
+# The round's bookkeeping a computation's reads of are noted: the state's
+# attributes it may read besides the zones, counters and locations.
+BOOKKEEPING = tuple(name for name in fields_of("bookkeeping") if name not in KEYED_BOOKKEEPING)
 # Per thread (bots of several tables may think at once: serve runs them in
 # threads), per computation being noted (innermost last), the names it read.
 _noting = threading.local()

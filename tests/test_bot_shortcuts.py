@@ -1,0 +1,203 @@
+"""The bots' shortcuts give what the long way gives: worlds dealt from a plan
+made once per decision, remembered values, shared positions. Each test
+compares a shortcut with the work done afresh, or with what the bots
+produced before the shortcut existed (recorded here), and catches a
+shortcut that serves something stale."""
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from interpreter import rng
+from interpreter.agents import make_agent
+from interpreter.loader import load_game
+from interpreter.play import world_sampler
+from interpreter.worlds import determinize
+
+from .conftest import ROOT
+
+FIXTURES = ROOT / "tests" / "fixtures"
+# The worlds sampled along a few random games of each rules file, hashed, as
+# dealt before worlds were dealt from a plan: the plan must deal every card,
+# back, mark, hidden size and secret pick the same.
+WORLDS = {
+    "rules/catalyst.rules": "463bddee46dfc2cd",
+    "rules/samples/rivals/rivals.rules": "cfb11d7503ed496b",
+    "rules/samples/capsule/capsule.rules": "3de3e6d794c84cc6",
+    "tests/fixtures/hidden_sizes/vaults.rules": "cc4f5e62b985c0dd",
+    "tests/fixtures/knowledge/peek.rules": "a06890073faab942",
+    "tests/fixtures/secrets/secrets.rules": "8e504cd6171590da",
+    "rules/catastropolis/catastropolis.rules": "4507acb45ac06063",
+}
+
+
+def positions(game, seed: int, steps: int = 120, every: int = 15):
+    """Positions of a seeded random game, every `every` decisions."""
+    players = max(game.program.min_players, min(2 + seed % 2, game.program.max_players))
+    st = game.new_initial_state(players, seed)
+    bot = make_agent("random", seed, 0)
+    for step in range(steps):
+        if st.is_terminal():
+            return
+        if step % every == 0:
+            yield st
+        st.apply_action(bot.choose_id(st.legal_actions()))
+
+
+@pytest.mark.parametrize("path", sorted(WORLDS))
+def test_worlds_are_dealt_as_before(path):
+    game = load_game(ROOT / path)
+    h = hashlib.sha256()
+    for seed in range(3):
+        for st in positions(game, seed):
+            worlds = world_sampler(st, st.current_player(), seed)
+            for _ in range(3):
+                h.update(worlds().to_json().encode())
+    assert h.hexdigest()[:16] == WORLDS[path]
+
+
+def test_a_sampler_deals_each_world_afresh():
+    """Many worlds from one sampler (one plan) are the worlds dealt one by
+    one from scratch, the generator carried along."""
+    game = load_game(FIXTURES / "hidden_sizes" / "vaults.rules")
+    for st in positions(game, 1, steps=60, every=20):
+        player = st.current_player()
+        worlds = world_sampler(st, player, 4)
+        state = rng.seed_state(4 * 7_919 + st.decisions * 31 + player)
+        for _ in range(6):
+            expected, state = determinize(st, player, state)
+            assert worlds().to_json() == expected.to_json()
+
+
+def test_a_sampler_deals_from_the_position_as_it_is_now():
+    """A sampler whose position moved on since its last world deals from
+    the new position, not from a plan made for the old one."""
+    game = load_game(ROOT / "rules" / "catalyst.rules")
+    st = game.new_initial_state(2, 2)
+    player = st.current_player()
+    worlds = world_sampler(st, player, 9)
+    _, state = determinize(st, player, rng.seed_state(9 * 7_919 + st.decisions * 31 + player))
+    worlds()
+    before = st.clone()
+
+    def cards(position):
+        return determinize(position, player, state)[0].z
+
+    while cards(st) == cards(before):  # on until the unseen cards lie elsewhere
+        st.apply_action(st.legal_actions()[-1])
+    assert worlds().z == cards(st)
+
+
+def test_shuffle_draws_as_below_does():
+    """`rng.shuffle` writes the draw of `below` out: the same Fisher-Yates
+    swaps, the same state after, for every length."""
+    for n in range(12):
+        for seed in range(20):
+            items, expected = list(range(n)), list(range(n))
+            state = rng.seed_state(seed)
+            for i in range(n - 1, 0, -1):
+                state, j = rng.below(state, i + 1)
+                expected[i], expected[j] = expected[j], expected[i]
+            assert rng.shuffle(rng.seed_state(seed), items) == state
+            assert items == expected
+
+
+def test_held_cards_list_what_cards_hold_as_the_rules_do():
+    """The evaluation lists the cards each held card holds itself (not
+    through the rules' generator): the same cards in the same order as
+    `hosted_cards`, through cards held three deep and a loop of cards
+    holding each other (arranged by hand)."""
+    from interpreter.agents.evaluate import Evaluator
+    from interpreter.language.builtins import hosted_cards
+    from interpreter.runtime.ops import zone_to_change
+
+    game = load_game(ROOT / "rules" / "catalyst.rules")
+    ev = Evaluator(game.program)
+    st = game.new_initial_state(2, 3)
+    base = game.program.zones["occupant"].base
+    deck = game.program.zones["deck"].base
+    holder, a, b, c = st.z[deck][-4:]
+    zone_to_change(st, deck).remove(holder)
+    area = game.program.zones["playing_area"].base  # player 0's
+    zone_to_change(st, area).append(holder)
+    st.loc[holder] = area
+
+    def put(card, host):
+        zone_to_change(st, st.loc[card]).remove(card)
+        zone_to_change(st, base + host)[0] = card
+        st.loc[card] = base + host
+
+    put(a, holder)
+    put(b, a)
+    put(c, b)
+    expected = [(holder, st.loc[holder])] + hosted_cards(st, holder)
+    assert [x for x in ev.held(st, 0) if x[0] in (holder, a, b, c)] == expected
+    assert [card for card, _ in expected] == [holder, a, b, c]
+    zone_to_change(st, base + c)[0] = a  # a loop: a also lies on c (listed once)
+    assert ev.held(st, 0)[:4] == [(holder, st.loc[holder])] + hosted_cards(st, holder)
+
+
+def test_team_totals_and_squash_give_what_the_long_way_gives():
+    """`by_team` takes each seat alone without adding up by team, and
+    `squash` finds the best other value without a generator: the same
+    numbers, to the last bit, as the long way (written out here)."""
+    import math
+
+    from interpreter.agents.evaluate import by_team, squash
+
+    def long_by_team(vals, teams, player):
+        totals: dict = {}
+        for v, t in zip(vals, teams):
+            totals[t] = totals.get(t, 0.0) + v
+        order = list(totals)
+        return [totals[t] for t in order], order.index(teams[player])
+
+    def long_squash(vals, player, scale=None):
+        margin = vals[player] - max(v for p, v in enumerate(vals) if p != player)
+        scale = scale or max(2.0, 0.15 * sum(abs(v) for v in vals) / len(vals))
+        x = margin / scale
+        return 1.0 if x > 30 else 0.0 if x < -30 else 1.0 / (1.0 + math.exp(-x))
+
+    state = rng.seed_state(5)
+    for n in (2, 3, 4):
+        for teams in (list(range(n)), [0] * n, [0, 1] * (n // 2) + [0] * (n % 2), list(range(n))[::-1]):
+            for _ in range(30):
+                vals = []
+                for _ in range(n):
+                    state, k = rng.below(state, 2_001)
+                    vals.append((k - 1_000) / 7)
+                for player in range(n):
+                    got = by_team(vals, teams, player)
+                    assert got == long_by_team(vals, teams, player)
+                    if len(got[0]) > 1:
+                        for scale in (None, 3.0):
+                            assert squash(*got, scale) == long_squash(*got, scale)
+
+
+@pytest.mark.parametrize("path, spec, seed, expected", [
+    ("rules/catalyst.rules", "mcts:24,mcts:16:horizon=0", 3, "d0f7b1008f33c8b7"),
+    ("rules/samples/rivals/rivals.rules", "mcts:16,greedy:tries=3", 1, "9e1f0b4a664cc9b6"),
+])
+def test_mcts_makes_the_recorded_choices(path, spec, seed, expected):
+    """The first 60 choices of seeded games of mcts (with the evaluation
+    and with rollouts to the end) against mcts and greedy, hashed, as they
+    were before the shortcuts: worlds, remembered values and evaluation
+    made faster must not change one (greedy's whole games are recorded in
+    tests/fixtures/greedy_choices.json)."""
+    from interpreter.agents import make_agents
+    from interpreter.play import play_game
+
+    taken: list = []
+
+    class Enough(Exception):
+        pass
+
+    def note(st, decision, choice):
+        taken.append(choice)
+        if len(taken) == 60:
+            raise Enough
+
+    with pytest.raises(Enough):
+        play_game(load_game(ROOT / path), 2, seed, make_agents(spec, 2, seed), on_decision=note)
+    assert hashlib.sha256("\n".join(taken).encode()).hexdigest()[:16] == expected
