@@ -113,6 +113,7 @@ class MCTSAgent(Agent):
         self.discount = opts["discount"]
         self.last_iterations = 0
         self.kept = None  # (decision count, player, subtree) to carry on with
+        self.setup = None  # (program, horizon, evaluator) of the current search
 
     def choose(self, decision, observation, worlds=None) -> str:
         all_options = [o.id for o in decision.options]
@@ -134,6 +135,7 @@ class MCTSAgent(Agent):
                 self.kept = None
             return choice
         world = worlds()
+        self.setup = None  # the weights are read again for every decision
         root = None
         if self.reuse and self.kept is not None and self.kept[:2] == (world.decisions, decision.player):
             root = self.kept[2]  # the same turn goes on: keep what was learnt
@@ -165,8 +167,12 @@ class MCTSAgent(Agent):
 
     # -- one iteration
     def iterate(self, root: Node, st, allowed=None) -> None:
-        horizon = self.rollout_turns(st.program)
-        ev = evaluator_for(st.program, **self.weights(st.program)) if horizon else None
+        setup = self.setup
+        if setup is None or setup[0] is not st.program:
+            horizon = self.rollout_turns(st.program)
+            ev = evaluator_for(st.program, **self.weights(st.program)) if horizon else None
+            setup = self.setup = (st.program, horizon, ev)
+        _, horizon, ev = setup
         base = ev.values(st) if horizon else None
         node = root
         path = []  # (node, player who chose) for backup
