@@ -42,7 +42,7 @@ def call(st, code: int, args=()):
     c = st.program.codes[code]
     if not c.resumable:
         return c.fn(st, *args)
-    fr = [code, 0, list(args)]  # the rule's first block makes room for its other locals
+    fr = [code, 0, [*args, *c.room]]  # its arguments, then room for its other locals
     st.frames.append(fr)
     return c.fn(st, fr)
 
