@@ -260,6 +260,9 @@ def _register_runtime(module, program) -> None:
         code = effects.get(name)
         if code is None:
             raise RulesRuntimeError(f"unknown effect '{name}'", span)
+        c = st.program.codes[code]
+        if not c.resumable:  # (an effect takes no argument: run here, without calls.call's frame of its own)
+            return c.fn(st)
         return calls.call(st, code)
 
     module.helper("R_effect", effect)
