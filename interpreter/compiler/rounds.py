@@ -150,23 +150,22 @@ def turns_once(st, fr, pc: int, rule, code: int, rounds: bool = False):
     frames = st.frames
     fn, room = rule.fn, rule.room
     while True:
-        if pc == 3:
-            st.cur = st.me = st.order[st.pos]
-            st.turns += 1
-            if st.events is not None:
-                st.events.append(("turn", st.turns, st.me))
-            if st.turns > budget:
-                too_many_turns(st)
-            pc = 4
-        if pc == 4:
+        if pc < 5:  # (block 3, then 4; or 4 alone)
+            if pc == 3:
+                st.cur = st.me = st.order[st.pos]
+                st.turns = turns = st.turns + 1
+                if st.events is not None:
+                    st.events.append(("turn", turns, st.me))
+                if turns > budget:
+                    too_many_turns(st)
             fr[1] = 5
             nf = [code, 0, [*room]]
             frames.append(nf)
             if fn(st, nf) is SUSPEND:
                 return SUSPEND
-        st.pos += 1
+        st.pos = pos = st.pos + 1
         pc = 3
-        if st.pos < len(st.order):
+        if pos < len(st.order):
             continue
         if not rounds:
             return None
