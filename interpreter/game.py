@@ -266,7 +266,7 @@ class GameState(State):
         return {label: _number(v) for label, v in self._raw_breakdown(player).items()}
 
     def scores(self) -> list:
-        return [_number(sum(self._raw_breakdown(p).values())) for p in range(self.n)]
+        return [_total(self._raw_breakdown(p).values()) for p in range(self.n)]
 
     def tiebreaks(self, player: int) -> list:
         me = self.me
@@ -392,7 +392,7 @@ class GameState(State):
         `cooperative score` game its `shared_score` and `best_score`; a game
         of `teams by` each seat's `team`."""
         raw = [self._raw_breakdown(p) for p in range(self.n)]  # each score term once per player
-        scores = [_number(sum(terms.values())) for terms in raw]
+        scores = [_total(terms.values()) for terms in raw]
         result = {
             "players": self.n,
             "scores": scores,
@@ -536,5 +536,33 @@ class GameState(State):
 
 def _number(value):
     if isinstance(value, Fraction):
-        return int(value) if value.denominator == 1 else float(round(value, 4))
+        return int(value) if value.denominator == 1 else _rounded(value.numerator, value.denominator)
     return value
+
+
+def _rounded(n: int, d: int) -> float:
+    """float(round(Fraction(n, d), 4)) for d > 0 (to 4 places, half to even),
+    worked out on the two integers: Fraction's own methods cost as much as
+    the rest of scoring a game."""
+    q, r = divmod(n * 10_000, d)
+    if 2 * r > d or (2 * r == d and q % 2):
+        q += 1
+    return q / 10_000
+
+
+def _total(values):
+    """_number(sum(values)) for a score's terms, adding the ints and
+    Fractions (a prize shared by a tie) as one numerator over one
+    denominator rather than through Fraction arithmetic; any other value
+    is added as `sum` adds it."""
+    n, d = 0, 1
+    for v in values:
+        if v.__class__ is int:
+            n += v * d
+        elif v.__class__ is Fraction:
+            n, d = n * v.denominator + v.numerator * d, d * v.denominator
+        else:
+            return _number(sum(values))
+    if n % d == 0:
+        return n // d
+    return _rounded(n, d)

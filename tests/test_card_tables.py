@@ -100,3 +100,19 @@ def test_lists_of_known_most_items_are_added_without_a_count(tmp_path):
     st = game.new_initial_state(2, 1)
     terms = dict(st.program.score_terms)
     assert terms["Top"](st) == 6 and terms["Any"](st) == 6
+
+
+def test_a_table_by_a_card_and_another_value_is_a_list_by_card(tmp_path):
+    """`T0[card][slot]`: the first read is of a list (read faster than a
+    dict's subclass), one lazily made table per card; each card's values
+    are those of the expression, computed when first asked for."""
+    game = row(tmp_path)
+    table = game.program.module.ns["T0"]
+    assert type(table) is list and len(table) == len(game.program.card_ids)
+    assert not any(table)  # nothing computed before it is asked for
+    st = game.new_initial_state(2, 3)
+    assert any(table)
+    fn = game.program.module.ns["card_table"]
+    for card, values in enumerate(table):
+        for slot, value in values.items():
+            assert value == fn(card, slot)

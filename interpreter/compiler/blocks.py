@@ -1,14 +1,16 @@
 """Cutting a rule into numbered blocks, and the dispatch loop that runs them.
 
 A resumable rule function is written as blocks of lines; a line is
-`(indent, text, span)`, where the text may be a marker: ("jump", label),
-("set", label) (store the block to resume at in the frame) or ("pad", None)
-(make room for the rule's locals in its frame). Once every block is written,
+`(indent, text, span)`, where the text may be a marker: ("jump", label) or
+("set", label) (store the block to resume at in the frame). Whoever makes a
+rule's frame makes it with room for all its locals (see `frame_of`). Once every block is written,
 unreachable blocks are dropped, jumps through blocks that only jump on are
 shortened, and the blocks are rendered inside `while True:` behind `if pc ==`
 checks, grouped so that entering a late block costs few comparisons.
 """
 from __future__ import annotations
+
+import re
 
 from .codegen import Label
 
@@ -82,13 +84,11 @@ class BlockWriter:
         indent, text, _ = block[-1]
         return indent == 0 and (text in ("return S", "return None") or (isinstance(text, tuple) and text[0] == "jump"))
 
-    def render(self, fname: str, pad: int, room: str = "") -> list:
+    def render(self, fname: str) -> list:
         """The dispatch loop over the blocks. Blocks are checked in groups
         (`if pc < 8:` around blocks 4-7), so resuming at a late block costs a
         few comparisons, not one per block; a block falls through to the next
-        one, and a jump elsewhere restarts the dispatch. `room`: the name of
-        a tuple of `pad` nones that makes room for the locals (else a list
-        is made of them)."""
+        one, and a jump elsewhere restarts the dispatch."""
         out = [(0, f"def {fname}(st, fr):", None), (1, "L = fr[2]", None), *HEAD,
                (1, "pc = fr[1]", None), (1, "while True:", None)]
         group = max(3, int(len(self.blocks) ** 0.5 + 0.5))
@@ -101,10 +101,6 @@ class BlockWriter:
             for j, (indent, text, span) in enumerate(block):
                 if isinstance(text, tuple):
                     kind, label = text
-                    if kind == "pad":
-                        if pad > 0:
-                            out.append((indent + base + 1, f"L += {room}" if room else f"L.extend([None] * {pad})", span))
-                        continue
                     if kind == "set":
                         out.append((indent + base + 1, f"fr[1] = {label.n}", span))
                         continue
@@ -133,6 +129,28 @@ class BlockWriter:
         return forward
 
     # ------------------------------------------------------------ statements
+
+
+# A rule's frame as its caller writes it: `frame_of(code, args)` stands for
+# its locals until every rule is generated, when `fill_rooms` writes the
+# nones of the locals after the arguments (the callee's count is known then).
+_ROOM = re.compile("(\\[?)\x00room(\\d+)\x00")
+
+
+def frame_of(code: int, args: list) -> str:
+    """`[code, 0, [args, None, ...]]`: a new frame of rule `code`."""
+    return f"[{code}, 0, [{', '.join(args)}\x00room{code}\x00]]"
+
+
+def fill_rooms(functions: list, codes: list) -> None:
+    """Write the nones of each frame made by the generated functions."""
+    def room(m):
+        nones = ", ".join(["None"] * len(codes[int(m.group(2))].room))
+        return m.group(1) + nones if m.group(1) or not nones else ", " + nones
+    for _, lines in functions:
+        for k, (indent, text, span) in enumerate(lines):
+            if isinstance(text, str) and "\x00" in text:
+                lines[k] = (indent, _ROOM.sub(room, text), span)
 
 
 def slot_index(text: str) -> int:

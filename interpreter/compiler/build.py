@@ -11,6 +11,7 @@ from ..language.typecheck import typed
 from ..language.value_types import CARD, PLAYER, PLAYERS
 from ..runtime import calls, memory, ops, picks
 from ..runtime import helpers as rt
+from .blocks import fill_rooms
 from .boards import adjacency_functions, build_boards
 from .codegen import Module
 from .decisions import spoke
@@ -147,6 +148,7 @@ def _generate_rules(program, model, module, exprs, bodies) -> "RuleContext":
     for key, name, params_, body, prompt, decl in bodies:
         gen = RuleGen(ctx, code_index[key], name, params_, body, prompt, code_index[key] in ctx.resumable, decl.span)
         program.codes.append(gen.generate())
+    fill_rooms(module.functions, program.codes)
     program.effect_codes = {name: code_index[name] for name in model.effects}
     program.actions = list(model.actions)
     return ctx
@@ -258,6 +260,9 @@ def _register_runtime(module, program) -> None:
         code = effects.get(name)
         if code is None:
             raise RulesRuntimeError(f"unknown effect '{name}'", span)
+        c = st.program.codes[code]
+        if not c.resumable:  # (an effect takes no argument: run here, without calls.call's frame of its own)
+            return c.fn(st)
         return calls.call(st, code)
 
     module.helper("R_effect", effect)

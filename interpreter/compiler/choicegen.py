@@ -12,7 +12,7 @@ from ..language.reads import options_list, reads_private_counter
 from ..runtime.explain import not_open
 from . import decisions as dp
 from . import fusion
-from .blocks import slot_index
+from .blocks import frame_of, slot_index
 from .codegen import Label
 from .exprgen import Names
 
@@ -213,7 +213,7 @@ class ChoiceGen:
             self.indent += 1
             if code in self.ctx.resumable:
                 self.lines.append((self.indent, ("set", end), s.span))
-                self.emit(f"nf = [{code}, 0, []]", s.span)
+                self.emit(f"nf = {frame_of(code, [])}", s.span)
                 self.emit("st.frames.append(nf)", s.span)
                 self.emit(f"if {self.ctx.function_names[code]}(st, nf) is S: return S", s.span)
             else:

@@ -51,6 +51,7 @@ class Code:
     resumable: bool = True
     nblocks: int = 0
     fn: Optional[Callable] = None
+    room: tuple = ()  # a resumable rule's locals after its arguments, as nones: its frame is made with them
 
 
 @dataclass

@@ -75,7 +75,7 @@ def build_main(program, setup: int, phases: list, hooks: dict) -> Code:
                 fast = once and plain and rule.resumable
                 while True:
                     if fast:
-                        if turns_once(st, fr, pc, phase.code, rule.fn, hookless) is SUSPEND:
+                        if turns_once(st, fr, pc, rule, phase.code, hookless) is SUSPEND:
                             return SUSPEND
                         break
                     if pc == 3:
@@ -92,7 +92,7 @@ def build_main(program, setup: int, phases: list, hooks: dict) -> Code:
                     if pc == 4:
                         fr[1] = 5
                         if rule.resumable:
-                            nf = [phase.code, 0, []]
+                            nf = [phase.code, 0, [*rule.room]]
                             st.frames.append(nf)
                             if rule.fn(st, nf) is SUSPEND:
                                 return SUSPEND
@@ -137,7 +137,7 @@ def build_main(program, setup: int, phases: list, hooks: dict) -> Code:
     return Code("game", 0, resumable=True, nblocks=9, fn=main)
 
 
-def turns_once(st, fr, pc: int, code: int, fn, rounds: bool = False):
+def turns_once(st, fr, pc: int, rule, code: int, rounds: bool = False):
     """The turns of a phase played once round, each only its resumable rule
     (no start- or end-of-turn hook): the loop of `main` for its most common
     case, with nothing asked at each turn that cannot change. Resumes at
@@ -148,24 +148,24 @@ def turns_once(st, fr, pc: int, code: int, fn, rounds: bool = False):
     game ends."""
     budget = st.program.turn_budget
     frames = st.frames
+    fn, room = rule.fn, rule.room
     while True:
-        if pc == 3:
-            st.cur = st.me = st.order[st.pos]
-            st.turns += 1
-            if st.events is not None:
-                st.events.append(("turn", st.turns, st.me))
-            if st.turns > budget:
-                too_many_turns(st)
-            pc = 4
-        if pc == 4:
+        if pc < 5:  # (block 3, then 4; or 4 alone)
+            if pc == 3:
+                st.cur = st.me = st.order[st.pos]
+                st.turns = turns = st.turns + 1
+                if st.events is not None:
+                    st.events.append(("turn", turns, st.me))
+                if turns > budget:
+                    too_many_turns(st)
             fr[1] = 5
-            nf = [code, 0, []]
+            nf = [code, 0, [*room]]
             frames.append(nf)
             if fn(st, nf) is SUSPEND:
                 return SUSPEND
-        st.pos += 1
+        st.pos = pos = st.pos + 1
         pc = 3
-        if st.pos < len(st.order):
+        if pos < len(st.order):
             continue
         if not rounds:
             return None

@@ -11,14 +11,13 @@ block, statements that cannot suspend are again straight Python.
 """
 from __future__ import annotations
 
-import functools
 import re
 
 from ..language import nodes as n
 from ..language.reads import names_used
 from ..language.builtins import VALUES
 from . import fusion
-from .blocks import HEAD, BlockWriter
+from .blocks import HEAD, BlockWriter, frame_of
 from .choicegen import ChoiceGen
 from .codegen import Label
 from ..language.value_types import CARD
@@ -31,13 +30,6 @@ from .program import Code
 from ..runtime.helpers import LARGEST
 
 _TEMP = re.compile(r"^t\d+$")  # a temporary holding a new list (fused_list)
-
-
-@functools.lru_cache(maxsize=None)
-def _nones(count: int) -> tuple:
-    """`count` nones: the room a resumable rule makes for its locals (one
-    object per count, so the module names it once)."""
-    return (None,) * count
 
 
 def resumable_rules(model, keys: dict) -> set:
@@ -103,7 +95,6 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
             args.append(v)
         if self.resumable:
             self.place(Label())
-            self.lines.append((0, ("pad", None), None))  # callers pass only the arguments
         self.emit(f"if st.cov is not None: st.cov[{self.index}] += 1")
         self.block(self.body, names)
         if self.resumable:
@@ -111,13 +102,13 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
             self.emit("return None")
             self.blocks.append(self.lines)
             self.prune(self.points)
-            pad = self.nlocals - len(self.params)
-            lines = self.render(fname, pad, self.module.const(_nones(pad)) if pad > 0 else "")
+            lines = self.render(fname)
         else:
             lines = [(0, f"def {fname}({', '.join(['st', *args])}):", None), *HEAD,
                      *[(i + 1, t, s) for i, t, s in self.lines]]
         self.module.add_function(fname, self.name, lines, self.span)
-        return Code(self.name, self.nlocals, resumable=self.resumable, nblocks=len(self.blocks) if self.resumable else 0)
+        return Code(self.name, self.nlocals, resumable=self.resumable, nblocks=len(self.blocks) if self.resumable else 0,
+                    room=(None,) * (self.nlocals - len(self.params)) if self.resumable else ())
 
     def block(self, stmts, names: Names) -> None:
         for stmt in stmts:
@@ -270,7 +261,7 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
             return
         after = Label()
         self.lines.append((self.indent, ("set", after), span))
-        self.emit(f"nf = [{code}, 0, [{', '.join(args)}]]", span)
+        self.emit(f"nf = {frame_of(code, args)}", span)
         self.emit("st.frames.append(nf)", span)
         self.emit(f"if {self.ctx.function_names[code]}(st, nf) is S: return S", span)
         self.place(after)

@@ -24,7 +24,7 @@ from ..language import nodes as n
 from ..language.builtins import FUNCTIONS
 from ..language.names import LOCALS, resolve_name
 from ..language.value_types import BOOL, CARD, NUMBER, PLAYER
-from ..runtime.tables import Table
+from ..runtime.tables import Table, rows
 
 _VAR = re.compile(r"\b[vs]\d+\b")  # loop variables of expressions and of statements
 _STATE = re.compile(r"\b(?:st|ctr|z|L|R_\w+|B_\w+|[mtp]\d+)\b")  # anything of the position, or a helper
@@ -67,7 +67,9 @@ class Tables:
         params = [f"v{i}" for i in range(len(variables))]
         canonical = _VAR.sub(lambda m: params[variables.index(m.group(0))], text)
         if canonical not in self.made:
-            table = Table(len(params))
+            cards = {t for name, t in names.access.items() if names.types.get(name) == CARD}
+            # by a card and another value: a list of the cards' tables (a list is read faster than a dict's subclass)
+            table = [] if len(params) == 2 and variables[0] in cards else Table(len(params))
             name = self.module.value("T", table)
             fname = self.module.function_name("card table")
             lines = [(0, f"def {fname}({', '.join(params)}):", None), (1, f"return {canonical}", expr.span)]
@@ -78,7 +80,10 @@ class Tables:
 
     def finish(self, ns) -> None:
         for table, fname in self._tables:
-            table.fn = ns[fname]
+            if isinstance(table, list):
+                table[:] = rows(ns[fname], len(ns["CARD_IDS"]))
+            else:
+                table.fn = ns[fname]
 
     def _operations(self, expr, names):
         """How many operations `expr` does, if it reads only card data, its

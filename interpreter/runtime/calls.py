@@ -40,9 +40,9 @@ def call(st, code: int, args=()):
     """Run code object `code` (a rule): to completion if it cannot suspend,
     else in a new frame; returns SUSPEND if a decision became pending."""
     c = st.program.codes[code]
-    if not c.resumable:
-        return c.fn(st, *args)
-    fr = [code, 0, list(args)]  # the rule's first block makes room for its other locals
+    if not c.resumable:  # (most often an effect, with no argument: a plain call costs less than one with *)
+        return c.fn(st, *args) if args else c.fn(st)
+    fr = [code, 0, [*args, *c.room]]  # its arguments, then room for its other locals
     st.frames.append(fr)
     return c.fn(st, fr)
 

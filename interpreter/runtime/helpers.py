@@ -345,19 +345,25 @@ _RESOLVE_OPTIONS: dict = {}
 def resolve_options(st, remaining, effects):
     """Options of `resolve any`: each alternative of each remaining item whose
     effect can do something now (see `possible`), then done. The options a
-    card's items give are kept, and only filtered by the effects' conditions."""
-    ids, values = _item_options(remaining, effects)
+    card's items give are kept, with the effect of each, and only the
+    effects with a condition are asked; while all of them can do something
+    the kept lists themselves are the options (nobody changes them)."""
+    ids, values, alts = _item_options(remaining, effects)
     conditions = st.program.effect_conditions
     if not conditions or not ids:
         return ids, values
-    kept_ids, kept = [], []
-    for i, v in zip(ids, values):  # "done" is the one value that is no (item, effect) pair
-        if v.__class__ is str or (when := conditions.get(v[1])) is None or when(st):
-            kept_ids.append(i)
-            kept.append(v)
-    if len(kept) == 1:  # only "done": nothing left that can do anything
+    shut = None
+    for k, alt in enumerate(alts):
+        when = conditions.get(alt)
+        if when is not None and not when(st):
+            if shut is None:
+                shut = set()
+            shut.add(k)
+    if shut is None:
+        return ids, values
+    if len(shut) == len(alts):  # only "done" would be left: nothing can do anything
         return [], []
-    return kept_ids, kept
+    return [i for k, i in enumerate(ids) if k not in shut], [v for k, v in enumerate(values) if k not in shut]
 
 
 def possible(st, alternatives) -> tuple:
@@ -367,6 +373,7 @@ def possible(st, alternatives) -> tuple:
 
 
 def _item_options(remaining, effects):
+    """(ids, values, the effect of each value but the last, done)."""
     key = (remaining, effects)
     found = _RESOLVE_OPTIONS.get(key)
     if found is not None:
@@ -376,12 +383,13 @@ def _item_options(remaining, effects):
         for alt in effects[i]:
             ids.append(f"{i + 1}:{alt}")
             values.append((i, alt))
+    alts = tuple(alt for _, alt in values)
     if ids:
         ids.append("done")
         values.append(DONE)
     if len(_RESOLVE_OPTIONS) < 100_000:
-        _RESOLVE_OPTIONS[key] = (ids, values)
-    return ids, values
+        _RESOLVE_OPTIONS[key] = (ids, values, alts)
+    return ids, values, alts
 
 
 # ---------------------------------------------------------------- statements

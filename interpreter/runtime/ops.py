@@ -204,47 +204,60 @@ def shuffle(st, zi: int) -> None:
 
 
 def slide(st, zi: int) -> None:
-    """Close the gaps of a slotted zone, pushing cards toward its last slot."""
+    """Close the gaps of a slotted zone, pushing cards toward its last slot.
+    (Run at every turn of some games, most often with one gap: that gap is
+    taken out and put first by two list methods, not by making the row anew.)"""
     zone = st.z[zi]
-    gaps = zone.count(None)
-    if gaps:
+    if None not in zone:
+        return
+    owned = st.owned
+    if owned is None or zi not in owned:
         zone = zone_to_change(st, zi)
+    gaps = zone.count(None)
+    if gaps == 1:
+        zone.remove(None)
+        zone.insert(0, None)
+    else:
         zone[:] = [None] * gaps + [c for c in zone if c is not None]
 
 
 def refill(st, zi: int, src: int) -> None:
-    """Fill the empty slots of a zone from the top of `src`, last slot first."""
-    if None not in st.z[zi]:
+    """Fill the empty slots of a zone from the top of `src`, last slot first.
+    (Run at every turn of some games: a zone without a gap is left at once,
+    and a single gap is found by `index`, not by going through the slots.)"""
+    zone = st.z[zi]
+    if None not in zone:
         return
     owned = st.owned
-    zone = st.z[zi] if owned is not None and zi in owned else zone_to_change(st, zi)
+    if owned is None or zi not in owned:
+        zone = zone_to_change(st, zi)
     source = st.z[src] if owned is not None and src in owned else zone_to_change(st, src)
+    empty = (zone.index(None),) if zone.count(None) == 1 else [i for i, c in enumerate(zone) if c is None][::-1]
     info = st.program.zone_of_instance[src]
     seers = st.program.seers[src]
     loc = st.loc
-    for i in range(len(zone) - 1, -1, -1):
-        if zone[i] is None:
-            if info.slots:
-                card = top(st, src)
-                if card is None:
-                    return
-                source[source.index(card)] = None
-            else:
-                if not source:
-                    return
-                card = source.pop()
-            if st.known_in is not None:
-                leaving(st, card, src, zi)
-            zone[i] = card
-            loc[card] = zi
-            if seers:
-                st.known[card] |= seers
-            if info.top_visible:
-                show_top(st, src)
-            if st.events is not None:
-                st.events.append(("move", card, src, zi, tuple(st.known)))
-            if info.empty_hook is not None and (source.count(None) == len(source) if info.slots else not source):
-                run_nested(st, info.empty_hook)
+    for i in empty:
+        if info.slots:
+            card = top(st, src)
+            if card is None:
+                return
+            source[source.index(card)] = None
+        else:
+            if not source:
+                return
+            card = source.pop()
+        if st.known_in is not None:
+            leaving(st, card, src, zi)
+        zone[i] = card
+        loc[card] = zi
+        if seers:
+            st.known[card] |= seers
+        if info.top_visible:
+            show_top(st, src)
+        if st.events is not None:
+            st.events.append(("move", card, src, zi, tuple(st.known)))
+        if info.empty_hook is not None and (source.count(None) == len(source) if info.slots else not source):
+            run_nested(st, info.empty_hook)
 
 
 def show_options(st, values) -> None:

@@ -30,3 +30,9 @@ class Table(dict):
 
     def __reduce__(self):
         return Table, (self.arity, self.fn)  # what was computed is made again when asked
+
+
+def rows(fn, count: int) -> list:
+    """The table of `fn(card, b)` as a list by card of each card's table of
+    `b` (what `Table(2, fn)` makes of a card the first time it is asked for)."""
+    return [Table(1, functools.partial(fn, card)) for card in range(count)]

@@ -1,0 +1,56 @@
+"""The options of `resolve any` (runtime/helpers.py `resolve_options`): the
+kept options of a card's items, with only the effects that have a
+condition asked, are at every decision the options that asking every
+alternative's condition in turn gives; while every effect can do something
+the kept lists themselves are offered."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_game
+from interpreter.compiler.decisions import ResolveAnyPoint
+from interpreter.rng import Draws, seed_state
+from interpreter.runtime.helpers import DONE, _item_options
+
+RULES = Path(__file__).resolve().parents[1] / "rules" / "catalyst.rules"
+
+
+def every_alternative_asked(st, remaining, effects):
+    """The options as they were first written: each alternative of each
+    remaining item whose effect's condition holds (or has none), then done."""
+    conditions = st.program.effect_conditions
+    ids, values = [], []
+    for i in remaining:
+        for alt in effects[i]:
+            when = conditions.get(alt)
+            if when is None or when(st):
+                ids.append(f"{i + 1}:{alt}")
+                values.append((i, alt))
+    if not ids:
+        return [], []
+    return ids + ["done"], values + [DONE]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_resolve_any_offers_what_asking_each_alternative_offers(players):
+    game = load_game(RULES)
+    seen = {"some shut": 0, "all open": 0}
+    for seed in range(6):
+        st = game.new_initial_state(players, seed)
+        draws = Draws(seed_state(seed))
+        while not st.is_terminal():
+            point = st.program.decisions[st.point]
+            if isinstance(point, ResolveAnyPoint):
+                L = st.frames[-1][2]
+                remaining, effects = L[point.rem], L[point.fx]
+                assert (st.option_ids, st.option_values) == every_alternative_asked(st, remaining, effects)
+                offered = sum(len(effects[i]) for i in remaining)
+                if len(st.option_ids) == offered + 1:  # the kept lists themselves: none made per decision
+                    seen["all open"] += 1
+                    assert st.option_ids is _item_options(remaining, effects)[0]
+                else:
+                    seen["some shut"] += 1
+            st.apply_action(draws.choose_id(st.legal_actions()))
+    assert all(seen.values()), seen
