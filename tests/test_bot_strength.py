@@ -237,6 +237,14 @@ def test_bots_tune_measures_stores_and_reuses_the_weights():
         assert all({**w, "horizon": 1} == tried[greedy_best] for w in tried[5:])
         assert all(list(c["against"]) == ["greedy"] for c in candidates[5:])
         assert tuning["best"] >= 5 and ladder["weights"] == candidates[tuning["best"]]["weights"]
+        text = _tuning_lines(ladder)
+        assert text[0] == "tuning (greedy with each weight: mean share of the wins against random and greedy):"
+        assert text[6] == "tuning (mcts:2 with each weight: mean share of the wins against greedy):"
+        # each candidate by the weights its bot takes, the kept values marked in both paragraphs
+        assert [line.split(",")[1].split()[0] for line in text[1:6]] == ["turns"] * 5
+        assert [line.split(",")[1].split()[:2] for line in text[7:]] == [["horizon", "1"], ["horizon", "2"],
+                                                                          ["horizon", "3"]]
+        assert sum("<- kept" in line for line in text[1:6]) == sum("<- kept" in line for line in text[7:]) == 1
         assert [(r["bot"], r["against"], r["games"]) for r in ladder["ladder"]] == [("greedy", "random", 2),
                                                                                   ("mcts:2", "greedy", 2)]
         assert weights.stored(program)["weights"] == ladder["weights"]
@@ -244,6 +252,16 @@ def test_bots_tune_measures_stores_and_reuses_the_weights():
         assert "(measured by an earlier --tune)" in later.output.splitlines()[1]
     finally:
         _forget(program)
+
+
+def _tuning_lines(ladder: dict) -> list:
+    """The tuning paragraphs `catalyst bots` prints for a --json ladder."""
+    from cli.bots import ladder_text
+    from interpreter.simulation.strength import Ladder
+
+    text = ladder_text(Ladder(ladder["rules"], ladder["title"], ladder["players"], ladder["seed"], ladder["weights"],
+                              ladder["weights_from"], [], ladder["deciding_seats"], ladder["tuning"]))
+    return text.splitlines()[2:-2]
 
 
 def test_bots_alone_compares_each_bot_on_the_same_games():
