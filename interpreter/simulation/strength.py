@@ -17,6 +17,8 @@ each candidate plays games against `random` and against `greedy` with the
 default weights (the default itself too), every candidate on the
 same seeds (common random numbers); the best share of wins is kept (ties:
 the earlier candidate, the default first), and stored for the rules file.
+Those seeds are not the ladder's (`TUNE_SEEDS`): the ladder then measures
+the kept weights on games their choice never saw.
 The weights are tuned one after the other (`weights.CANDIDATES`' order),
 each with the best values found so far for those before it: the tries add
 up instead of multiplying.
@@ -41,6 +43,10 @@ from .sweep import Sweep, aborted_on_interrupt, play
 
 STRENGTH_FORMAT = "rules-bot-strength/1"
 TUNE_GAMES = 20  # games of each sweep of a tuning: enough to tell a bot that never plays its cards
+# The tuning's games are seeded this far from the ladder's, so that the
+# ladder measures the weights kept on games their choice never saw (else the
+# best of several candidates on the same games looks better than it is).
+TUNE_SEEDS = 1_000_000
 
 
 @dataclass
@@ -175,8 +181,8 @@ def measure(rules: str, games: int = 200, players: int = 2, mcts: str = "mcts:20
         runner = make_runner(jobs)
         try:
             if tune_games:
-                weights, tuning = _tune(rules, sets, players, seed, tune_games, max_steps, runner, progress, seats,
-                                        mcts)
+                weights, tuning = _tune(rules, sets, players, seed + TUNE_SEEDS, tune_games, max_steps, runner,
+                                        progress, seats, mcts)
                 bot_weights.store(program.fingerprint, weights, tuning)
                 source = "tuned"
             else:
