@@ -72,6 +72,7 @@ def test_bots_use_the_weights_stored_for_the_rules_file(role_draft):
     try:
         assert greedy.weights(program) == mcts.weights(program) == {"discount": 0.25}
         assert greedy.lookahead(program) == 2 and mcts.rollout_turns(program) == 3
+        assert list(weights.weights_for(program)) == list(weights.DEFAULTS)  # printed in that order
         assert make_agent("greedy:discount=0.75", 0, 0).weights(program) == {"discount": 0.75}
         assert make_agent("mcts:10:horizon=0", 0, 0).rollout_turns(program) == 0
         assert weights.stored(program)["evidence"] == {"why": "a test"}

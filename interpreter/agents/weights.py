@@ -93,7 +93,7 @@ def read_entry(fingerprint: str) -> dict | None:
     if (type(body) is not dict or body.get("format") != FORMAT or body.get("key") != entry_key(fingerprint)
             or not _valid(body.get("weights")) or type(body.get("evidence")) is not dict):
         return None
-    return {"weights": body["weights"], "evidence": body["evidence"]}
+    return {"weights": {k: body["weights"][k] for k in DEFAULTS}, "evidence": body["evidence"]}  # (in DEFAULTS' order)
 
 
 def store(fingerprint: str, weights: dict, evidence: dict) -> None:
