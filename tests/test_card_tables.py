@@ -104,15 +104,22 @@ def test_lists_of_known_most_items_are_added_without_a_count(tmp_path):
 
 def test_a_table_by_a_card_and_another_value_is_a_list_by_card(tmp_path):
     """`T0[card][slot]`: the first read is of a list (read faster than a
-    dict's subclass), one lazily made table per card; each card's values
-    are those of the expression, computed when first asked for."""
+    dict's subclass); by a slot walked, each card's values are a plain list
+    by slot, computed once the rules are compiled, those of the expression."""
     game = row(tmp_path)
     table = game.program.module.ns["T0"]
     assert type(table) is list and len(table) == len(game.program.card_ids)
-    assert not any(table)  # nothing computed before it is asked for
-    st = game.new_initial_state(2, 3)
-    assert any(table)
     fn = game.program.module.ns["card_table"]
     for card, values in enumerate(table):
-        for slot, value in values.items():
-            assert value == fn(card, slot)
+        assert type(values) is list and values == [fn(card, slot) for slot in range(3)]
+
+
+def test_a_card_whose_value_fails_keeps_a_table_computed_when_asked(tmp_path):
+    """A card without the field: its values are not computed beforehand
+    (they would fail, and fail where they are asked for), the other cards' are."""
+    from interpreter.runtime.tables import Table
+
+    game = row(tmp_path, CARDS.replace("{name: D, cost: 6}", "{name: D}"))
+    table = game.program.module.ns["T0"]
+    assert [type(values) for values in table] == [list, list, list, Table]
+    assert not table[3]  # nothing computed before it is asked for

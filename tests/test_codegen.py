@@ -398,3 +398,39 @@ def test_a_card_chosen_where_every_player_sees_it_is_not_handled_as_taken_unseen
     assert "L[0] = vals[0]" in recruit and "R_chosen" not in recruit
     points = load_game(CATALYST).program.decisions
     assert points[0].in_sight and not all(getattr(p, "in_sight", False) for p in points if p.kind == "card")
+
+
+def test_a_loop_of_statements_reads_a_counter_row_once_and_its_values_as_they_change():
+    """`for each c in L where mark of c == 1`: the counter's row is read
+    once before the loop (the list holding it never changes), its values
+    at each card, after what the body did to the cards before: here the
+    first card clears every mark, so it alone passes."""
+    rules = '''\
+game "Marks"
+players 2
+cards "cards.yaml" into box
+counter gold: per player, min 0
+counter mark: per card, min 0
+zone box: shared, visible
+zone hand: per player, visible
+setup:
+    move [c for c in box] to hand
+    for each c in hand:
+        set mark of c to 1
+    for each c in hand where mark of c == 1:
+        for each d in hand:
+            set mark of d to 0
+        gain 1 gold
+    end game after 1 more rounds
+turn:
+    pass
+score:
+    "Gold": gold
+'''
+    cards = "thing:\n  - {name: A}\n  - {name: B}\n  - {name: C}\n"
+    game = load_game(text=rules, cards={"cards.yaml": cards})
+    setup = game.program.module.text.split("# 12: for each c in hand where mark of c == 1:")[1]
+    row = re.search(r"(t\d+) = ctr\[1\]\n", setup)
+    assert row and f"if not ({row.group(1)}[" in setup.split("\n\n")[0]
+    st = game.new_initial_state(2, 1)
+    assert sum(st.ctr[0]) == 1

@@ -48,6 +48,19 @@ def test_clone_is_independent(catalyst):
     assert copy.to_json() != before
 
 
+def test_a_blank_state_holds_each_field_s_default_of_its_own(catalyst):
+    """`blank` is written out from FIELDS: every field at its default, and
+    two blank states share no list or set."""
+    from interpreter.engine.state import FIELDS, State
+
+    first, second = State.blank(catalyst.program), State.blank(catalyst.program)
+    assert type(first) is State and first.program is catalyst.program
+    for f in FIELDS:
+        value = getattr(first, f.name)
+        assert value == f.default and type(value) is type(f.default), f.name
+        assert not isinstance(value, (list, set, dict)) or value is not getattr(second, f.name)
+
+
 def test_save_of_other_rules_is_refused(catalyst):
     st = catalyst.new_initial_state(2, 5)
     data = json.loads(st.to_json())

@@ -63,7 +63,8 @@ class ExprGen(Visitor):
         self._define_sizes: dict = {}  # define name -> length of its generated code, once generated
         self._depth = 0  # loops of the expression being generated that enclose the current point
         # Loop variables walking a slotted zone's slots -> [what is walked, the
-        # name of its slot number if `slot(var)` was asked for, else None].
+        # name of its slot number if `slot(var)` was asked for, else None,
+        # how many slots the zone has (the slot numbers a walk gives: 0 to that less 1)].
         self._slots: dict = {}
         self._inlining: set = set()
         self._uses: dict = {}
@@ -256,7 +257,7 @@ class ExprGen(Visitor):
         numbering the slots if `slot(VAR)` was asked for inside it: the slot
         is the loop's count, not a search of the zone for the card (nothing
         moves while an expression is evaluated)."""
-        source, number = self._slots.pop(var, (None, None))
+        source, number, _ = self._slots.pop(var, (None, None, None))
         if number is None:
             return text
         return text.replace(f"for {var} in {source}", f"for {number}, {var} in enumerate({source})", 1)
@@ -274,7 +275,7 @@ class ExprGen(Visitor):
         if info is None:
             return self.visit(expr, names), None
         source = self.zone_cards(info, self._zone_offset(expr, names), raw=True)
-        self._slots[var] = [source, None]  # `slot(var)` inside the loop is its count (see `numbered`)
+        self._slots[var] = [source, None, info.slots]  # `slot(var)` inside the loop is its count (see `numbered`)
         return source, f"{var} is not None"
 
     def _zone_offset(self, expr, names: Names) -> str:

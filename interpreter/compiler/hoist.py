@@ -240,3 +240,17 @@ def lifted(module, texts: list) -> tuple:
     names = {read: module.name("t") for read in reads}
     pattern = re.compile("|".join(re.escape(read) for read in sorted(reads, key=len, reverse=True)))
     return [f"{t} = {read}" for read, t in names.items()], [pattern.sub(lambda m: names[m.group(0)], text) for text in texts]
+
+
+# A counter's row (its values by owner): the list itself is made with the state and never replaced.
+_ROW = re.compile(r"\bctr\[\d+\](?=\[)")
+
+
+def rows_lifted(module, text: str) -> tuple:
+    """(statements naming each counter row `text` reads, `text` reading
+    those names): for the condition of a loop of statements whose body may
+    change the counters' values, but never which list holds a counter's
+    row, so the row is read once before the loop, not at every item."""
+    rows = dict.fromkeys(_ROW.findall(text))
+    names = {row: module.name("t") for row in rows}
+    return [f"{t} = {row}" for row, t in names.items()], _ROW.sub(lambda m: names[m.group(0)], text)

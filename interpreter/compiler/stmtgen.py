@@ -25,6 +25,7 @@ from ..language.visitor import Visitor
 from .exprgen import Names
 from ..runtime.explain import nothing_from
 from .flowgen import FlowGen
+from .hoist import rows_lifted
 from .knowgen import KnowledgeGen
 from .program import Code
 from ..runtime.helpers import LARGEST
@@ -322,6 +323,10 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
         inner = names.bind(s.var, v, self.x.types.element(s.iterable, names.types))
         cond = self.x.gen(s.cond, inner) if s.cond is not None else None
         if not crosses:
+            if cond is not None:
+                rows, cond = rows_lifted(self.module, cond)
+                for line in rows:
+                    self.emit(line, s.span)
             self.emit(f"for {v} in {it if _TEMP.match(it) else f'tuple({it})'}:", s.span)
             prelude = [(f"if not {cond}: continue", s.cond.span)] if cond is not None else []
             self.body_of(s.body, inner, prelude, loop=True)

@@ -42,7 +42,10 @@ class Tables:
         self.module = module
         self.enabled = enabled
         self.made: dict = {}  # canonical source -> (table name, function name)
-        self._tables: list = []  # (Table, function name)
+        self._tables: list = []  # (Table, function name, table name)
+        # table name -> how many slots the slot numbers its second variable takes
+        # come from (the most of every use), or None where one is not a slot number
+        self._slot_counts: dict = {}
         self._inside = False  # generating a tabled expression: its parts are not tables of their own
 
     def candidate(self, expr, names) -> bool:
@@ -61,7 +64,8 @@ class Tables:
             self._inside = False
         variables = list(dict.fromkeys(_VAR.findall(text)))
         keys = {t for name, t in names.access.items() if names.types.get(name) in _KEYS}
-        keys |= {walk[1] for walk in self.x._slots.values() if walk[1] is not None}
+        slots = {walk[1]: walk[2] for walk in self.x._slots.values() if walk[1] is not None}
+        keys |= slots.keys()
         if not 1 <= len(variables) <= 2 or not set(variables) <= keys or _STATE.search(text):
             return text
         params = [f"v{i}" for i in range(len(variables))]
@@ -75,13 +79,17 @@ class Tables:
             lines = [(0, f"def {fname}({', '.join(params)}):", None), (1, f"return {canonical}", expr.span)]
             self.module.add_function(fname, "", lines, expr.span, title="values of card data, kept by card")
             self.made[canonical] = (name, fname)
-            self._tables.append((table, fname))
-        return self.made[canonical][0] + "".join(f"[{v}]" for v in variables)
+            self._tables.append((table, fname, name))
+        name = self.made[canonical][0]
+        count = slots.get(variables[-1]) if len(variables) == 2 else None
+        known = self._slot_counts.get(name, count)
+        self._slot_counts[name] = None if count is None or known is None else max(count, known)
+        return name + "".join(f"[{v}]" for v in variables)
 
     def finish(self, ns) -> None:
-        for table, fname in self._tables:
+        for table, fname, name in self._tables:
             if isinstance(table, list):
-                table[:] = rows(ns[fname], len(ns["CARD_IDS"]))
+                table[:] = rows(ns[fname], len(ns["CARD_IDS"]), self._slot_counts[name])
             else:
                 table.fn = ns[fname]
 

@@ -169,19 +169,24 @@ def _clone_function():
     return function("\n".join(lines) + "\n", "clone", {"new": object.__new__}, allowed, "<state fields>")
 
 
+def _blank_function():
+    """`blank(cls, program)`, written out field by field from FIELDS (one
+    assignment of each default, not a `setattr` loop: a state is made at the
+    start of every game) and compiled once."""
+    lines = ["def blank(cls, program):", "    st = new(cls)", "    st.program = program"]
+    lines += [f"    st.{f.name} = {f.default!r}" for f in FIELDS]
+    lines.append("    return st")
+    allowed = Allowed(frozenset({"blank", "new", "program", "cls", *(f.name for f in FIELDS)}),
+                      re.compile(r"^(cls|program|st)$"))
+    return function("\n".join(lines) + "\n", "blank", {"new": object.__new__}, allowed, "<state fields>")
+
+
 class State:
     __slots__ = ("program",) + tuple(f.name for f in FIELDS)
 
     clone = _clone_function()
-
-    @classmethod
-    def blank(cls, program) -> "State":
-        """A state of `program` with every field at its default, to be filled."""
-        st = cls.__new__(cls)
-        st.program = program
-        for f in FIELDS:
-            setattr(st, f.name, f.default)
-        return st
+    # `State.blank(program)`: a state of `program` with every field at its default, to be filled
+    blank = classmethod(_blank_function())
 
     # -- the pending decision
     def pending(self) -> Optional[Pending]:

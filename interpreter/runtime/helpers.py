@@ -512,7 +512,8 @@ def answered(st, ids) -> int:
     (a choice without a pass, an action), calls this before it would make
     the decision pending: this runs at every decision of every playout."""
     choose = st.auto[st.me]
-    if choose is None or st.nesting or st.decisions >= st.program.decision_budget:
+    decisions = st.decisions
+    if choose is None or st.nesting or decisions >= st.program.decision_budget:
         return -1
     action = choose(ids)
     try:
@@ -520,7 +521,7 @@ def answered(st, ids) -> int:
     except ValueError:
         raise not_legal(action, ids) from None
     st.observed = None
-    st.decisions += 1
+    st.decisions = decisions + 1
     if st.seed is not None:
         st.history = (st.history, action)
     st.steps = 0  # the step budget is per decision, as `run` counts it

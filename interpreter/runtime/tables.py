@@ -32,7 +32,20 @@ class Table(dict):
         return Table, (self.arity, self.fn)  # what was computed is made again when asked
 
 
-def rows(fn, count: int) -> list:
+def rows(fn, count: int, slots=None) -> list:
     """The table of `fn(card, b)` as a list by card of each card's table of
-    `b` (what `Table(2, fn)` makes of a card the first time it is asked for)."""
-    return [Table(1, functools.partial(fn, card)) for card in range(count)]
+    `b` (what `Table(2, fn)` makes of a card the first time it is asked for).
+    Where `b` is the number of a slot walked, among `slots` slots, a card's
+    values are computed now, into a plain list (read faster than the dict's
+    subclass); a card with a value that fails keeps its table, so that the
+    value fails where it is asked for, as the expression would."""
+    out = []
+    for card in range(count):
+        if slots is not None:
+            try:
+                out.append([fn(card, slot) for slot in range(slots)])
+                continue
+            except Exception:  # noqa: BLE001 (asked for, it fails again, where and as it would)
+                pass
+        out.append(Table(1, functools.partial(fn, card)))
+    return out
