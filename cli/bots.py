@@ -105,4 +105,3 @@ def _tuning_text(tuning: dict) -> list:
 def _same(c: dict, kept: dict, known) -> bool:
     """Whether candidate `c` has the kept values of the weights its bot takes."""
     return all(kept["weights"][k] == v for k, v in c["weights"].items() if k in known)
-

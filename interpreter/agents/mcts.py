@@ -64,10 +64,11 @@ class MCTSAgent(Agent):
     separated by ':' (`mcts:200:c=0.5:horizon=2`):
 
     - `c` (0.7): UCT exploration constant, on results in [0, 1];
-    - `horizon`: turns a rollout finishes before the position is valued
-      by the generic evaluation (by default the number measured for the
-      rules file, weights.py; else 1); 0 plays at random to the end and
-      uses the game's own result (1 shared among the winners);
+    - `horizon`: stretches of play a rollout finishes (a player's
+      decisions until another player decides or the turn ends) before the
+      position is valued by the generic evaluation (by default the number
+      measured for the rules file, weights.py; else 1); 0 plays at random
+      to the end and uses the game's own result (1 shared among the winners);
     - `tries` (4): random completions of each rollout turn, of which the best
       for the player whose turn it is is kept;
     - `discount`: the evaluation's credit for held cards (by default the
@@ -215,8 +216,8 @@ class MCTSAgent(Agent):
     weights = GreedyAgent.weights  # the same evaluation as greedy's, at the end of each rollout
 
     def rollout_turns(self, program) -> int:
-        """The turns a rollout finishes: the option's, else the number
-        measured for the rules file (or the default)."""
+        """The stretches of play a rollout finishes: the option's, else the
+        number measured for the rules file (or the default)."""
         return self.horizon if self.horizon is not None else weights_for(program)["horizon"]
 
     def rollout(self, st, base, ev, horizon: int) -> list:
