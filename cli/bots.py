@@ -96,12 +96,13 @@ def _tuning_text(tuning: dict) -> list:
                                                          if "alone" not in against else "win rate, then mean score):"))
         known = AGENTS[bot.partition(":")[0]].settings
         for c in mine:
-            mark = "  <- kept" if c is kept or (c["bot"] != kept["bot"] and _same(c, kept, known)) else ""
+            mark = "  <- kept" if _same(c, kept, known) else ""
             values = ", ".join(f"{k} {v:g}" for k, v in c["weights"].items() if k in known)
             out.append(f"  {values:<24}{c['win_share']:7.1%} over {c['games']} games, mean score {c['mean_score']:.1f}{mark}")
     return out
 
 
 def _same(c: dict, kept: dict, known) -> bool:
-    """Whether candidate `c` has the kept values of the weights its bot takes."""
+    """Whether candidate `c` has the kept values of the weights its bot
+    takes (in a paragraph, the candidates differ in those weights)."""
     return all(kept["weights"][k] == v for k, v in c["weights"].items() if k in known)
