@@ -397,7 +397,45 @@ def test_a_card_chosen_where_every_player_sees_it_is_not_handled_as_taken_unseen
     recruit = CliRunner().invoke(cli, ["compile", "rules/catalyst.rules", "--rule", "recruit_one"]).output
     assert "L[0] = vals[0]" in recruit and "R_chosen" not in recruit
     points = load_game(CATALYST).program.decisions
-    assert points[0].in_sight and not all(getattr(p, "in_sight", False) for p in points if p.kind == "card")
+    assert all(p.in_sight for p in points if getattr(p, "kind", None) == "card")  # every zone is visible but the scoring piles
+
+
+def test_a_choice_through_definitions_of_visible_zones_is_taken_in_sight():
+    """A choice's options seen through a definition, a concatenation and a
+    comprehension lie in sight when every zone they come from is visible,
+    one held by a card included (ops.chosen judges a card by its zone
+    alone): nothing is handled as taken unseen there. One zone every player
+    does not see, anywhere in the list, keeps the choice unseen."""
+    rules = '''\
+game "Sight"
+players 2
+cards "cards.yaml" into box
+zone box: shared, visible
+zone table: per player, visible
+zone vault: per player, owner only
+zone under: per card, visible
+define spread = table + [c for b in table for c in under of b]
+define kept = table + [c for c in vault]
+define open_tables = [b for b in table where size(under of b) == 0]
+setup:
+    move [c for c in box] to table
+turn:
+    choose c in spread as "spread {c.name}":
+        pass
+    choose c in kept as "kept {c.name}":
+        pass
+    choose c in open_tables as "open {c.name}":
+        pass
+    end game now
+score:
+    "Cards": size(table)
+'''
+    cards = "thing:\n  - {name: A}\n  - {name: B}\n"
+    game = load_game(text=rules, cards={"cards.yaml": cards})
+    sight = [p.in_sight for p in game.program.decisions if p.kind == "card"]
+    assert sight == [True, False, True]
+    turn = game.program.module.text.split("def turn(st, fr):")[1]
+    assert turn.count("R_chosen(st, ") == 2  # the forced and the answered option of `kept`
 
 
 def test_a_loop_of_statements_reads_a_counter_row_once_and_its_values_as_they_change():

@@ -69,7 +69,7 @@ class ChoiceGen:
         chosen = names.bind(s.var, slot, self.x.types.element(s.iterable, names.types), secret=s.secretly)
         label = self.x.function(s.label, chosen, self.name, s.span, template=True) if s.label is not None else None
         point = dp.ChoosePoint(slot_index(slot), kind, label, self.prompt)
-        point.in_sight = kind == "card" and self.x.seen_by_all(s.iterable, names)
+        point.in_sight = kind == "card" and self.x.taken_in_sight(s.iterable, names)
         point.secretly = s.secretly
         self.pass_label(point, s, names)
         self.ask(point, s.span)
