@@ -238,9 +238,17 @@ def start_of_round(st) -> None:
         if not st.order:
             raise RulesRuntimeError("the turn order is empty")
     else:
-        first, n = st.first, st.n
-        st.order = (*range(first, n), *range(first))
+        orders = _SEAT_ORDERS.get(st.n) or _SEAT_ORDERS.setdefault(st.n, _seat_orders(st.n))
+        st.order = orders[st.first]
     st.pos = 0
+
+
+_SEAT_ORDERS: dict = {}  # player count -> its orders by first player (made once: every round asks)
+
+
+def _seat_orders(n: int) -> tuple:
+    """Seat order from each first player, for `n` players."""
+    return tuple((*range(first, n), *range(first)) for first in range(n))
 
 
 def next_in_order(st, reread: bool = True) -> bool:

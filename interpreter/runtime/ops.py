@@ -20,6 +20,8 @@ list first unless this state already did since it was made or cloned.
 """
 from __future__ import annotations
 
+from itertools import filterfalse
+
 from .. import rng as _rng
 from ..errors import RulesRuntimeError
 from .calls import run_nested
@@ -115,7 +117,7 @@ def move_many(st, cards: tuple, zi: int, bottom: bool = False) -> bool:
     if left.slots or arriving.slots or left.top_visible or arriving.top_visible:
         return False
     moving = set(cards)
-    kept = [c for c in st.z[src] if c not in moving]
+    kept = list(filterfalse(moving.__contains__, st.z[src]))  # (a loop in C: setups move whole zones)
     if len(st.z[src]) - len(kept) != len(cards):  # a card twice, or lying elsewhere
         return False
     source, target = zone_to_change(st, src), zone_to_change(st, zi)
