@@ -141,8 +141,14 @@ class ChoiceGen:
         if kind == "card" and self.ctx.program.has_copies:
             return "R_card_option_ids(st, vals)"
         if kind == "card":
-            return "list(map(CARD_IDS.__getitem__, vals))"
+            return self.ids_of("CARD_IDS")
         return f"R_option_ids(st.program, {self.module.const(kind)}, vals)"
+
+    def ids_of(self, table: str) -> str:
+        """The ids of the options `vals` by their place in `table` (a
+        comprehension: cheaper than mapping for a few options)."""
+        v = self.module.name("v")
+        return f"[{table}[{v}] for {v} in vals]"
 
     def fused_list(self, iterable, names, span, target=None, test=None, whole=False):
         """Where `iterable` is a concatenation or a comprehension (or, if
@@ -203,7 +209,7 @@ class ChoiceGen:
             sources = ", ".join(filter(None, (self.x.card_sources(when, Names(), unseen_only=True) for when in whens)))
             self.jump_if("len(vals) == 1" + (f" and R_public(st, ({sources},))" if sources else ""), dispatch, s.span,
                          (f"{slot} = vals[0]", f"if st.events is not None: R_forced(st, {point.id}, vals[0])"))
-        self.suspend(point, f"list(map({self.module.const([name for name, _ in actions])}.__getitem__, vals))", "vals", s.span,
+        self.suspend(point, self.ids_of(self.module.const([name for name, _ in actions])), "vals", s.span,
                      (slot, dispatch))
         point.dispatch = dispatch
         self.place(dispatch)

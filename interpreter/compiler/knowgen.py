@@ -47,7 +47,7 @@ class KnowledgeGen:
         self.ask(point, s.span)
         self.emit(f"vals = list({rest})", s.span)
         self.jump_if("len(vals) == 1", body, s.span, (f"{slot} = vals[0]",))
-        self.suspend(point, "list(map(CARD_IDS.__getitem__, vals))", "vals", s.span)
+        self.suspend(point, self.ids_of("CARD_IDS"), "vals", s.span)
         point.body = body
         self.place(body)
         self.emit(f"{rest} = R_lay(st, {slot}, {rest})", s.span)
