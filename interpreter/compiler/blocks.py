@@ -5,8 +5,9 @@ A resumable rule function is written as blocks of lines; a line is
 ("set", label) (store the block to resume at in the frame). Whoever makes a
 rule's frame makes it with room for all its locals (see `frame_of`). Once every block is written,
 unreachable blocks are dropped, jumps through blocks that only jump on are
-shortened, and the blocks are rendered inside `while True:` behind `if pc ==`
-checks, grouped so that entering a late block costs few comparisons.
+shortened, a jump to a block that only ends the rule ends it in place, and the
+blocks are rendered inside `while True:` behind `if pc ==` checks, grouped so
+that entering a late block costs few comparisons.
 """
 from __future__ import annotations
 
@@ -92,6 +93,7 @@ class BlockWriter:
         out = [(0, f"def {fname}(st, fr):", None), (1, "L = fr[2]", None), *HEAD,
                (1, "pc = fr[1]", None), (1, "while True:", None)]
         group = max(3, int(len(self.blocks) ** 0.5 + 0.5))
+        ends = self._returns()
         for k, block in enumerate(self.blocks):
             if k % group == 0 and len(self.blocks) > group:
                 out.append((2, f"if pc < {k + group}:", None))
@@ -105,12 +107,26 @@ class BlockWriter:
                         out.append((indent + base + 1, f"fr[1] = {label.n}", span))
                         continue
                     target = label.n
+                    if target in ends:  # (the block it would go to only returns)
+                        out += [(indent + base + 1 + i, t, span) for i, t in ends[target]]
+                        continue
                     out.append((indent + base + 1, f"pc = {target}", span))
                     if not (j == last and indent == 0 and target > k):
                         out.append((indent + base + 1, "continue", span))
                     continue
                 out.append((indent + base + 1, text, span))
         return out
+
+    def _returns(self) -> dict:
+        """Block number -> its lines, for the short blocks that only end the
+        rule (`st.frames.pop()`, `return None`): a jump there runs them in
+        place instead of going round the dispatch loop."""
+        ends = {}
+        for k, block in enumerate(self.blocks):
+            if (len(block) <= 2 and all(isinstance(text, str) and indent == 0 for indent, text, _ in block)
+                    and block[-1][1] in ("return S", "return None")):
+                ends[k] = [(indent, text) for indent, text, _ in block]
+        return ends
 
     def _forwarding(self):
         """Block number -> the block execution really continues at, skipping
