@@ -54,3 +54,32 @@ def test_resolve_any_offers_what_asking_each_alternative_offers(players):
                     seen["some shut"] += 1
             st.apply_action(draws.choose_id(st.legal_actions()))
     assert all(seen.values()), seen
+
+
+
+@pytest.mark.parametrize("items", [1, 31, 32, 40])
+def test_resolve_any_offers_every_item_of_a_short_or_long_list(items):
+    """The items left at the start of `resolve any` come from a table made
+    once for lists of up to 31 items and are counted out for longer ones:
+    either way every item is offered, then done."""
+    rules = """\
+game "Many"
+players 2
+cards "cards.yaml" into box
+counter gold: per player, min 0
+zone box: shared, visible
+kind thing:
+    effects: effects
+effect coin "take 1 gold": gain 1 gold
+setup:
+    end game after 1 more rounds
+turn:
+    resolve any of top(box).effects
+score:
+    "Gold": gold
+"""
+    cards = "thing:\n  - {name: A, effects: \"" + " ".join(["coin"] * items) + "\"}\n"
+    st = load_game(text=rules, cards={"cards.yaml": cards}).new_initial_state(2, 0)
+    assert st.legal_actions() == [f"{i + 1}:coin" for i in range(items)] + ["done"]
+    st.apply_action("1:coin")
+    assert st.legal_actions() == [f"{i + 1}:coin" for i in range(1 if items > 1 else 0, items)] + ["done"]

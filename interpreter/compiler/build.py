@@ -268,6 +268,7 @@ def _register_runtime(module, program) -> None:
     module.helper("R_effect", effect)
     module.helper("R_read", _read_counter(program))
     module.helper("S", calls.SUSPEND)
+    module.helper("R_all_items", rt.ALL_ITEMS)
     module.helper("CARD_IDS", program.card_ids)
     module.helper("BUDGET", program.step_budget)
 

@@ -9,6 +9,7 @@ blocks, labels, expressions and frames.
 from __future__ import annotations
 
 from ..language.reads import options_list, reads_private_counter
+from ..runtime import helpers as rt
 from ..runtime.explain import not_open
 from . import decisions as dp
 from . import fusion
@@ -233,7 +234,8 @@ class ChoiceGen:
         end, call = Label(), Label()
         if s.mode == "any":
             rem = self.var(True)
-            self.emit(f"{fx} = {effects}; {rem} = tuple(range(len({fx})))", s.span)
+            self.emit(f"{fx} = {effects}; {rem} = R_all_items[len({fx})] if len({fx}) < {len(rt.ALL_ITEMS)} "
+                      f"else tuple(range(len({fx})))", s.span)
             point = dp.ResolveAnyPoint(slot_index(rem), slot_index(fx), slot_index(cur))
             self.ask(point, s.span)
             self.emit(f"ids, vals = R_resolve_options(st, {rem}, {fx})", s.span)

@@ -372,6 +372,11 @@ def possible(st, alternatives) -> tuple:
     return tuple(a for a in alternatives if conditions.get(a) is None or conditions[a](st))
 
 
+# The items of a list of effects by how many it has, for `resolve any`'s
+# items left at its start (made once: most cards have a few).
+ALL_ITEMS = tuple(tuple(range(n)) for n in range(32))
+
+
 def _item_options(remaining, effects):
     """(ids, values, the effect of each value but the last, done)."""
     key = (remaining, effects)
