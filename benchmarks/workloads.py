@@ -229,10 +229,13 @@ def main(argv=None):
         print(f"{args.workload}: {total:,} instructions for {args.count}, {total / max(1, args.count):,.0f} each")
         return
     work = WORKLOADS[args.workload]()
-    # the work starts with the collector's counts at zero: what the setup
-    # allocated (imports, compiling) does not move a collection into or out
-    # of the work, where it would cost as much as a change being measured
+    # the work starts with the collector's counts at zero and what the setup
+    # allocated (imports, compiling) out of its sight: neither moves a
+    # collection into or out of the work, nor makes one longer, so that a
+    # change elsewhere in the code (more objects made at import) does not
+    # change the work's count (`simulate`'s workers freeze theirs too)
     gc.collect()
+    gc.freeze()
 
     def run():
         for i in range(args.count):
