@@ -49,7 +49,11 @@ def tiny(setup="pass", body="", turn="gain 1 gold"):
     ("move box to pile", "when pile becomes empty:\n    move box to pile\nwhen box becomes empty:\n    move pile to box",
      "move pile to box", "fired inside itself 64 times: it never settles"),
     ("pass", "", "gain 1 gold", "the game did not end after 500 turns"),
-], ids=["endless-repeat", "self-calling-procedure", "self-firing-trigger", "endless-game"])
+    ("pass", "procedure outer:\n    gain 1 gold\n    inner\nprocedure inner:\n    repeat while gold >= 0:\n"
+     "        gain 1 gold\n    may \"stop\":\n        pass", "outer",
+     "rule 'procedure inner' ran 20000 steps without a decision: it never ends "
+     "(active rules: game -> turn -> procedure outer -> procedure inner)"),
+], ids=["endless-repeat", "self-calling-procedure", "self-firing-trigger", "endless-game", "tail-calls"])
 def test_runaway_rules_are_stopped_with_the_rule_named(setup, body, turn, message):
     game = tiny(setup, body, turn)
     with pytest.raises(RulesRuntimeError) as info:

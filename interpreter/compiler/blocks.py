@@ -94,7 +94,7 @@ class BlockWriter:
                (1, "pc = fr[1]", None), (1, "while True:", None)]
         group = max(3, int(len(self.blocks) ** 0.5 + 0.5))
         ends = self._returns()
-        for k, block in enumerate(self.blocks):
+        for k, block in enumerate(map(_tail_calls, self.blocks, [ends] * len(self.blocks))):
             if k % group == 0 and len(self.blocks) > group:
                 out.append((2, f"if pc < {k + group}:", None))
             base = 3 if len(self.blocks) > group else 2
@@ -145,6 +145,39 @@ class BlockWriter:
         return forward
 
     # ------------------------------------------------------------ statements
+
+
+_CALL = re.compile(r"if (\w+)\(st, nf\) is S: return S")
+_END = [(0, "st.frames.pop()"), (0, "return None")]
+
+
+def _tail_calls(block: list, ends: dict) -> list:
+    """`block` with each call in tail position (the block it resumes at only
+    ends the rule) made in place of the rule: the callee's frame takes the
+    caller's on `st.frames` and the callee's result is the rule's, so nothing
+    is left to resume (as `call` writes it: set the resume block, make the
+    frame, push it, call, go to the resume block)."""
+    out, j = [], 0
+    while j < len(block):
+        window = block[j:j + 5]
+        if len(window) == 5 and _is_tail_call(window, ends):
+            indent, span = window[0][0], window[3][2]
+            callee = _CALL.fullmatch(window[3][1]).group(1)
+            out += [(indent, window[1][1], span), (indent, "st.frames[-1] = nf  # (a call in tail position)", span),
+                    (indent, f"return {callee}(st, nf)", span)]
+            j += 5
+        else:
+            out.append(block[j])
+            j += 1
+    return out
+
+
+def _is_tail_call(window, ends) -> bool:
+    (i0, t0, _), (i1, t1, _), (i2, t2, _), (i3, t3, _), (i4, t4, _) = window
+    return (i0 == i1 == i2 == i3 == i4 and isinstance(t0, tuple) and t0[0] == "set" and isinstance(t4, tuple)
+            and t4[0] == "jump" and t0[1].n == t4[1].n and ends.get(t4[1].n) == _END
+            and isinstance(t1, str) and t1.startswith("nf = ") and t2 == "st.frames.append(nf)"
+            and isinstance(t3, str) and _CALL.fullmatch(t3) is not None)
 
 
 # A rule's frame as its caller writes it: `frame_of(code, args)` stands for

@@ -198,7 +198,8 @@ class State:
         self.decider = self.point = self.option_ids = self.option_values = None
 
     def execution(self) -> list[Frame]:
-        """The running rules, outermost first."""
+        """The running rules, outermost first (a rule whose last statement
+        called another has handed its frame to it: it has nothing left to do)."""
         codes = self.program.codes
         return [Frame(codes[f[FRAME_CODE]].name, f[FRAME_CODE], f[FRAME_BLOCK], tuple(f[FRAME_LOCALS]))
                 for f in self.frames]

@@ -88,7 +88,9 @@ def runaway(st, span):
 
 def active_rules(st) -> str:
     """The chain of rules running now, outermost first: the frames of rules
-    waiting for a decision, then the rules on the Python stack."""
+    waiting below the rules on the Python stack, then those. (A rule that
+    called another in tail position left its frame to it: the rules running
+    are read off the Python stack, the frames only for those below.)"""
     names = [st.program.codes[f[0]].name for f in st.frames]
     inner = []
     f = sys._getframe(1)
@@ -97,7 +99,10 @@ def active_rules(st) -> str:
         if name is not None:
             inner.append(name)
         f = f.f_back
-    return " -> ".join(dict.fromkeys(names + inner[::-1]))
+    inner.reverse()
+    while names and names[-1] in inner:
+        names.pop()
+    return " -> ".join(dict.fromkeys(names + inner))
 
 
 def rule_of(code, program):
