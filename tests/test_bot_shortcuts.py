@@ -6,6 +6,7 @@ shortcut that serves something stale."""
 from __future__ import annotations
 
 import hashlib
+import json
 
 import pytest
 
@@ -20,15 +21,17 @@ from .conftest import ROOT
 FIXTURES = ROOT / "tests" / "fixtures"
 # The worlds sampled along a few random games of each rules file, hashed, as
 # dealt before worlds were dealt from a plan: the plan must deal every card,
-# back, mark, hidden size and secret pick the same.
+# back, mark, hidden size and secret pick the same. (Without the frames of the
+# rules running, which a world copies from the position: how the compiler
+# lays those out is not what dealing must keep.)
 WORLDS = {
-    "rules/catalyst.rules": "463bddee46dfc2cd",
-    "rules/samples/rivals/rivals.rules": "cfb11d7503ed496b",
-    "rules/samples/capsule/capsule.rules": "3de3e6d794c84cc6",
-    "tests/fixtures/hidden_sizes/vaults.rules": "cc4f5e62b985c0dd",
-    "tests/fixtures/knowledge/peek.rules": "a06890073faab942",
-    "tests/fixtures/secrets/secrets.rules": "8e504cd6171590da",
-    "rules/catastropolis/catastropolis.rules": "4507acb45ac06063",
+    "rules/catalyst.rules": "091a236ab20e3665",
+    "rules/samples/rivals/rivals.rules": "03bc1eac204895b6",
+    "rules/samples/capsule/capsule.rules": "6d3ce0d0701211fa",
+    "tests/fixtures/hidden_sizes/vaults.rules": "03288c9222c61f83",
+    "tests/fixtures/knowledge/peek.rules": "e2abde4b84de3694",
+    "tests/fixtures/secrets/secrets.rules": "7ef3bd42aaea4c0e",
+    "rules/catastropolis/catastropolis.rules": "31abe495ac1052ce",
 }
 
 
@@ -53,7 +56,9 @@ def test_worlds_are_dealt_as_before(path):
         for st in positions(game, seed):
             worlds = world_sampler(st, st.current_player(), seed)
             for _ in range(3):
-                h.update(worlds().to_json().encode())
+                world = json.loads(worlds().to_json())
+                del world["state"]["frames"]
+                h.update(json.dumps(world, sort_keys=True).encode())
     assert h.hexdigest()[:16] == WORLDS[path]
 
 
