@@ -244,11 +244,15 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
     def visit_Shuffle(self, s, names):
         self.emit(f"R_shuffle(st, {self.zone_instance(s.zone, names)})", s.span)
 
+    # `slide` and `refill` leave a zone without a gap as it is: often the case
+    # (they run at every turn of some games), so that is asked before the call
     def visit_Slide(self, s, names):
-        self.emit(f"R_slide(st, {self.zone_instance(s.zone, names)})", s.span)
+        zi = self.zone_instance(s.zone, names)
+        self.emit(f"if None in z[{zi}]: R_slide(st, {zi})", s.span)
 
     def visit_Refill(self, s, names):
-        self.emit(f"R_refill(st, {self.zone_instance(s.zone, names)}, {self.zone_instance(s.source, names)})", s.span)
+        zi = self.zone_instance(s.zone, names)
+        self.emit(f"if None in z[{zi}]: R_refill(st, {zi}, {self.zone_instance(s.source, names)})", s.span)
 
     def visit_CallStmt(self, s, names):
         args = [self.x.gen(a, names) for a in s.args]
