@@ -144,7 +144,8 @@ def test_play_out_stopped_partway_leaves_the_position_applying_one_action_at_a_t
 
 
 def test_cards_offered_are_known_to_the_player_deciding_when_it_is_asked_or_answers_inline():
-    """ops.show_options: a choice of cards names them to the player deciding,
+    """ops.show_options (ops.show_cards where no pass is offered): a choice of
+    cards names them to the player deciding,
     whether the decision waits for it or its chooser answers where it is
     asked; each chooser here checks it at every choice of cards it answers."""
     game = load_game(GAMES["catalyst"])

@@ -238,7 +238,8 @@ class RuleContext:
 
 def _register_runtime(module, program) -> None:
     ops_helpers = {"move": ops.move, "deal": ops.deal, "shuffle": ops.shuffle, "slide": ops.slide, "refill": ops.refill,
-                   "lay": ops.lay, "show_options": ops.show_options, "chosen": ops.chosen,
+                   "lay": ops.lay, "show_options": ops.show_options, "show_cards": ops.show_cards,
+                   "chosen": ops.chosen,
                    "walked": ops.walked}
     for name, fn in ops_helpers.items():
         module.helper(f"R_{name}", fn)

@@ -48,8 +48,8 @@ class ChoiceGen:
             slot, then = taken
             if ids != "ids":
                 self.emit(f"ids = {ids}", span)
-            if point.kind == "card":
-                self.emit(f"R_show_options(st, {values})", span)
+            if point.kind == "card":  # (taken inline: no pass among the options)
+                self.emit(f"R_show_cards(st, {values})", span)
             i = self.temp()
             self.emit(f"if st.auto is None or ({i} := R_answered(st, ids)) < 0:", span)
             self.emit("    " + pending.replace(f"st.option_ids = {ids}", "st.option_ids = ids"), span)

@@ -272,6 +272,15 @@ def show_options(st, values) -> None:
             known[value] |= seat
 
 
+def show_cards(st, cards) -> None:
+    """`show_options` for options that are all cards (a choice never
+    offering to pass): nothing to tell apart."""
+    seat = 1 << st.me
+    known = st.known
+    for card in cards:
+        known[card] |= seat
+
+
 def chosen(st, card: int) -> None:
     """`me` chose `card` where it lies: a player who does not see that place
     cannot tell which of its cards was taken, so it no longer knows where
