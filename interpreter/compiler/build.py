@@ -246,7 +246,7 @@ def _register_runtime(module, program) -> None:
     for name in ("move_all", "cannot_pay", "negative", "too_large", "seat", "no_action", "end_now", "end_after",
                  "pick", "option_ids", "unique", "resolve_options", "possible", "forced", "counter_changed",
                  "collapse", "card_option_ids", "seats_together", "reveal", "responders", "look",
-                 "reorder_start", "answer", "answered", "move_to_place"):
+                 "reorder_start", "answered", "move_to_place"):
         module.helper(f"R_{name}", getattr(rt, name))
     for name in ("seats_repeated", "not_picked", "picks_by_seat"):
         module.helper(f"R_{name}", getattr(picks, name))

@@ -38,12 +38,19 @@ class ChoiceGen:
         the option's index)."""
         pending = f"st.decider = st.me; st.point = {point.id}; st.option_ids = {ids}; st.option_values = {values}"
         if taken is None:
-            self.emit(pending, span)
+            if ids != "ids":
+                self.emit(f"ids = {ids}", span)
+            if values != "vals":
+                self.emit(f"vals = {values}", span)
             if point.kind == "card":  # the player deciding knows the cards offered from then on
-                self.emit("R_show_options(st, st.option_values)", span)
-            self.emit("if st.auto is not None and R_answer(st, fr):", span)
+                self.emit("R_show_options(st, vals)", span)
+            i = self.temp()
+            self.emit(f"if st.auto is not None and ({i} := R_answered(st, ids)) >= 0:", span)
+            take = self.module.named_value(f"take {point.id}", point.apply)  # (as `apply_action` would)
+            self.emit(f"    {take}(st, fr, vals[{i}])", span)
             self.emit("    pc = fr[1]", span)
             self.emit("    continue", span)
+            self.emit(f"st.decider = st.me; st.point = {point.id}; st.option_ids = ids; st.option_values = vals", span)
         else:
             slot, then = taken
             if ids != "ids":

@@ -493,29 +493,17 @@ def take(st, fr, i) -> None:
     st.program.decisions[point].apply(st, fr, value)
 
 
-def answer(st, fr) -> bool:
-    """Answer the decision just asked where it is asked, when the state plays
-    on by itself (`st.auto`, see GameState.play_out) and the deciding seat
-    has a function answering for it: the rule goes on at once, as
-    `apply_action` would have resumed it. False (the rule suspends as usual)
-    inside a trigger, which must not ask, and at the decision budget, so
-    that both are reported as they are without `auto`."""
-    point, values = st.point, st.option_values
-    i = answered(st, st.option_ids)
-    if i < 0:
-        return False
-    st.decider = st.point = st.option_ids = st.option_values = None
-    st.program.decisions[point].apply(st, fr, values[i])
-    return True
-
-
 def answered(st, ids) -> int:
-    """`answer` but for making the decision pending and the point's `apply`:
-    the index among `ids` of the option the acting player's chooser takes,
-    the decision counted, its id in the history; -1 where the rule must
-    suspend. Generated code that takes the option itself, as `apply` would
-    (a choice without a pass, an action), calls this before it would make
-    the decision pending: this runs at every decision of every playout."""
+    """Answer the decision about to be asked where it is asked, when the
+    state plays on by itself (`st.auto`, see GameState.play_out) and the
+    deciding seat has a function answering for it: the index among `ids` of
+    the option the acting player's chooser takes, the decision counted, its
+    id in the history; the generated code goes on with it at once, as
+    `apply_action` would have resumed the rule (taking the option itself or
+    by the point's `apply`), and never makes the decision pending. -1 (the
+    rule suspends as usual) inside a trigger, which must not ask, and at the
+    decision budget, so that both are reported as they are without `auto`.
+    This runs at every decision of every playout."""
     choose = st.auto[st.me]
     decisions = st.decisions
     if choose is None or st.nesting or decisions >= st.program.decision_budget:
