@@ -68,8 +68,9 @@ class Deal:
         self.backs = []
         for back in sorted(by_back.keys() | loose.keys(), key=repr):
             places = by_back.get(back, [])
-            there = [st.z[zi][i] for zi, i in places]
-            kept = [card for card in there if pinned and pinned[card] & bit]
+            z = st.z
+            there = [z[zi][i] for zi, i in places]
+            kept = [card for card in there if pinned[card] & bit] if pinned else []
             cards = sorted(set(there).difference(kept) | set(loose.get(back, [])))
             self.backs.append((places, kept, cards, _marks(on_card, there, cards + kept)))
         self.uncounted, self.blanks = sorted(uncounted), blanks
@@ -112,13 +113,18 @@ def _unseen_by_back(world, player: int, uncounted: set, on_card: list) -> tuple:
     by_back: dict = {}
     loose: dict = {}
     blanks: dict = {}
-    for zi, i in unseen_places(world, player):
-        card = world.z[zi][i]
+    z = world.z
+    for place in unseen_places(world, player):
+        zi, i = place
+        card = z[zi][i]
         if zi in uncounted and not any(values[card] for values in on_card) and not (pinned and pinned[card] & bit):
             loose.setdefault(backs[card], []).append(card)
             blanks.setdefault(zi, set()).add(i)
         else:
-            by_back.setdefault(backs[card], []).append((zi, i))
+            found = by_back.get(backs[card])
+            if found is None:
+                found = by_back[backs[card]] = []
+            found.append(place)
     return by_back, loose, blanks
 
 
@@ -129,9 +135,9 @@ def _marks(on_card: list, there: list, dealt: list) -> list:
     nothing (the usual case: no counter on any unseen card)."""
     marks = []
     for k, values in enumerate(on_card):
-        counts = [values[card] for card in there]
+        counts = list(map(values.__getitem__, there))
         if counts and (counts.count(counts[0]) != len(counts)
-                       or [values[card] for card in dealt].count(counts[0]) != len(dealt)):
+                       or list(map(values.__getitem__, dealt)).count(counts[0]) != len(dealt)):
             marks.append((k, counts))
     return marks
 

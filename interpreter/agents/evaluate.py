@@ -55,6 +55,8 @@ class Evaluator:
         self.holding_zones = [z for z in zones if z.scope == "player"]
         self.counters = [c for c in program.counter_list if c.scope == "player" and not c.holds_player]
         self.card_zone_bases = [z.base for z in zones if z.scope == "card"]
+        # (each with how its instances look when they hold no card: told apart at once)
+        self.card_zones_empty = [(base, program.empty_zones[base]) for base in self.card_zone_bases]
         self.terms = [fn for _, fn in program.score_terms]
         self.recall = Recall(self.compute_value)
         self.all_terms = tuple(range(len(self.terms)))
@@ -107,13 +109,24 @@ class Evaluator:
 
     def margin(self, st, player: int) -> float:
         """The player's value minus the best value among the others; in a
-        game won together, the team's value and the outcome once known."""
-        vals = self.values(st)
+        game won together, the team's value and the outcome once known.
+
+        Greedy asks this at the ends of the player's own turns: the others'
+        values, which the player's turn seldom touches, are recalled; the
+        player's own is computed, the same number, for about half of those
+        ends are new to it, and a value not found costs the search for it
+        plus twice its computation (noting what it reads): computing it
+        every time costs less."""
+        compute, recall = self.compute_value, self.recall
+        vals = [compute(st, p) if p == player else recall(st, p) for p in range(st.n)]
         if self.together:
             return sum(vals) + (TOGETHER if st.won else -TOGETHER if st.lost else 0.0)
         if st.n == 1:
             return vals[0]
-        totals, mine = by_team(vals, st.teams(), player)
+        teams = st.teams()
+        if len(set(teams)) == len(teams):  # each seat alone: `by_team`'s totals are the values
+            return (0.0 + vals[player]) - max([0.0 + v for p, v in enumerate(vals) if p != player])
+        totals, mine = by_team(vals, teams, player)
         return totals[mine] - max(totals[:mine] + totals[mine + 1:]) if len(totals) > 1 else totals[mine]
 
     # -- the two extra terms
@@ -140,27 +153,46 @@ class Evaluator:
             before = self.term_values(st, player)
         total = 0.0
         kinds = self.program.card_kinds
-        zone_of = self.program.zone_of_instance
         moves_at = self.moves_at
+        bases = self.card_zones_empty
         z = st.z
         me = st.me
         st.me = player
         try:
-            for card, src in self.held(st, player):
-                moves = moves_at[src][kinds[card]]
-                if not moves:
-                    continue
-                best = 0.0
-                source = z[src]
-                slots = zone_of[src].slots
-                for base, terms, rate in moves:
-                    gain = self._gain(st, card, src, source, slots, base + player, terms, before)
-                    if gain is not None and gain * rate > best:
-                        best = gain * rate
-                total += best
+            # the cards of `held`, in its order, walked here rather than
+            # listed first: most held cards have no move to value
+            for info in self.holding_zones:
+                src = info.base + player
+                at = moves_at[src]
+                for card in z[src]:
+                    if card is None:  # (a slotted zone's empty slot)
+                        continue
+                    moves = at[kinds[card]]
+                    if moves:
+                        total += self._best_gain(st, card, src, moves, player, before)
+                    for base, empty in bases:
+                        hosted = z[base + card]
+                        if hosted != empty and hosted.count(None) != len(hosted):
+                            for inner, zi in _hosted(z, self.card_zone_bases, card):
+                                moves = moves_at[zi][kinds[inner]]
+                                if moves:
+                                    total += self._best_gain(st, inner, zi, moves, player, before)
+                            break
         finally:
             st.me = me
         return total
+
+    def _best_gain(self, st, card: int, src: int, moves: list, player: int, before: list) -> float:
+        """The best of `card`'s gains by `moves` (see `scoring_moves`), each
+        weighted by its play rate; 0.0 if none is positive."""
+        best = 0.0
+        source = st.z[src]
+        slots = self.program.zone_of_instance[src].slots
+        for base, terms, rate in moves:
+            gain = self._gain(st, card, src, source, slots, base + player, terms, before)
+            if gain is not None and gain * rate > best:
+                best = gain * rate
+        return best
 
     def scoring_moves(self, kind, zone: int) -> list:
         """(zone base, score terms, play rate) of each of the player's zones a

@@ -124,11 +124,12 @@ class GreedyAgent(Agent):
         root = _Step(after, player, turn)
         best = None
         r = self.rng
+        below = rng.below
         for _ in range(self.tries):
             step = root
             while step.ids is not None:
-                r, i = rng.below(r, len(step.ids))
-                step = step.child(i, player, turn)
+                r, i = below(r, len(step.ids))
+                step = step.children.get(i) or step.child(i, player, turn)
             if step.value is None:
                 self.rng = r
                 step.value = self.beyond(step.st, player, ev, turns)
@@ -167,20 +168,21 @@ class _Step:
 
     def __init__(self, st, player: int, turn: int):
         self.st = st
-        self.ids = None if _turn_over(st, player, turn) else st.legal_actions()
+        # (`_turn_over` written out: a step is made for every position met)
+        self.ids = None if st.over or st.turns != turn or st.decider != player else st.legal_actions()
         self.children = {}
         self.value = None
 
     def child(self, i: int, player: int, turn: int) -> "_Step":
-        step = self.children.get(i)
-        if step is None:
-            st = self.st
-            if len(self.children) < len(self.ids) - 1:
-                st = st.clone()
-            else:  # the last option opened here takes the position itself: nothing reads it after
-                self.st = None
-            st.apply_action(self.ids[i])
-            step = self.children[i] = _Step(st, player, turn)
+        """The step option `i` leads to, opened now (the walk looks among
+        `children` first)."""
+        st = self.st
+        if len(self.children) < len(self.ids) - 1:
+            st = st.clone()
+        else:  # the last option opened here takes the position itself: nothing reads it after
+            self.st = None
+        st.apply_action(self.ids[i])
+        step = self.children[i] = _Step(st, player, turn)
         return step
 
 

@@ -204,11 +204,28 @@ class Recall:
     def __call__(self, st, player: int):
         # by player count too: it sets the length of the counters' rows
         entries = self.by_player.get((player, st.n))
-        if entries is None:
-            entries = self.by_player[player, st.n] = []
-        keys = []  # the key of each entry tried (None: its table holds nothing for its numbers)
-        read: dict = {}  # numbers maker -> its numbers here
-        for entry in entries:
+        if not entries:
+            if entries is None:
+                entries = self.by_player[player, st.n] = []
+            return self._search(st, player, entries, [], {})
+        # the most recently useful trace on its own: most lookups end there
+        first = entries[0]
+        numbers = first[2](st)
+        table = first[1].get(numbers)
+        key = None
+        if table is not None:
+            key = first[3](st)
+            found = table.get(key, _MISSING)
+            if found is not _MISSING:
+                return found
+        return self._search(st, player, entries, [key], {first[2]: numbers})
+
+    def _search(self, st, player: int, entries: list, keys: list, read: dict):
+        """The value from the entries after those tried (`keys`: the key of
+        each entry tried, None where its table holds nothing for its
+        numbers; `read`: numbers maker -> its numbers here), else computed
+        and kept."""
+        for entry in entries[len(keys):]:
             numbers_of = entry[2]
             numbers = read.get(numbers_of)
             if numbers is None:
