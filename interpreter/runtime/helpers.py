@@ -348,7 +348,8 @@ def resolve_options(st, remaining, effects):
     card's items give are kept, with the effect of each, and only the
     effects with a condition are asked; while all of them can do something
     the kept lists themselves are the options (nobody changes them)."""
-    ids, values, alts = _item_options(remaining, effects)
+    found = _RESOLVE_OPTIONS.get((remaining, effects))
+    ids, values, alts = found if found is not None else _item_options(remaining, effects)
     conditions = st.program.effect_conditions
     if not conditions or not ids:
         return ids, values
@@ -369,7 +370,12 @@ def resolve_options(st, remaining, effects):
 def possible(st, alternatives) -> tuple:
     """The alternatives of an effect item whose effect's `when` holds now."""
     conditions = st.program.effect_conditions
-    return tuple(a for a in alternatives if conditions.get(a) is None or conditions[a](st))
+    kept = []
+    for a in alternatives:
+        when = conditions.get(a)
+        if when is None or when(st):
+            kept.append(a)
+    return tuple(kept)
 
 
 # The items of a list of effects by how many it has, for `resolve any`'s
