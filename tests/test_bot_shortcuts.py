@@ -180,16 +180,9 @@ def test_team_totals_and_squash_give_what_the_long_way_gives():
                             assert squash(*got, scale) == long_squash(*got, scale)
 
 
-@pytest.mark.parametrize("path, spec, seed, expected", [
-    ("rules/catalyst.rules", "mcts:24,mcts:16:horizon=0", 3, "d0f7b1008f33c8b7"),
-    ("rules/samples/rivals/rivals.rules", "mcts:16,greedy:tries=3", 1, "9e1f0b4a664cc9b6"),
-])
-def test_mcts_makes_the_recorded_choices(path, spec, seed, expected):
-    """The first 60 choices of seeded games of mcts (with the evaluation
-    and with rollouts to the end) against mcts and greedy, hashed, as they
-    were before the shortcuts: worlds, remembered values and evaluation
-    made faster must not change one (greedy's whole games are recorded in
-    tests/fixtures/greedy_choices.json)."""
+def first_choices(path: str, players: int, seed: int, spec: str, count: int = 60) -> list:
+    """The first `count` choices of a seeded game of the bots `spec` (fewer
+    where the game ends first)."""
     from interpreter.agents import make_agents
     from interpreter.play import play_game
 
@@ -200,11 +193,28 @@ def test_mcts_makes_the_recorded_choices(path, spec, seed, expected):
 
     def note(st, decision, choice):
         taken.append(choice)
-        if len(taken) == 60:
+        if len(taken) == count:
             raise Enough
 
-    with pytest.raises(Enough):
-        play_game(load_game(ROOT / path), 2, seed, make_agents(spec, 2, seed), on_decision=note)
+    try:
+        play_game(load_game(ROOT / path), players, seed, make_agents(spec, players, seed), on_decision=note)
+    except Enough:
+        pass
+    return taken
+
+
+@pytest.mark.parametrize("path, spec, seed, expected", [
+    ("rules/catalyst.rules", "mcts:24,mcts:16:horizon=0", 3, "d0f7b1008f33c8b7"),
+    ("rules/samples/rivals/rivals.rules", "mcts:16,greedy:tries=3", 1, "9e1f0b4a664cc9b6"),
+])
+def test_mcts_makes_the_recorded_choices(path, spec, seed, expected):
+    """The first 60 choices of seeded games of mcts (with the evaluation
+    and with rollouts to the end) against mcts and greedy, hashed, as they
+    were before the shortcuts: worlds, remembered values and evaluation
+    made faster must not change one (greedy's whole games are recorded in
+    tests/fixtures/greedy_choices.json)."""
+    taken = first_choices(path, 2, seed, spec)
+    assert len(taken) == 60
     assert hashlib.sha256("\n".join(taken).encode()).hexdigest()[:16] == expected
 
 
@@ -223,23 +233,7 @@ def test_greedy_makes_the_recorded_choices_on_other_rules(path, players, spec, s
     they were before greedy's shortcuts (its own value computed rather than
     recalled, the potential walked zone by zone, children looked up in the
     walk): a shortcut giving another number would change a choice here."""
-    from interpreter.agents import make_agents
-    from interpreter.play import play_game
-
-    taken: list = []
-
-    class Enough(Exception):
-        pass
-
-    def note(st, decision, choice):
-        taken.append(choice)
-        if len(taken) == 60:
-            raise Enough
-
-    try:
-        play_game(load_game(ROOT / path), players, seed, make_agents(spec, players, seed), on_decision=note)
-    except Enough:
-        pass
+    taken = first_choices(path, players, seed, spec)
     assert hashlib.sha256("\n".join(taken).encode()).hexdigest()[:16] == expected
 
 
