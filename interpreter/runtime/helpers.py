@@ -163,11 +163,20 @@ def add(a, b):
     return a + b
 
 
+_GROUPS: dict = {}  # (field list's id, the cards) -> (the field list, its groups)
+
+
 def group(cards, values) -> dict:
     """The cards of `cards` by their value in the field list `values`, each
     group in the order of `cards`: a loop over the cards whose field equals a
     value goes through that value's group alone (hoist.group_parts). A card
-    without the field fails here as comparing its value would."""
+    without the field fails here as comparing its value would. The same
+    cards in the same order give the same groups, which nobody changes: they
+    are kept (a zone grouped at every decision seldom changes between)."""
+    key = (id(values), tuple(cards))
+    kept = _GROUPS.get(key)
+    if kept is not None and kept[0] is values:  # (the entry holds the list: its id is not another's)
+        return kept[1]
     groups: dict = {}
     for card in cards:
         found = groups.get(values[card])
@@ -175,6 +184,9 @@ def group(cards, values) -> dict:
             groups[values[card]] = [card]
         else:
             found.append(card)
+    if len(_GROUPS) >= 4096:  # (kept for the positions of the games now played)
+        _GROUPS.clear()
+    _GROUPS[key] = (values, groups)
     return groups
 
 
