@@ -296,3 +296,31 @@ def test_margins_and_potentials_are_the_long_ways(path):
                 assert _bits(ev.margin(st, player)) == _bits(long_margin(st, player))
                 met += 1
     assert met > 10
+
+
+@pytest.mark.parametrize("path", sorted(WORLDS))
+def test_a_decision_without_labels_is_the_decision_less_its_labels(path):
+    """A bot that reads no labels is given the decision without them: the
+    same player, prompt and option ids, in the same order."""
+    game = load_game(ROOT / path)
+    for seed in range(2):
+        for st in positions(game, seed):
+            full, bare = st.decision(), st.decision(labels=False)
+            assert (bare.player, bare.prompt) == (full.player, full.prompt)
+            assert [o.id for o in bare.options] == [o.id for o in full.options]
+            assert {o.label for o in bare.options} <= {None} and bare.unavailable == ()
+
+
+@pytest.mark.parametrize("spec", ["greedy:3", "mcts:8"])
+def test_bots_given_no_labels_choose_as_with_them(spec):
+    """The bots that say they read no labels (`Agent.labels`) choose the
+    same whether they are given the labels or not."""
+    from interpreter.play import decision_for
+
+    game = load_game(ROOT / "rules/catalyst.rules")
+    assert make_agent(spec, 0, 0).labels is False
+    for st in positions(game, 1, steps=60, every=20):
+        seat = st.current_player()
+        choices = [make_agent(spec, 4, seat).choose(decision, st.observation(seat), world_sampler(st, seat, 4))
+                   for decision in (st.decision(), decision_for(st, make_agent(spec, 4, seat)))]
+        assert choices[0] == choices[1]

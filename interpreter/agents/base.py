@@ -17,6 +17,10 @@ class Agent:
 
     name = "agent"
     usage = "agent"  # how `--bots` names it, with its main option
+    # Whether `choose` reads the options' labels (and the unavailable
+    # options): a bot that answers from the ids alone says False, and is
+    # given a decision without them (`play.decision_for`), cheaper to make.
+    labels = True
 
     def __init__(self, seed: int = 0, seat: int = 0, options: str | None = None):
         self.seed, self.seat = seed, seat

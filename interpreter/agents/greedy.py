@@ -38,6 +38,7 @@ class GreedyAgent(Agent):
     """
 
     name = "greedy"
+    labels = False  # it reads the options' ids, never their labels
     usage = "greedy[:TRIES]"
     # (converter, default, least, most): the limits bound the work of one decision (docs/security.md)
     settings = {"tries": (int, 12, 0, 10_000), "worlds": (int, 1, 0, 100), "discount": (float, None, 0, 100),

@@ -80,6 +80,7 @@ class MCTSAgent(Agent):
     """
 
     name = "mcts"
+    labels = False  # it reads the options' ids, never their labels
     usage = "mcts[:ITERATIONS|:500ms]"
     # (converter, default, least, most): the limits bound the work of one
     # decision (docs/security.md lists them); a budget must also be positive.
