@@ -324,3 +324,27 @@ def test_bots_given_no_labels_choose_as_with_them(spec):
         choices = [make_agent(spec, 4, seat).choose(decision, st.observation(seat), world_sampler(st, seat, 4))
                    for decision in (st.decision(), decision_for(st, make_agent(spec, 4, seat)))]
         assert choices[0] == choices[1]
+
+
+def _frozen_the_long_way(value):
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen_the_long_way(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(_frozen_the_long_way(v) for v in value)
+    return value
+
+
+@pytest.mark.parametrize("path", sorted(WORLDS))
+def test_the_guard_freezes_observations_as_the_long_way_does(path):
+    """The progress guard's key of a layout (rows of card ids made tuples at
+    once) is the one each item frozen in turn gives."""
+    from interpreter.agents.base import _freeze
+
+    game = load_game(ROOT / path)
+    for seed in range(2):
+        for st in positions(game, seed):
+            for seat in range(st.n):
+                zones = st.observation(seat)["zones"]
+                assert _freeze(zones) == _frozen_the_long_way(zones)
+    mixed = {"b": [1, [2, {"c": None}], True], "a": {"x": [], "y": (1,)}, "c": [{"count": 2}, ["id"]]}
+    assert _freeze(mixed) == _frozen_the_long_way(mixed)
