@@ -348,3 +348,20 @@ def test_the_guard_freezes_observations_as_the_long_way_does(path):
                 assert _freeze(zones) == _frozen_the_long_way(zones)
     mixed = {"b": [1, [2, {"c": None}], True], "a": {"x": [], "y": (1,)}, "c": [{"count": 2}, ["id"]]}
     assert _freeze(mixed) == _frozen_the_long_way(mixed)
+
+
+@pytest.mark.parametrize("path", sorted(WORLDS))
+def test_a_greedy_step_keeps_the_ids_its_position_offered(path):
+    """A step of greedy's completion tree reads its position's list of ids
+    without copying it: playing every option from the position (the last
+    on the position itself) leaves the list as it was offered."""
+    from interpreter.agents.greedy import _Step
+
+    game = load_game(ROOT / path)
+    for seed in range(2):
+        for st in positions(game, seed):
+            player, offered = st.current_player(), st.legal_actions()
+            step = _Step(st.clone(), player, st.turns)
+            for i in range(len(offered)):
+                step.child(i, player, st.turns)
+            assert step.ids == offered
