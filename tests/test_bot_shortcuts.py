@@ -365,3 +365,21 @@ def test_a_greedy_step_keeps_the_ids_its_position_offered(path):
             for i in range(len(offered)):
                 step.child(i, player, st.turns)
             assert step.ids == offered
+
+
+def test_the_guard_sets_aside_what_it_chose_at_the_same_layout():
+    """The guard notes each choice under its decision and layout (the list
+    found when asked, appended to when told the choice) and, once the same
+    decision has come back `patience` times, offers the options not yet chosen."""
+    from interpreter.agents.base import ProgressGuard
+    from interpreter.game import Decision, Option
+
+    guard = ProgressGuard(2)
+    decision = Decision(0, "Choose", (Option("a", None), Option("b", None), Option("c", None)))
+    seen = {"turn": 3, "zones": {"deck": {"count": 4}, "hand": [["x", "y"], {"count": 2}]}}
+    for choice, offered in [("a", ["a", "b", "c"]), ("b", ["a", "b", "c"]), ("c", ["c"]), ("c", ["a", "b", "c"])]:
+        assert guard.allowed(decision, seen, ["a", "b", "c"]) == offered
+        guard.record(choice)
+    assert list(guard.seen.values()) == [["a", "b", "c", "c"]]
+    moved = {"turn": 3, "zones": {"deck": {"count": 3}, "hand": [["x", "y"], {"count": 2}]}}
+    assert guard.allowed(decision, moved, ["a", "b", "c"]) == ["a", "b", "c"]

@@ -62,17 +62,17 @@ class ProgressGuard:
         self.last_turn = turn
         key = (decision.player, decision.prompt, tuple(options), _freeze(observation["zones"]))
         chosen = self.seen.setdefault(key, [])
-        self.key = key
+        self.chosen = chosen  # (the list itself: `record` need not hash the key again)
         if len(chosen) < self.patience:
             return options
         fresh = [o for o in options if o not in chosen]
         return fresh or options
 
     def record(self, choice: str) -> None:
-        key = getattr(self, "key", None)
-        if key is not None:
-            self.seen[key].append(choice)
-            self.key = None
+        chosen = getattr(self, "chosen", None)
+        if chosen is not None:
+            chosen.append(choice)
+            self.chosen = None
 
 
 def _freeze(value):
