@@ -383,3 +383,20 @@ def test_the_guard_sets_aside_what_it_chose_at_the_same_layout():
     assert list(guard.seen.values()) == [["a", "b", "c", "c"]]
     moved = {"turn": 3, "zones": {"deck": {"count": 3}, "hand": [["x", "y"], {"count": 2}]}}
     assert guard.allowed(decision, moved, ["a", "b", "c"]) == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize("path", sorted(WORLDS))
+def test_a_deal_finds_the_marks_the_long_way_finds(path):
+    """Where a back has no loose cards, a deal looks only at the places'
+    marks (the cards dealt are the cards there): the marks it keeps are
+    those found looking at the cards dealt as well."""
+    from interpreter.worlds import Deal, _marks, _on_card
+
+    game = load_game(ROOT / path)
+    for seed in range(3):
+        for st in positions(game, seed):
+            for seat in range(st.n):
+                on_card = _on_card(st)
+                for places, kept, cards, marks in Deal(st, seat).backs:
+                    there = [st.z[zi][i] for zi, i in places]
+                    assert marks == _marks(on_card, there, cards + kept)
