@@ -32,7 +32,7 @@ TERMINAL = -4  # current_player() once the game is over (OpenSpiel's value)
 @dataclass(frozen=True)
 class Option:
     id: str
-    label: str
+    label: str | None  # None in a decision made without labels (`GameState.decision`)
 
 
 @dataclass(frozen=True)
@@ -165,11 +165,17 @@ class GameState(State):
             return visibility.told_to(self, point.label(self, fr, value), seer)
         return [Option(i, label(v)) for i, v in zip(self.option_ids, self.option_values)]
 
-    def decision(self, viewer: int | None = None) -> Decision | None:
-        """The pending decision; as `viewer` may see it if given (see `legal_options`)."""
+    def decision(self, viewer: int | None = None, labels: bool = True) -> Decision | None:
+        """The pending decision; as `viewer` may see it if given (see `legal_options`).
+        With `labels` False, for a bot that answers from the options' ids
+        alone (`Agent.labels`), the options carry no label (None) and the
+        unavailable ones are left out: making labels is most of the cost
+        of a decision, and such a bot is given one at every turn."""
         if self.over:
             return None
         point, fr = self._decision_point()
+        if not labels:
+            return Decision(self.decider, point.prompt(self, fr), tuple([Option(i, None) for i in self.option_ids]))
         return Decision(self.decider, point.prompt(self, fr), tuple(self.legal_options(viewer)),
                         tuple(self.unavailable_options(viewer)))
 

@@ -25,6 +25,12 @@ def world_sampler(st, player: int, seed: int) -> Callable:
     return sample
 
 
+def decision_for(st, agent):
+    """The pending decision of `st` as `agent` is given it: without labels
+    for a bot that reads none (`Agent.labels`)."""
+    return st.decision(labels=getattr(agent, "labels", True))
+
+
 def play_game(game, players: int, seed: int, agents: list,
               on_decision: Optional[Callable] = None, state=None, after_decision: Optional[Callable] = None):
     """Run a game with `agents`; call `on_decision(state, decision, choice)`
@@ -40,7 +46,8 @@ def play_game(game, players: int, seed: int, agents: list,
             break
         player = st.decider
         agent = agents[player]
-        decision = st.decision()
+        # (whoever watches the decisions is given them with their labels)
+        decision = st.decision() if on_decision is not None else decision_for(st, agent)
         choice = agent.choose(decision, st.observation(player), world_sampler(st, player, seed))
         if on_decision is not None:
             on_decision(st, decision, choice)

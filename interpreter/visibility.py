@@ -160,20 +160,25 @@ def size_seen(st, zi: int, viewer: int) -> bool:
     return not st.program.zone_of_instance[zi].size_hidden or instance_visible(st, zi, viewer)
 
 
-def known_places(st, zi: int, viewer: int):
+def known_places(st, zi: int, viewer: int, cards: list | None = None, sized: bool | None = None):
     """For an instance `viewer` does not see: per place, bottom first, the
     card it knows there or None; None when it knows none of them. Where the
     viewer is not told the instance's size, only the cards it knows, bottom
-    first, without the places between them (their count would tell it)."""
+    first, without the places between them (their count would tell it).
+    (`cards`, `_cards_of`, and `sized`, `size_seen`: where the caller has them.)"""
     zone = st.z[zi]
     known = st.known
-    cards = _cards_of(st, zi)
+    if cards is None:
+        cards = _cards_of(st, zi)
     if not any(map(known.__getitem__, cards)):  # nobody knows any card here (the common case)
         return None
-    places = [c if c is not None and known[c] and knows(st, c, viewer) else None for c in zone]
-    if not any(c is not None for c in places):
+    bits = knowing_bits(st, viewer)  # (`knows`, written out for every card)
+    places = [c if c is not None and known[c] and known[c] & bits == bits else None for c in zone]
+    if places.count(None) == len(places):
         return None
-    return places if size_seen(st, zi, viewer) else [c for c in places if c is not None]
+    if sized is None:
+        sized = size_seen(st, zi, viewer)
+    return places if sized else [c for c in places if c is not None]
 
 
 def unseen_instance(st, zi: int, viewer: int, name) -> dict:
@@ -183,16 +188,18 @@ def unseen_instance(st, zi: int, viewer: int, name) -> dict:
     "inside" (`known_inside`, by name, sorted) and "marks"
     (`marks_on_backs`) where there are any."""
     cards = _cards_of(st, zi)
-    view = {"count": len(cards) if size_seen(st, zi, viewer) else None}
+    sized = size_seen(st, zi, viewer)
+    view = {"count": len(cards) if sized else None}
     if not cards:
         return view
-    known = known_places(st, zi, viewer)
+    known = known_places(st, zi, viewer, cards, sized)
     if known is not None:
         view["known"] = [name(c) if c is not None else None for c in known]
-    somewhere = known_inside(st, cards, viewer)
-    if somewhere:
-        view["inside"] = sorted(map(name, somewhere))
-    marks = marks_on_backs(st, zi, viewer)
+    if st.known_in is not None:
+        somewhere = known_inside(st, cards, viewer)
+        if somewhere:
+            view["inside"] = sorted(map(name, somewhere))
+    marks = marks_on_backs(st, zi, viewer, cards, sized)
     if marks:
         view["marks"] = marks
     return view
@@ -208,19 +215,20 @@ def known_inside(st, cards, viewer: int) -> list:
     return [c for c in cards if known_in[c] & bits == bits and bits and not knows(st, c, viewer)]
 
 
-def marks_on_backs(st, zi: int, viewer: int) -> dict:
+def marks_on_backs(st, zi: int, viewer: int, cards: list | None = None, sized: bool | None = None) -> dict:
     """For an instance `viewer` does not see: the per-card counters it sees
     on the backs of its cards, {counter: [value per place, bottom first]},
     only those not 0 everywhere. A counter on a card lies on top of it, seen
     whoever may see that counter, even when the card is face down. Where the
     viewer is not told the instance's size, only the cards with a counter
-    count as places (their values, bottom first)."""
-    cards = _cards_of(st, zi)
+    count as places (their values, bottom first). (`cards`, `sized`: as `known_places`.)"""
+    if cards is None:
+        cards = _cards_of(st, zi)
     rows = [(name, row) for name, row in _card_counter_rows(st, viewer) if any(map(row.__getitem__, cards))]
     if not rows:  # no counter on the back of any card here (the common case)
         return {}
     zone = st.z[zi]
-    if not size_seen(st, zi, viewer):
+    if not (size_seen(st, zi, viewer) if sized is None else sized):
         zone = [c for c in zone if c is not None and any(row[c] for _, row in rows)]
     return {name: [row[c] if c is not None else 0 for c in zone] for name, row in rows}
 

@@ -71,8 +71,11 @@ class Deal:
             z = st.z
             there = [z[zi][i] for zi, i in places]
             kept = [card for card in there if pinned[card] & bit] if pinned else []
-            cards = sorted(set(there).difference(kept) | set(loose.get(back, [])))
-            self.backs.append((places, kept, cards, _marks(on_card, there, cards + kept)))
+            extra = loose.get(back)
+            cards = sorted(set(there).difference(kept) | set(extra or ()))
+            # (without loose cards, those dealt are the ones there, in another
+            # order: only the places' marks can differ, `_marks` need not look at them twice)
+            self.backs.append((places, kept, cards, _marks(on_card, there, cards + kept if extra else ())))
         self.uncounted, self.blanks = sorted(uncounted), blanks
         self.forgotten = _unseen_counters(st, player)
 

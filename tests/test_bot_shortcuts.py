@@ -290,3 +290,107 @@ def test_margins_and_potentials_are_the_long_ways(path):
                 assert _bits(ev.margin(st, player)) == _bits(long_margin(st, player))
                 met += 1
     assert met > 10
+
+
+@pytest.mark.parametrize("path", sorted(WORLDS))
+def test_a_decision_without_labels_is_the_decision_less_its_labels(path):
+    """A bot that reads no labels is given the decision without them: the
+    same player, prompt and option ids, in the same order."""
+    game = load_game(ROOT / path)
+    for seed in range(2):
+        for st in positions(game, seed):
+            full, bare = st.decision(), st.decision(labels=False)
+            assert (bare.player, bare.prompt) == (full.player, full.prompt)
+            assert [o.id for o in bare.options] == [o.id for o in full.options]
+            assert {o.label for o in bare.options} <= {None} and bare.unavailable == ()
+
+
+@pytest.mark.parametrize("spec", ["greedy:3", "mcts:8"])
+def test_bots_given_no_labels_choose_as_with_them(spec):
+    """The bots that say they read no labels (`Agent.labels`) choose the
+    same whether they are given the labels or not."""
+    from interpreter.play import decision_for
+
+    game = load_game(ROOT / "rules/catalyst.rules")
+    assert make_agent(spec, 0, 0).labels is False
+    for st in positions(game, 1, steps=60, every=20):
+        seat = st.current_player()
+        choices = [make_agent(spec, 4, seat).choose(decision, st.observation(seat), world_sampler(st, seat, 4))
+                   for decision in (st.decision(), decision_for(st, make_agent(spec, 4, seat)))]
+        assert choices[0] == choices[1]
+
+
+def _frozen_the_long_way(value):
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen_the_long_way(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(_frozen_the_long_way(v) for v in value)
+    return value
+
+
+@pytest.mark.parametrize("path", sorted(WORLDS))
+def test_the_guard_freezes_observations_as_the_long_way_does(path):
+    """The progress guard's key of a layout (rows of card ids made tuples at
+    once) is the one each item frozen in turn gives."""
+    from interpreter.agents.base import _freeze
+
+    game = load_game(ROOT / path)
+    for seed in range(2):
+        for st in positions(game, seed):
+            for seat in range(st.n):
+                zones = st.observation(seat)["zones"]
+                assert _freeze(zones) == _frozen_the_long_way(zones)
+    mixed = {"b": [1, [2, {"c": None}], True], "a": {"x": [], "y": (1,)}, "c": [{"count": 2}, ["id"]]}
+    assert _freeze(mixed) == _frozen_the_long_way(mixed)
+
+
+@pytest.mark.parametrize("path", sorted(WORLDS))
+def test_a_greedy_step_keeps_the_ids_its_position_offered(path):
+    """A step of greedy's completion tree reads its position's list of ids
+    without copying it: playing every option from the position (the last
+    on the position itself) leaves the list as it was offered."""
+    from interpreter.agents.greedy import _Step
+
+    game = load_game(ROOT / path)
+    for seed in range(2):
+        for st in positions(game, seed):
+            player, offered = st.current_player(), st.legal_actions()
+            step = _Step(st.clone(), player, st.turns)
+            for i in range(len(offered)):
+                step.child(i, player, st.turns)
+            assert step.ids == offered
+
+
+def test_the_guard_sets_aside_what_it_chose_at_the_same_layout():
+    """The guard notes each choice under its decision and layout (the list
+    found when asked, appended to when told the choice) and, once the same
+    decision has come back `patience` times, offers the options not yet chosen."""
+    from interpreter.agents.base import ProgressGuard
+    from interpreter.game import Decision, Option
+
+    guard = ProgressGuard(2)
+    decision = Decision(0, "Choose", (Option("a", None), Option("b", None), Option("c", None)))
+    seen = {"turn": 3, "zones": {"deck": {"count": 4}, "hand": [["x", "y"], {"count": 2}]}}
+    for choice, offered in [("a", ["a", "b", "c"]), ("b", ["a", "b", "c"]), ("c", ["c"]), ("c", ["a", "b", "c"])]:
+        assert guard.allowed(decision, seen, ["a", "b", "c"]) == offered
+        guard.record(choice)
+    assert list(guard.seen.values()) == [["a", "b", "c", "c"]]
+    moved = {"turn": 3, "zones": {"deck": {"count": 3}, "hand": [["x", "y"], {"count": 2}]}}
+    assert guard.allowed(decision, moved, ["a", "b", "c"]) == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize("path", sorted(WORLDS))
+def test_a_deal_finds_the_marks_the_long_way_finds(path):
+    """Where a back has no loose cards, a deal looks only at the places'
+    marks (the cards dealt are the cards there): the marks it keeps are
+    those found looking at the cards dealt as well."""
+    from interpreter.worlds import Deal, _marks, _on_card
+
+    game = load_game(ROOT / path)
+    for seed in range(3):
+        for st in positions(game, seed):
+            for seat in range(st.n):
+                on_card = _on_card(st)
+                for places, kept, cards, marks in Deal(st, seat).backs:
+                    there = [st.z[zi][i] for zi, i in places]
+                    assert marks == _marks(on_card, there, cards + kept)

@@ -83,3 +83,44 @@ def test_the_observation_with_more_seats_than_are_written_out(tmp_path):
     shutil.copy(peek / "cards.yaml", tmp_path)
     game = load_game(tmp_path / "peek.rules")
     assert _compare(game, 12, seeds=range(2), decisions=30) > 100
+
+
+def _unseen_the_long_way(st, zi: int, viewer: int, name) -> dict:
+    """`visibility.unseen_instance` made from `knows` card by card, each part
+    asking again what it needs (the instance's cards, whether its size is told)."""
+    cards = [c for c in st.z[zi] if c is not None]
+    sized = vis.size_seen(st, zi, viewer)
+    view = {"count": len(cards) if sized else None}
+    places = [c if c is not None and vis.knows(st, c, viewer) and st.known[c] else None for c in st.z[zi]]
+    if any(c is not None for c in places):
+        view["known"] = [name(c) if c is not None else None for c in (places if sized else
+                                                                     [c for c in places if c is not None])]
+    somewhere = vis.known_inside(st, cards, viewer)
+    if somewhere:
+        view["inside"] = sorted(map(name, somewhere))
+    rows = [(info.name, st.ctr[info.index]) for info in vis.back_counters(st.program, viewer)
+            if any(st.ctr[info.index][c] for c in cards)]
+    if rows:
+        zone = st.z[zi] if sized else [c for c in st.z[zi] if c is not None and any(row[c] for _, row in rows)]
+        view["marks"] = {n: [row[c] if c is not None else 0 for c in zone] for n, row in rows}
+    return view
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_an_unseen_instance_is_told_as_the_long_way_tells_it(path):
+    """What a viewer is told of an instance it does not see (the instance's
+    cards and whether its size is told worked out once, `knows` written
+    out) is what asking card by card tells."""
+    game = load_game(path)
+    name, told = game.program.card_ids.__getitem__, 0
+    for seed in range(2):
+        st = game.new_initial_state(game.program.max_players, seed)
+        agents = make_agents("random", st.n, seed)
+        while not st.over and st.decisions < 60:
+            for viewer in (*range(st.n), vis.PUBLIC):
+                for zi in range(len(st.z)):
+                    if st.z[zi] and not vis.instance_visible(st, zi, viewer):
+                        assert vis.unseen_instance(st, zi, viewer, name) == _unseen_the_long_way(st, zi, viewer, name)
+                        told += 1
+            st.apply_action(agents[st.decider].choose_id(st.option_ids))
+    assert told

@@ -87,3 +87,28 @@ def test_arranging_a_position_changes_its_observation():
     assert card in now["zones"]["playing_area"][0] and card not in now["zones"]["market"]
     assert now["counters"]["coins"][1] == 7
     assert now == game.state_from_json(st.to_json()).observation(0)
+
+
+def test_a_clone_copies_each_field_as_its_kind_says():
+    """`clone` is written out from FIELDS: a "rows" field (the counters) gets
+    rows of its own holding the same values, a "list" field a list of its
+    own, a "shared rows" field the same rows in a list of its own."""
+    from interpreter.engine.state import FIELDS
+
+    game = load_game(CATALYST)
+    st = _midgame(game)
+    other = st.clone()
+    for f in FIELDS:
+        mine, theirs = getattr(st, f.name), getattr(other, f.name)
+        if not f.saved:
+            assert theirs == f.default, f.name
+        elif f.copy == "value":
+            assert theirs is mine, f.name
+        else:
+            assert theirs == mine and (theirs is None or theirs is not mine), f.name
+        if f.copy == "rows":
+            assert all(a == b and a is not b and type(a) is list for a, b in zip(mine, theirs)), f.name
+        if f.copy == "shared rows":
+            assert all(a is b for a, b in zip(mine, theirs)), f.name
+    other.ctr[0][0] += 1
+    assert other.ctr[0][0] != st.ctr[0][0]

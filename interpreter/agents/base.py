@@ -17,6 +17,10 @@ class Agent:
 
     name = "agent"
     usage = "agent"  # how `--bots` names it, with its main option
+    # Whether `choose` reads the options' labels (and the unavailable
+    # options): a bot that answers from the ids alone says False, and is
+    # given a decision without them (`play.decision_for`), cheaper to make.
+    labels = True
 
     def __init__(self, seed: int = 0, seat: int = 0, options: str | None = None):
         self.seed, self.seat = seed, seat
@@ -58,28 +62,35 @@ class ProgressGuard:
         self.last_turn = turn
         key = (decision.player, decision.prompt, tuple(options), _freeze(observation["zones"]))
         chosen = self.seen.setdefault(key, [])
-        self.key = key
+        self.chosen = chosen  # (the list itself: `record` need not hash the key again)
         if len(chosen) < self.patience:
             return options
         fresh = [o for o in options if o not in chosen]
         return fresh or options
 
     def record(self, choice: str) -> None:
-        key = getattr(self, "key", None)
-        if key is not None:
-            self.seen[key].append(choice)
-            self.key = None
+        chosen = getattr(self, "chosen", None)
+        if chosen is not None:
+            chosen.append(choice)
+            self.chosen = None
 
 
 def _freeze(value):
+    # a row of card ids or a count (nothing nested: the usual case) is made a
+    # tuple at once, its items' types gathered at C speed instead of each tested
     if isinstance(value, dict):
+        if _FLAT.issuperset(map(type, value.values())):
+            return tuple(sorted(value.items()))
         return tuple(sorted([(k, _freeze(v) if isinstance(v, _NESTED) else v) for k, v in value.items()]))
     if isinstance(value, list):
+        if _FLAT.issuperset(map(type, value)):
+            return tuple(value)
         return tuple([_freeze(v) if isinstance(v, _NESTED) else v for v in value])
     return value
 
 
 _NESTED = (dict, list)  # what `_freeze` turns into tuples (the rest is kept as it is)
+_FLAT = frozenset({str, int, type(None)})  # types that are no `_NESTED` (nor a subclass of one)
 
 
 def register(cls):

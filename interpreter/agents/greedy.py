@@ -38,6 +38,7 @@ class GreedyAgent(Agent):
     """
 
     name = "greedy"
+    labels = False  # it reads the options' ids, never their labels
     usage = "greedy[:TRIES]"
     # (converter, default, least, most): the limits bound the work of one decision (docs/security.md)
     settings = {"tries": (int, 12, 0, 10_000), "worlds": (int, 1, 0, 100), "discount": (float, None, 0, 100),
@@ -168,8 +169,9 @@ class _Step:
 
     def __init__(self, st, player: int, turn: int):
         self.st = st
-        # (`_turn_over` written out: a step is made for every position met)
-        self.ids = None if st.over or st.turns != turn or st.decider != player else st.legal_actions()
+        # (`_turn_over` written out: a step is made for every position met; the
+        # state's own list of ids is read, never copied: a state never changes it in place)
+        self.ids = None if st.over or st.turns != turn or st.decider != player else st.option_ids
         self.children = {}
         self.value = None
 

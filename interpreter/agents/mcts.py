@@ -80,6 +80,7 @@ class MCTSAgent(Agent):
     """
 
     name = "mcts"
+    labels = False  # it reads the options' ids, never their labels
     usage = "mcts[:ITERATIONS|:500ms]"
     # (converter, default, least, most): the limits bound the work of one
     # decision (docs/security.md lists them); a budget must also be positive.
@@ -180,7 +181,7 @@ class MCTSAgent(Agent):
         c = self.c
         while not st.over:
             player = st.current_player()
-            ids = st.legal_actions()
+            ids = st.option_ids  # (read, never changed: a state never changes its list in place)
             if allowed is not None and node is root:
                 ids = [a for a in ids if a in allowed] or ids
             children = node.children
@@ -244,7 +245,7 @@ class MCTSAgent(Agent):
             for k in range(self.tries):
                 trial = st.clone() if k < self.tries - 1 or best is None else st
                 while not (trial.over or trial.turns != turn or trial.current_player() != player):
-                    ids = trial.legal_actions()
+                    ids = trial.option_ids
                     r, i = rng.below(r, len(ids))
                     trial.apply_action(ids[i])
                 vals = ev.values(trial)

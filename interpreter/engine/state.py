@@ -150,7 +150,7 @@ class Frame(NamedTuple):
 _COPY = {
     "value": "{0}",
     "list": "{0}[:] if {0} is not None else None",
-    "rows": "[r[:] for r in {0}]",
+    "rows": "[*map(copy, {0})]",  # (each row copied at C speed, without a comprehension's frame)
     # the list of rows is copied, the rows are shared: neither state owns them any more
     "shared rows": "{0}[:]; self.owned = None",
     "frames": "[[f[0], f[1], f[2][:]] for f in {0}]",
@@ -164,9 +164,10 @@ def _clone_function():
         value = _COPY[f.copy].format(f"self.{f.name}") if f.saved else repr(f.default)
         lines.append(f"    o.{f.name} = {value}")
     lines.append("    return o")
-    allowed = Allowed(frozenset({"clone", "new", "program", "owned", "__class__", *(f.name for f in FIELDS)}),
-                      re.compile(r"^(self|o|r|f)$"))
-    return function("\n".join(lines) + "\n", "clone", {"new": object.__new__}, allowed, "<state fields>")
+    allowed = Allowed(frozenset({"clone", "new", "copy", "map", "program", "owned", "__class__",
+                                 *(f.name for f in FIELDS)}), re.compile(r"^(self|o|f)$"))
+    return function("\n".join(lines) + "\n", "clone", {"new": object.__new__, "copy": list.copy}, allowed,
+                    "<state fields>")
 
 
 def _blank_function():

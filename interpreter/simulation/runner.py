@@ -204,7 +204,7 @@ def _opening(game, spec: SweepSpec, seed: int, agents: list):
     asks them, so the game is the same. Where the first turn asks nothing and
     the game runs past it, the opening is replayed with the same choices, on
     a state that tells what happens, to read whose turn it was."""
-    from ..play import world_sampler
+    from ..play import decision_for, world_sampler
 
     st = game.new_initial_state(spec.players, seed, coverage=spec.coverage)
     chosen = []
@@ -214,7 +214,7 @@ def _opening(game, spec: SweepSpec, seed: int, agents: list):
         if hasattr(agent, "choose_id"):  # as play_out asks a bot that chooses among bare ids
             choice = agent.choose_id(st.option_ids)
         else:
-            choice = agent.choose(st.decision(), st.observation(player), world_sampler(st, player, seed))
+            choice = agent.choose(decision_for(st, agent), st.observation(player), world_sampler(st, player, seed))
         chosen.append(choice)
         st.apply_action(choice)
     if st.turns <= 1:  # in the first turn, or over before any turn
