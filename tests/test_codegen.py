@@ -472,3 +472,17 @@ score:
     assert row and f"if not ({row.group(1)}[" in setup.split("\n\n")[0]
     st = game.new_initial_state(2, 1)
     assert sum(st.ctr[0]) == 1
+
+
+def test_a_rule_ending_in_a_call_hands_its_frame_to_the_rule_it_calls(monkeypatch):
+    """`recruit_card` pays, then calls `place_recruit` last: the callee's
+    frame takes its place and its result is the rule's, so the rule keeps
+    no block to resume at after the call (nothing would ever resume it)."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    monkeypatch.chdir(ROOT)
+    code = CliRunner().invoke(cli, ["compile", "rules/catalyst.rules", "--rule", "recruit_card"]).output
+    assert "st.frames[-1] = nf" in code and "return procedure_place_recruit(st, nf)" in code
+    assert "st.frames.pop()" not in code and "fr[1] =" not in code and "if pc == 1:" not in code

@@ -52,9 +52,12 @@ class BlockWriter:
         self.lines = []
 
     def prune(self, points) -> None:
-        """Drop blocks nothing can reach (left behind by jumps that were
-        forwarded) and number the rest in order."""
+        """Make each call in tail position in place of the rule, then drop
+        blocks nothing can reach (left behind by jumps that were forwarded,
+        or where such a call would have resumed) and number the rest in order."""
         forward = self._forwarding()
+        ends = {k for k, lines in self._returns().items() if lines == _END}
+        self.blocks = [_tail_calls(block, ends, forward) for block in self.blocks]
         used = self._labels_used(points)
         targets = {0} | {forward(label.n) for label in used}
         live = []
@@ -83,7 +86,8 @@ class BlockWriter:
         if not block:
             return False
         indent, text, _ = block[-1]
-        return indent == 0 and (text in ("return S", "return None") or (isinstance(text, tuple) and text[0] == "jump"))
+        return indent == 0 and ((isinstance(text, str) and text.startswith("return "))
+                                or (isinstance(text, tuple) and text[0] == "jump"))
 
     def render(self, fname: str) -> list:
         """The dispatch loop over the blocks. Blocks are checked in groups
@@ -94,7 +98,7 @@ class BlockWriter:
                (1, "pc = fr[1]", None), (1, "while True:", None)]
         group = max(3, int(len(self.blocks) ** 0.5 + 0.5))
         ends = self._returns()
-        for k, block in enumerate(map(_tail_calls, self.blocks, [ends] * len(self.blocks))):
+        for k, block in enumerate(self.blocks):
             if k % group == 0 and len(self.blocks) > group:
                 out.append((2, f"if pc < {k + group}:", None))
             base = 3 if len(self.blocks) > group else 2
@@ -151,7 +155,7 @@ _CALL = re.compile(r"if (\w+)\(st, nf\) is S: return S")
 _END = [(0, "st.frames.pop()"), (0, "return None")]
 
 
-def _tail_calls(block: list, ends: dict) -> list:
+def _tail_calls(block: list, ends: set, forward) -> list:
     """`block` with each call in tail position (the block it resumes at only
     ends the rule) made in place of the rule: the callee's frame takes the
     caller's on `st.frames` and the callee's result is the rule's, so nothing
@@ -160,7 +164,7 @@ def _tail_calls(block: list, ends: dict) -> list:
     out, j = [], 0
     while j < len(block):
         window = block[j:j + 5]
-        if len(window) == 5 and _is_tail_call(window, ends):
+        if len(window) == 5 and _is_tail_call(window, ends, forward):
             indent, span = window[0][0], window[3][2]
             callee = _CALL.fullmatch(window[3][1]).group(1)
             out += [(indent, window[1][1], span), (indent, "st.frames[-1] = nf  # (a call in tail position)", span),
@@ -172,10 +176,10 @@ def _tail_calls(block: list, ends: dict) -> list:
     return out
 
 
-def _is_tail_call(window, ends) -> bool:
+def _is_tail_call(window, ends: set, forward) -> bool:
     (i0, t0, _), (i1, t1, _), (i2, t2, _), (i3, t3, _), (i4, t4, _) = window
     return (i0 == i1 == i2 == i3 == i4 and isinstance(t0, tuple) and t0[0] == "set" and isinstance(t4, tuple)
-            and t4[0] == "jump" and t0[1].n == t4[1].n and ends.get(t4[1].n) == _END
+            and t4[0] == "jump" and t0[1] is t4[1] and forward(t4[1].n) in ends
             and isinstance(t1, str) and t1.startswith("nf = ") and t2 == "st.frames.append(nf)"
             and isinstance(t3, str) and _CALL.fullmatch(t3) is not None)
 
