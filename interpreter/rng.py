@@ -53,20 +53,28 @@ def shuffle(state: int, items: list) -> int:
 
 
 class Draws:
-    """A generator kept in an object: `choose_id(ids)` draws one of the ids
-    as `below` would, for code that is handed a chooser (a bot's random
-    choices, a random playout), which reads the state back from `state`."""
+    """A generator kept in an object, for code that is handed a chooser (a
+    bot's random choices, a random playout): called with ids (as `choose_id`)
+    it draws one of them as `below` would; `position(n)` is the same draw as
+    an index, for a caller that has the options but not yet their ids
+    (runtime/helpers.py: `answered`). The state is read back from `state`."""
 
     __slots__ = ("state",)
 
     def __init__(self, state: int):
         self.state = state
 
-    def choose_id(self, ids):
-        """One of `ids`, the draw of `below` written out: this is the inner
-        loop of every random simulation."""
+    def position(self, n: int) -> int:
+        """An index below `n`, the draw of `below` written out: this is the
+        inner loop of every random simulation."""
         state = (self.state + 0x9E3779B97F4A7C15) & MASK
         self.state = state
         z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        return ids[((z ^ (z >> 31)) * len(ids)) >> 64]
+        return ((z ^ (z >> 31)) * n) >> 64
+
+    def __call__(self, ids):
+        """One of `ids`, drawn by `position`."""
+        return ids[self.position(len(ids))]
+
+    choose_id = __call__

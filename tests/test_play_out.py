@@ -56,6 +56,22 @@ def test_play_out_plays_the_game_applying_one_action_at_a_time_plays(game):
             assert inline.result() == one_by_one.result()
 
 
+def test_a_random_chooser_drawing_by_position_plays_the_game_its_ids_play(game):
+    """A generator handed as the chooser (rng.Draws) is drawn from by
+    position, without the ids of the options being made: the same draws,
+    the same game, history included, as choosing among the ids."""
+    for players in player_counts(game):
+        for seed in (0, 3):
+            choose = choosers(players, seed)
+            by_ids = stepped(game.new_initial_state(players, seed), choose)
+            by_position = game.new_initial_state(players, seed)
+            draws = [rng.Draws(rng.seed_state(seed * 31 + seat)) for seat in range(players)]
+            by_position.play_out(draws)
+            assert by_position.over
+            assert by_position.to_json() == by_ids.to_json()
+            assert [d.state for d in draws] == [c.__self__.state for c in choose]
+
+
 def test_play_out_goes_on_from_a_position_reached_and_from_a_loaded_save(game):
     players = player_counts(game)[-1]
     reference = stepped(game.new_initial_state(players, 5), choosers(players, 5))

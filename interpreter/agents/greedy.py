@@ -150,7 +150,7 @@ class GreedyAgent(Agent):
         if turns <= 1 or end.over:
             return now
         draws = rng.Draws(self.rng)
-        choosers = [draws.choose_id] * end.n
+        choosers = [draws] * end.n
         choosers[player] = None  # the game waits at the player's next decision
         end.play_out(choosers)
         self.rng = draws.state

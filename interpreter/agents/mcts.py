@@ -232,7 +232,7 @@ class MCTSAgent(Agent):
             # The inner loop of every simulation: one draw of the bot's
             # generator per decision, answered where the rules ask it.
             draws = rng.Draws(r)
-            st.play_out([draws.choose_id] * st.n)
+            st.play_out([draws] * st.n)
             self.rng = draws.state
             return st.returns()
         # teammates' values add up: a position is valued team against team

@@ -16,8 +16,9 @@ class RandomAgent(Agent):
         if options:
             raise RulesError(f"bot 'random' takes no options (got '{options}')")
         self.draws = rng.Draws(rng.seed_state((seed + 1) * 1_000_003 + seat * 7919))
-        # Simulations ask for ids only (no labels are made): the generator's own draw.
-        self.choose_id = self.draws.choose_id
+        # Simulations ask for ids only (no labels are made): the generator
+        # itself, which a state playing on by itself draws from by position.
+        self.choose_id = self.draws
 
     def choose(self, decision, observation, worlds=None) -> str:
         return self.choose_id([o.id for o in decision.options])

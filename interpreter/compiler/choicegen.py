@@ -35,32 +35,38 @@ class ChoiceGen:
         `taken`: (the locals' slot, the block to go on at) where taking an
         option is only keeping its value there (the point's `apply`, done
         here: `R_answered` takes the decision, never set pending, and gives
-        the option's index)."""
-        pending = f"st.decider = st.me; st.point = {point.id}; st.option_ids = {ids}; st.option_values = {values}"
+        the option's index). Ids looked up in a table (`ids_of`) are made
+        only where they are needed: `R_answered` looks up the one taken,
+        and a decision left pending lists them all."""
+        table = getattr(ids, "table", None) if values == "vals" else None
+        if table is None and ids != "ids":
+            self.emit(f"ids = {ids}", span)
+        answer = f"R_answered(st, vals, {table})" if table is not None else "R_answered(st, ids)"
+        lazy = [f"    ids = {ids}"] if table is not None else []
+        pending = (f"st.decider = st.me; st.point = {point.id}; st.option_ids = ids; "
+                   f"st.option_values = {values if taken else 'vals'}")
         if taken is None:
-            if ids != "ids":
-                self.emit(f"ids = {ids}", span)
             if values != "vals":
                 self.emit(f"vals = {values}", span)
             if point.kind == "card":  # the player deciding knows the cards offered from then on
                 self.emit("R_show_options(st, vals)", span)
             i = self.temp()
-            self.emit(f"if st.auto is not None and ({i} := R_answered(st, ids)) >= 0:", span)
+            self.emit(f"if st.auto is not None and ({i} := {answer}) >= 0:", span)
             take = self.module.named_value(f"take {point.id}", point.apply)  # (as `apply_action` would)
             self.emit(f"    {take}(st, fr, vals[{i}])", span)
             self.emit("    pc = fr[1]", span)
             self.emit("    continue", span)
-            self.emit(f"st.decider = st.me; st.point = {point.id}; st.option_ids = ids; st.option_values = vals", span)
+            for line in lazy:
+                self.emit(line[4:], span)
+            self.emit(pending, span)
         else:
             slot, then = taken
-            if ids != "ids":
-                self.emit(f"ids = {ids}", span)
             if point.kind == "card":  # (taken inline: no pass among the options)
                 self.emit(f"R_show_cards(st, {values})", span)
             i = self.temp()
-            self.emit(f"if st.auto is None or ({i} := R_answered(st, ids)) < 0:", span)
-            self.emit("    " + pending.replace(f"st.option_ids = {ids}", "st.option_ids = ids"), span)
-            self.emit("    return S", span)
+            self.emit(f"if st.auto is None or ({i} := {answer}) < 0:", span)
+            for line in [*lazy, "    " + pending, "    return S"]:
+                self.emit(line, span)
             self.emit(f"{slot} = {values}[{i}]", span)
             if point.kind == "card" and not point.in_sight:  # as ChoosePoint.apply
                 self.emit(f"R_chosen(st, {slot})", span)
@@ -94,7 +100,8 @@ class ChoiceGen:
             self.emit(f"ids = {ids}; ids.append({self.module.const('pass')}); vals.append({self.module.const(dp.PASS)})", s.span)
         told_alike = not s.optional and self.options_told_alike(s, names, kind, point, slot, ids, body, other)
         # a choice that never offers to pass is taken by keeping the value chosen
-        self.suspend(point, "ids", "vals", s.span, (slot, body) if told_alike == "True" else None)
+        self.suspend(point, ids if told_alike == "True" else "ids", "vals", s.span,
+                     (slot, body) if told_alike == "True" else None)
         point.body, point.other = body, other
         self.place(body)
         self.branches(s.body, chosen,
@@ -129,8 +136,8 @@ class ChoiceGen:
             self.jump_if(f"len(vals) == 1{'' if public == 'True' else ' and ' + public}", body, s.span,
                          (f"{slot} = vals[0]", *([f"R_chosen(st, {slot})"] if unseen else []),
                           f"if st.events is not None: R_forced(st, {point.id}, vals[0])"))
-        self.emit(f"ids = {ids}", s.span)
-        if public != "True":
+        if public != "True":  # (else `suspend` makes the ids where they are needed)
+            self.emit(f"ids = {ids}", s.span)
             self.indent -= 1
         return public
 
@@ -154,9 +161,10 @@ class ChoiceGen:
 
     def ids_of(self, table: str) -> str:
         """The ids of the options `vals` by their place in `table` (a
-        comprehension: cheaper than mapping for a few options)."""
+        comprehension: cheaper than mapping for a few options), which
+        `suspend` makes only where they are needed."""
         v = self.module.name("v")
-        return f"[{table}[{v}] for {v} in vals]"
+        return TableIds(f"[{table}[{v}] for {v} in vals]", table)
 
     def fused_list(self, iterable, names, span, target=None, test=None, whole=False):
         """Where `iterable` is a concatenation or a comprehension (or, if
@@ -273,3 +281,13 @@ class ChoiceGen:
         self.place(call)
         self.effect_call(cur, point.ask, s.span)
         self.place(end)
+
+
+class TableIds(str):
+    """The source of a choice's option ids (`ChoiceGen.ids_of`), knowing the
+    table they are looked up in."""
+
+    def __new__(cls, text: str, table: str):
+        made = super().__new__(cls, text)
+        made.table = table
+        return made

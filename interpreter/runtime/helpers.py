@@ -511,26 +511,34 @@ def take(st, fr, i) -> None:
     st.program.decisions[point].apply(st, fr, value)
 
 
-def answered(st, ids) -> int:
+def answered(st, vals, ids_in=None) -> int:
     """Answer the decision about to be asked where it is asked, when the
     state plays on by itself (`st.auto`, see GameState.play_out) and the
-    deciding seat has a function answering for it: the index among `ids` of
-    the option the acting player's chooser takes, the decision counted, its
-    id in the history; the generated code goes on with it at once, as
+    deciding seat has a function answering for it: the index among `vals`
+    of the option the acting player's chooser takes, the decision counted,
+    its id in the history; the generated code goes on with it at once, as
     `apply_action` would have resumed the rule (taking the option itself or
     by the point's `apply`), and never makes the decision pending. -1 (the
     rule suspends as usual) inside a trigger, which must not ask, and at the
     decision budget, so that both are reported as they are without `auto`.
+    The options' ids are `vals` themselves, or with `ids_in` the entries of
+    that table for them, made only for a chooser that reads them: a random
+    chooser (rng.Draws) draws a position and only the id taken is looked up.
     This runs at every decision of every playout."""
     choose = st.auto[st.me]
     decisions = st.decisions
     if choose is None or st.nesting or decisions >= st.program.decision_budget:
         return -1
-    action = choose(ids)
-    try:
-        i = ids.index(action)
-    except ValueError:
-        raise not_legal(action, ids) from None
+    if choose.__class__ is _rng.Draws:
+        i = choose.position(len(vals))
+        action = vals[i] if ids_in is None else ids_in[vals[i]]
+    else:
+        ids = vals if ids_in is None else [ids_in[v] for v in vals]
+        action = choose(ids)
+        try:
+            i = ids.index(action)
+        except ValueError:
+            raise not_legal(action, ids) from None
     st.observed = None
     st.decisions = decisions + 1
     if st.seed is not None:
