@@ -123,3 +123,12 @@ def test_a_card_whose_value_fails_keeps_a_table_computed_when_asked(tmp_path):
     table = game.program.module.ns["T0"]
     assert [type(values) for values in table] == [list, list, list, Table]
     assert not table[3]  # nothing computed before it is asked for
+
+
+def test_whether_a_card_shows_an_effect_is_read_from_a_table(catalyst):
+    """`chain in c.effects` walks every item of the card's effects: a table
+    by card, read in the loop (the values: test_score_goal_symbol_entries)."""
+    text = catalyst.program.module.text
+    entry = text.split('"count c in scoring_pile where chain in c.effects"')[-1].split("\n\n")[0]
+    assert "R_shows" not in entry and "if T" in entry
+    assert "return (R_shows(" in text.split("def card_table(v0):")[1].split("\n\n")[0]

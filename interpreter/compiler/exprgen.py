@@ -578,13 +578,21 @@ class ExprGen(Visitor):
     def visit_Compare(self, expr, names):
         return f"({self.visit(expr.left, names)} {expr.op} {self.visit(expr.right, names)})"
 
+    def shown_effect(self, expr, names=None):
+        """For `E in c.effects` (a list of effects), the effect's name where
+        E names one, "" where E is another expression; else None."""
+        if not (isinstance(expr.container, n.Field) and self.field_type(expr.container.name) == "effects"):
+            return None
+        item = expr.item
+        # `draw in c.effects` names the effect, even if a counter shares the name
+        named = isinstance(item, n.Name) and item.name in self.model.effects
+        return item.name if named and (names is None or item.name not in names.access) else ""
+
     def visit_Contains(self, expr, names):
         container = self.visit(expr.container, names)
-        if isinstance(expr.container, n.Field) and self.field_type(expr.container.name) == "effects":
-            if isinstance(expr.item, n.Name) and expr.item.name in self.model.effects and expr.item.name not in names.access:
-                item = self.module.const(expr.item.name)  # `draw in c.effects` names the effect, even if a counter shares the name
-            else:
-                item = self.visit(expr.item, names)
+        shown = self.shown_effect(expr, names)
+        if shown is not None:
+            item = self.module.const(shown) if shown else self.visit(expr.item, names)
             return f"({'not ' if expr.negate else ''}R_shows({item}, {container}))"
         return f"({self.visit(expr.item, names)} {'not in' if expr.negate else 'in'} {container})"
 

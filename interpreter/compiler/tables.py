@@ -27,7 +27,8 @@ from ..language.value_types import BOOL, CARD, NUMBER, PLAYER
 from ..runtime.tables import Table, rows
 
 _VAR = re.compile(r"\b[vs]\d+\b")  # loop variables of expressions and of statements
-_STATE = re.compile(r"\b(?:st|ctr|z|L|R_\w+|B_\w+|[mtp]\d+)\b")  # anything of the position, or a helper
+# anything of the position, or a helper (but `R_shows`, which reads only the effects it is given)
+_STATE = re.compile(r"\b(?:st|ctr|z|L|R_(?!shows\b)\w+|B_\w+|[mtp]\d+)\b")
 _CONSTANT = re.compile(r"^(?:-?\d+|\(-\d+\)|K\d+|None|True|False)$")
 _KEYS = (CARD, PLAYER)  # the types of variables a table is keyed by
 MIN_OPERATIONS = 4
@@ -118,6 +119,10 @@ class Tables:
             if builtin is None or not builtin.fixed or expr.name in self.x.model.defines:
                 return None
             return self._sum(expr.args, names)
+        shown = self.x.shown_effect(expr, names) if isinstance(expr, n.Contains) else None
+        if shown is not None:  # `draw in c.effects`: a walk of the list's items, as much work as a few operations
+            ops = self._sum([expr.container] if shown else [expr.item, expr.container], names)
+            return None if ops is None else ops + MIN_OPERATIONS - 1
         children = _CHILDREN.get(type(expr))
         return None if children is None else self._sum(children(expr), names)
 
@@ -141,4 +146,5 @@ _CHILDREN = {
     n.Not: lambda e: (e.operand,),
     n.Conditional: lambda e: (e.cond, e.then, e.otherwise),
     n.IsKind: lambda e: (e.operand,),
+    n.Contains: lambda e: (e.item, e.container),
 }
