@@ -79,7 +79,7 @@ def _replayed(game, fields):
     if not _is_int(n):
         raise SaveFileError("the save is damaged: the number of players is not a whole number")
     st = _replay(game, n, seed, history)
-    _check_follows(fields, st.to_data())
+    _check_follows(fields, st.to_data(), game.program)
     if fields.get("cov") is not None:
         st.cov = _coverage(fields["cov"], game.program)
     return st
@@ -103,14 +103,18 @@ def _replay(game, n: int, seed: int, history: list):
     return st
 
 
-def _check_follows(fields: dict, replayed: dict) -> None:
+def _check_follows(fields: dict, replayed: dict, program) -> None:
     """The saved fields are those the replayed history gives. The frames of
     the rules running are the replay's whatever the save says: they are how
     this version of the interpreter lays out the rules waiting, which another
     may lay out otherwise for the same position (a save written before a rule
-    handed its frame to a rule it called last still loads)."""
-    differ = [name for name in SAVED if name not in DERIVED and name not in ("cov", "frames") and name in fields
-              and fields[name] != replayed[name]]
+    handed its frame to a rule it called last still loads). So is what the
+    players know of the cards lying where every player sees them (see
+    `_same_knowledge`)."""
+    differ = [name for name in SAVED if name not in DERIVED and name not in ("cov", "frames", "known")
+              and name in fields and fields[name] != replayed[name]]
+    if "known" in fields and not _same_knowledge(fields["known"], replayed, program):
+        differ.append("known")
     # A field added since the save was written is missing from it: it must hold its default.
     defaults = {f.name: plain(f.default) for f in FIELDS}
     missing = [name for name in SAVED if name not in DERIVED and name not in ("cov", "known", "known_in")
@@ -118,6 +122,21 @@ def _check_follows(fields: dict, replayed: dict) -> None:
     if differ or missing:
         raise SaveFileError("the saved position does not follow from its own history (the save was changed "
                             "after it was written): " + ", ".join(differ + missing))
+
+
+def _same_knowledge(saved, replayed: dict, program) -> bool:
+    """Whether the saved knowledge of the cards is the replay's, but for the
+    cards lying where every player sees them (a visible zone, not held by a
+    card): knowing such a card tells no one anything, and a version before
+    this one noted that the player offered it was shown it."""
+    known, loc, everyone = replayed["known"], replayed["loc"], (1 << replayed["n"]) - 1
+    if saved == known:
+        return True
+    if not isinstance(saved, list) or len(saved) != len(known):
+        return False
+    in_view = [program.seers[zi] & everyone == everyone and info.scope != "card"
+               for zi, info in enumerate(program.zone_of_instance)]
+    return all(mine == theirs or in_view[loc[card]] for card, (mine, theirs) in enumerate(zip(saved, known)))
 
 
 # ---------------------------------------------------------------- a position arranged by hand

@@ -23,15 +23,18 @@ FIXTURES = ROOT / "tests" / "fixtures"
 # dealt before worlds were dealt from a plan: the plan must deal every card,
 # back, mark, hidden size and secret pick the same. (Without the frames of the
 # rules running, which a world copies from the position: how the compiler
-# lays those out is not what dealing must keep.)
+# lays those out is not what dealing must keep. Since a player offered cards
+# lying where every player sees them is not noted as knowing them, the hashes
+# of the four files with such choices changed; with the knowledge of the
+# cards lying in view left out, the worlds were the same before and after.)
 WORLDS = {
-    "rules/catalyst.rules": "091a236ab20e3665",
-    "rules/samples/rivals/rivals.rules": "03bc1eac204895b6",
-    "rules/samples/capsule/capsule.rules": "6d3ce0d0701211fa",
+    "rules/catalyst.rules": "df69cd9e85103018",
+    "rules/samples/rivals/rivals.rules": "5a96e9bc04e7b15a",
+    "rules/samples/capsule/capsule.rules": "816471a946004554",
     "tests/fixtures/hidden_sizes/vaults.rules": "03288c9222c61f83",
     "tests/fixtures/knowledge/peek.rules": "e2abde4b84de3694",
     "tests/fixtures/secrets/secrets.rules": "7ef3bd42aaea4c0e",
-    "rules/catastropolis/catastropolis.rules": "31abe495ac1052ce",
+    "rules/catastropolis/catastropolis.rules": "0dfdba1616f01eeb",
 }
 
 

@@ -135,6 +135,22 @@ def test_injected_options_are_never_offered(catalyst):
     assert secret not in load(catalyst, arranged_data).legal_actions()
 
 
+def test_knowing_a_card_everyone_sees_is_not_checked_and_knowing_a_hidden_one_is(catalyst):
+    """A save noting that a player knows a card lying where every player sees
+    it (as a version that showed a player the market cards it was offered
+    wrote) loads, as the replay's position; one noting that a player knows a
+    card lying face down is refused."""
+    st = played(catalyst)
+    market = [st.card_index(c) for c in st.zone("market") if c is not None]
+    seen = saved(st)
+    assert not any(seen["state"]["known"][card] for card in market)
+    seen["state"]["known"][market[0]] = 1 << st.current_player()
+    assert load(catalyst, seen).to_json() == st.to_json()
+    hidden = saved(st)
+    hidden["state"]["known"][hidden_deck_card(st)] |= 1
+    refused(catalyst, hidden, "does not follow from its own history (the save was changed after it was written): known")
+
+
 @pytest.mark.parametrize("frames", [[], [[0, 5, []]], "another version's"])
 def test_a_played_position_is_rebuilt_with_the_frames_its_replay_gives(catalyst, frames):
     """The frames in a save of a played position (the rules waiting, as the

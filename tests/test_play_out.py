@@ -11,6 +11,7 @@ from interpreter.errors import InvalidActionError
 from interpreter.game import GameState
 from interpreter.loader import load_game
 from interpreter.play import play_game
+from interpreter.visibility import card_visible
 
 from .conftest import RULES
 
@@ -170,7 +171,7 @@ def test_cards_offered_are_known_to_the_player_deciding_when_it_is_asked_or_answ
     def chooser(st, seat, draw):
         def choose(ids):
             cards = [game.program.card_ids.index(i) for i in ids if i in game.program.card_ids]
-            assert all(st.known[c] & 1 << seat for c in cards)
+            assert all(card_visible(st, c, seat) for c in cards)
             checked.append(len(cards))
             return draw(ids)
         return choose

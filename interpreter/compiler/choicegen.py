@@ -48,7 +48,7 @@ class ChoiceGen:
         if taken is None:
             if values != "vals":
                 self.emit(f"vals = {values}", span)
-            if point.kind == "card":  # the player deciding knows the cards offered from then on
+            if point.kind == "card" and not point.shown:  # the player deciding knows the cards offered from then on
                 self.emit("R_show_options(st, vals)", span)
             i = self.temp()
             self.emit(f"if st.auto is not None and ({i} := {answer}) >= 0:", span)
@@ -61,7 +61,7 @@ class ChoiceGen:
             self.emit(pending, span)
         else:
             slot, then = taken
-            if point.kind == "card":  # (taken inline: no pass among the options)
+            if point.kind == "card" and not point.shown:  # (taken inline: no pass among the options)
                 self.emit(f"R_show_cards(st, {values})", span)
             i = self.temp()
             self.emit(f"if st.auto is None or ({i} := {answer}) < 0:", span)
@@ -84,6 +84,7 @@ class ChoiceGen:
         label = self.x.function(s.label, chosen, self.name, s.span, template=True) if s.label is not None else None
         point = dp.ChoosePoint(slot_index(slot), kind, label, self.prompt)
         point.in_sight = kind == "card" and self.x.taken_in_sight(s.iterable, names)
+        point.shown = point.in_sight and self.x.taken_in_sight(s.iterable, names, held=False)
         point.secretly = s.secretly
         self.pass_label(point, s, names)
         self.ask(point, s.span)

@@ -23,6 +23,12 @@ class Point:
     prompt_text = "Choose"
     kind = None  # "card" where the options are cards (what a player may see of a choice depends on it)
     secretly = False  # `choose ... secretly`: which option was taken is told to its player alone
+    # the options are cards lying in zones every player sees: one chosen there
+    # is seen taken by all (ops.chosen has nothing to do)
+    in_sight = False
+    # and none is held by a card: the player deciding sees each where it
+    # lies already (nothing to show it: ops.show_options)
+    shown = False
 
     def __init__(self):
         self.id = None  # index in program.decisions
@@ -61,9 +67,6 @@ class ChoosePoint(Point):
         self.slot, self.kind, self.label_fn, self.prompt_text = slot, kind, label_fn, prompt
         self.other_fn = None  # `may choose ... else "label":`: the label of passing (else "pass")
         self.body = self.other = None
-        # the options lie in a zone every player sees: a card chosen there is
-        # seen taken by all (ops.chosen has nothing to do)
-        self.in_sight = False
 
     def finish(self, ns):
         super().finish(ns)

@@ -190,21 +190,24 @@ class ExprGen(Visitor):
         info = self.p.zones[expr.name]
         return info.visibility == "visible" and info.scope != "card"
 
-    def taken_in_sight(self, expr, names: Names, seen=frozenset()) -> bool:
+    def taken_in_sight(self, expr, names: Names, seen=frozenset(), held: bool = True) -> bool:
         """Whether every card of the list `expr` lies in a zone every player
         sees, so that a card chosen from it is seen taken (`ops.chosen`, which
         judges a card by its zone alone, has nothing to do): a visible zone
-        (one held by a card too), seen through parameterless definitions,
-        concatenations and comprehensions giving their last loop's variable."""
+        (one held by a card too, unless not `held`: then every card is seen
+        where it lies, as `seen_by_all`), seen through parameterless
+        definitions, concatenations and comprehensions giving their last
+        loop's variable."""
         if self._is_zone(expr, names):
-            return self.p.zones[expr.name].visibility == "visible"
+            return self.seen_by_all(expr, names) if not held else self.p.zones[expr.name].visibility == "visible"
         if isinstance(expr, n.Name) and expr.name not in names.access and expr.name not in seen:
             decl = self.model.defines.get(expr.name)
-            return decl is not None and not decl.params and self.taken_in_sight(decl.expr, Names(), seen | {expr.name})
+            return (decl is not None and not decl.params
+                    and self.taken_in_sight(decl.expr, Names(), seen | {expr.name}, held))
         if isinstance(expr, n.Arith) and expr.op == "+":
-            return self.taken_in_sight(expr.left, names, seen) and self.taken_in_sight(expr.right, names, seen)
+            return self.taken_in_sight(expr.left, names, seen, held) and self.taken_in_sight(expr.right, names, seen, held)
         if isinstance(expr, n.Comprehension) and isinstance(expr.expr, n.Name) and expr.expr.name == expr.loops[-1][0]:
-            return self.taken_in_sight(expr.loops[-1][1], names, seen)
+            return self.taken_in_sight(expr.loops[-1][1], names, seen, held)
         return False
 
     def function(self, expr, names: Names, rule: str, span=None, template=False, name: str | None = None) -> str:
