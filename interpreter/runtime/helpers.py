@@ -511,6 +511,9 @@ def take(st, fr, i) -> None:
     st.program.decisions[point].apply(st, fr, value)
 
 
+_DRAWS = _rng.Draws  # (a random chooser: read once per decision of every playout)
+
+
 def answered(st, vals, ids_in=None) -> int:
     """Answer the decision about to be asked where it is asked, when the
     state plays on by itself (`st.auto`, see GameState.play_out) and the
@@ -529,7 +532,7 @@ def answered(st, vals, ids_in=None) -> int:
     decisions = st.decisions
     if choose is None or st.nesting or decisions >= st.program.decision_budget:
         return -1
-    if choose.__class__ is _rng.Draws:
+    if choose.__class__ is _DRAWS:
         i = choose.position(len(vals))
         action = vals[i] if ids_in is None else ids_in[vals[i]]
     else:
