@@ -11,7 +11,10 @@ exact and the same on every run, and the tracer's own cost does not distort
 them; unlike callgrind they name the line of generated code. Work done inside
 a C function (list.index, a list comprehension's allocation) counts as the
 one instruction that called it, so the machine-instruction shares
-(benchmarks/workloads.py with callgrind) weigh calls into C more.
+(benchmarks/workloads.py with callgrind) weigh calls into C more. The same
+games on the hand-written engine (benchmarks/baseline_catalyst.py) are
+counted too: the ratio of the two counts follows the ratio of wall times
+(benchmarks/bench.py) more closely than the ratio of machine instructions.
 """
 from __future__ import annotations
 
@@ -24,6 +27,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import baseline_catalyst as baseline  # noqa: E402
 
 from interpreter import load_game  # noqa: E402
 from interpreter.agents import make_agents  # noqa: E402
@@ -32,8 +38,9 @@ from interpreter.play import play_game  # noqa: E402
 RULES = ROOT / "rules" / "catalyst.rules"
 
 
-def count_opcodes(game, games: int):
-    """(per (file, line) counts, per (file, function) counts) over `games` games."""
+def count_opcodes(play, games: int):
+    """(per (file, line) counts, per (file, function) counts) over the games
+    `play(seed)` plays for seeds 0 to `games` - 1."""
     lines: collections.Counter = collections.Counter()
     functions: collections.Counter = collections.Counter()
 
@@ -49,7 +56,7 @@ def count_opcodes(game, games: int):
     sys.settrace(tracer)
     try:
         for seed in range(games):
-            play_game(game, 2, seed, make_agents("random", 2, seed)).scores()
+            play(seed)
     finally:
         sys.settrace(None)
     return lines, functions
@@ -87,11 +94,17 @@ def main(argv=None):
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     game = load_game(RULES)  # kept while reporting: its generated source is in linecache while it lives
-    out = report(*count_opcodes(game, args.games), args.top)
+    out = report(*count_opcodes(lambda seed: play_game(game, 2, seed, make_agents("random", 2, seed)).scores(),
+                                args.games), args.top)
+    cards = baseline.Cards()
+    by_hand, _ = count_opcodes(lambda seed: baseline.play(cards, 2, seed, baseline.random_chooser(2, seed)), args.games)
+    out["hand_written_bytecodes"] = sum(by_hand.values())
     if args.json:
         print(json.dumps(out, indent=2))
         return
-    print(f"{out['bytecodes'] / args.games:,.0f} bytecode instructions per game ({args.games} random 2-player games)\n")
+    print(f"{out['bytecodes'] / args.games:,.0f} bytecode instructions per game ({args.games} random 2-player games); "
+          f"the hand-written engine {out['hand_written_bytecodes'] / args.games:,.0f} "
+          f"(ratio {out['bytecodes'] / out['hand_written_bytecodes']:.2f})\n")
     print("By file")
     for row in out["by_file"][:12]:
         print(f"  {100 * row['share']:5.1f}%  {row['file']}")
