@@ -126,10 +126,12 @@ def move_many(st, cards: tuple, zi: int, bottom: bool = False) -> bool:
         target[:0] = cards[::-1]
     else:
         target.extend(cards)
-    seers, known = program.seers[src], st.known
     for card in cards:
         loc[card] = zi
-        if seers:
+    seers = program.seers[src]
+    if seers:
+        known = st.known
+        for card in cards:
             known[card] |= seers
     if left.empty_hook is not None and not source:
         run_nested(st, left.empty_hook)
