@@ -246,10 +246,11 @@ def _bits(x: float) -> tuple:
 
 @pytest.mark.parametrize("path", ["rules/catalyst.rules", "rules/samples/rivals/rivals.rules",
                                   "rules/samples/capsule/capsule.rules", "tests/fixtures/hidden_teams.rules",
-                                  "tests/fixtures/coop_points.rules"])
+                                  "tests/fixtures/partners.rules", "tests/fixtures/coop_points.rules"])
 def test_margins_and_potentials_are_the_long_ways(path):
     """greedy's margin (the player's own value computed, the others'
-    recalled, teams added up only where there are teams) and the potential
+    recalled, teams added up only where there are teams, two seats each
+    alone written out) and the potential
     (the held cards walked zone by zone) give, to the last bit, what the
     long way gives: every value computed afresh and added up by `by_team`,
     and the potential summed over `held`'s list."""
@@ -284,6 +285,8 @@ def test_margins_and_potentials_are_the_long_ways(path):
     met = 0
     for seed in range(3):
         for st in positions(game, seed, steps=150, every=5):
+            # (the evaluator takes seats for rivals only where the state has each seat alone)
+            assert not ev.rivals or (not ev.together and st.teams() == list(range(st.n)))
             for player in range(st.n):
                 before = ev.term_values(st, player)
                 assert _bits(ev.potential(st, player, before)) == _bits(long_potential(st, player, before))

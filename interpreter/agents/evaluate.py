@@ -50,6 +50,9 @@ class Evaluator:
         self.smooth = smooth
         # the other players are partners, not rivals (see the module's docstring)
         self.together = program.played_together
+        # each seat alone, as `GameState.teams` finds without `teams by` nor
+        # playing together: the margin needs no teams added up
+        self.rivals = not self.together and program.team_of is None
         zones = list(program.zones.values())
         self.player_zones = [z for z in zones if z.scope == "player" and not z.slots]
         self.holding_zones = [z for z in zones if z.scope == "player"]
@@ -100,7 +103,13 @@ class Evaluator:
         return self.recall(st, player)
 
     def compute_value(self, st, player: int) -> float:
-        before = self.term_values(st, player)
+        # (`term_values` written out: greedy computes this at every end of a turn)
+        me = st.me
+        st.me = player
+        try:
+            before = [fn(st) for fn in self.terms]
+        finally:
+            st.me = me
         base = float(sum(before))
         return base + self.discount * self.potential(st, player, before) + self.smoothing(st, player)
 
@@ -117,6 +126,12 @@ class Evaluator:
         ends are new to it, and a value not found costs the search for it
         plus twice its computation (noting what it reads): computing it
         every time costs less."""
+        if self.rivals and st.n == 2:  # (the usual case written out, the values asked in seat order)
+            if player:
+                theirs = self.recall(st, 0)
+                return (0.0 + self.compute_value(st, 1)) - (0.0 + theirs)
+            mine = self.compute_value(st, 0)
+            return (0.0 + mine) - (0.0 + self.recall(st, 1))
         compute, recall = self.compute_value, self.recall
         vals = [compute(st, p) if p == player else recall(st, p) for p in range(st.n)]
         if self.together:
