@@ -134,6 +134,8 @@ def test_held_cards_list_what_cards_hold_as_the_rules_do():
         st.loc[card] = base + host
 
     put(a, holder)
+    one = [(holder, st.loc[holder])] + hosted_cards(st, holder)  # (one card deep: the usual case)
+    assert [x for x in ev.held(st, 0) if x[0] in (holder, a)] == one == [(holder, area), (a, base + holder)]
     put(b, a)
     put(c, b)
     expected = [(holder, st.loc[holder])] + hosted_cards(st, holder)

@@ -463,6 +463,21 @@ def _hosted(z, bases: list, card: int) -> list:
     them, in the program's order): the evaluation lists them for every card
     held that holds any, so each card's holdings are listed at once rather
     than drawn from a generator."""
+    out = [(inner, base + card) for base in bases for inner in z[base + card] if inner is not None]
+    # The usual case: the cards it holds hold nothing themselves (nor is it
+    # one of them), and lie each in one place: they are the list, in order.
+    for inner, _ in out:
+        for base in bases:
+            hosted = z[base + inner]
+            if hosted.count(None) != len(hosted):
+                return _hosted_deep(z, bases, card)
+    if len(out) > 1 and len({inner for inner, _ in out}) != len(out):
+        return _hosted_deep(z, bases, card)
+    return out
+
+
+def _hosted_deep(z, bases: list, card: int) -> list:
+    """`_hosted` where a card held holds cards too: depth first, each card once."""
     out: list = []
     seen = {card}
     stack = [iter([(inner, base + card) for base in bases for inner in z[base + card] if inner is not None])]
