@@ -366,6 +366,32 @@ def test_a_greedy_step_keeps_the_ids_its_position_offered(path):
             assert step.ids == offered
 
 
+@pytest.mark.parametrize("path", sorted(WORLDS))
+def test_a_greedy_walk_draws_as_below_does(path):
+    """A walk down greedy's completion tree (its draw written out) takes at
+    every step the option `rng.below` draws, and leaves the generator where
+    `below` leaves it: walked again the long way, the tree it opened leads
+    to the same end of the turn."""
+    from interpreter.agents.greedy import _Step
+
+    game = load_game(ROOT / path)
+    walks = 0
+    for seed in range(2):
+        for st in positions(game, seed):
+            player, turn = st.current_player(), st.turns
+            root = _Step(st.clone(), player, turn)
+            r = rng.seed_state(seed + st.decisions)
+            for _ in range(6):
+                end, after = root.walk(r, player, turn)
+                step = root
+                while step.ids is not None:
+                    r, i = rng.below(r, len(step.ids))
+                    step = step.children[i]
+                assert step is end and r == after
+                walks += 1
+    assert walks > 10
+
+
 def test_the_guard_sets_aside_what_it_chose_at_the_same_layout():
     """The guard notes each choice under its decision and layout (the list
     found when asked, appended to when told the choice) and, once the same
