@@ -392,6 +392,25 @@ def test_a_greedy_walk_draws_as_below_does(path):
     assert walks > 10
 
 
+def test_a_recalled_values_cards_are_read_as_the_long_way_reads_them():
+    """The key of a remembered value's cards (read one by one for a few
+    zones, by `itemgetter` for more) is each zone's cards made a tuple, in
+    the trace's order, and reading it on noting lists notes the zones read."""
+    from interpreter.agents.recall import EVERYTHING, _cards_maker, _noted
+
+    class At:
+        def __init__(self, z):
+            self.z = z
+
+    rows = [[c, c + 1][: c % 3] for c in range(12)]
+    for zones in [(), (4,), (0, 7), (2, 5, 11), (1, 3, 6, 9), tuple(range(12)), EVERYTHING]:
+        picked = range(12) if zones is EVERYTHING else zones
+        assert _cards_maker(zones)(At(rows)) == tuple(tuple(rows[i]) for i in picked)
+        noted = _noted(rows)
+        _cards_maker(zones)(At(noted))
+        assert noted.read == ({EVERYTHING} if zones is EVERYTHING else set(zones))
+
+
 def test_the_guard_sets_aside_what_it_chose_at_the_same_layout():
     """The guard notes each choice under its decision and layout (the list
     found when asked, appended to when told the choice) and, once the same

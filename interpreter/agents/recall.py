@@ -169,13 +169,44 @@ def _numbers_in(counters, places):
 
 
 def _cards_maker(zones):
-    """st -> the cards of the zone instances named (longer to read)."""
+    """st -> the cards of the zone instances named (longer to read). A
+    trace of a few zones (most of them: a counter's share reads one to
+    three, or none) has them read one by one, at twice the speed."""
+    if zones is not EVERYTHING and len(zones) <= 3:
+        return _FEW_ZONES[len(zones)](*zones)
     held = _picker(zones)
 
     def cards(st):
         return tuple(map(tuple, held(st.z)))
 
     return cards
+
+
+def _no_zone():
+    return lambda st: ()
+
+
+def _one_zone(a):
+    return lambda st: (tuple(st.z[a]),)
+
+
+def _two_zones(a, b):
+    def cards(st):
+        z = st.z
+        return tuple(z[a]), tuple(z[b])
+
+    return cards
+
+
+def _three_zones(a, b, c):
+    def cards(st):
+        z = st.z
+        return tuple(z[a]), tuple(z[b]), tuple(z[c])
+
+    return cards
+
+
+_FEW_ZONES = (_no_zone, _one_zone, _two_zones, _three_zones)
 
 
 class Recall:
