@@ -267,11 +267,11 @@ def test_margins_and_potentials_are_the_long_ways(path):
         me, st.me = st.me, player
         for card, src in ev.held(st, player):
             best = 0.0
-            for base, terms, rate in ev.moves_at[src][kinds[card]]:
+            for base, terms, rate in ev.moves_at[src][card]:
                 gain = ev._gain(st, card, src, st.z[src], zone_of[src].slots, base + player, terms, before)
                 if gain is not None and gain * rate > best:
                     best = gain * rate
-            total += best if ev.moves_at[src][kinds[card]] else 0.0
+            total += best if ev.moves_at[src][card] else 0.0
         st.me = me
         return total
 

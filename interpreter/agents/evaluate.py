@@ -71,10 +71,15 @@ class Evaluator:
         self.play_rates: dict = {}  # (kind, src zone, dst zone) -> share; (kind, src zone) -> 0.0 if seen
         self.mean_rate = 1.0
         self._probe()
-        # per zone instance, per card kind: the moves a held card may gain by
-        # (`scoring_moves`), looked up once per held card
-        by_zone = {info.index: {kind: self.scoring_moves(kind, info.index) for kind in set(program.card_kinds)}
-                   for info in zones if info.scope in ("player", "card")}
+        # per zone instance, per card: the moves a held card may gain by
+        # (`scoring_moves`, made per kind; one list per zone, shared by its
+        # instances), looked up once per held card
+        kinds = program.card_kinds
+        by_zone = {}
+        for info in zones:
+            if info.scope in ("player", "card"):
+                by_kind = {kind: self.scoring_moves(kind, info.index) for kind in set(kinds)}
+                by_zone[info.index] = [by_kind[kind] for kind in kinds]
         self.moves_at = [by_zone.get(info.index) for info in program.zone_of_instance]
         # one remembered share per counter that some term reads (in the
         # counters' order, so the shares add up as one sum would)
@@ -167,7 +172,6 @@ class Evaluator:
         if before is None:
             before = self.term_values(st, player)
         total = 0.0
-        kinds = self.program.card_kinds
         moves_at = self.moves_at
         bases = self.card_zones_empty
         z = st.z
@@ -182,14 +186,14 @@ class Evaluator:
                 for card in z[src]:
                     if card is None:  # (a slotted zone's empty slot)
                         continue
-                    moves = at[kinds[card]]
+                    moves = at[card]
                     if moves:
                         total += self._best_gain(st, card, src, moves, player, before)
                     for base, empty in bases:
                         hosted = z[base + card]
                         if hosted != empty and hosted.count(None) != len(hosted):
                             for inner, zi in _hosted(z, self.card_zone_bases, card):
-                                moves = moves_at[zi][kinds[inner]]
+                                moves = moves_at[zi][inner]
                                 if moves:
                                     total += self._best_gain(st, inner, zi, moves, player, before)
                             break
