@@ -248,17 +248,26 @@ def _bits(x: float) -> tuple:
 
 @pytest.mark.parametrize("path", ["rules/catalyst.rules", "rules/samples/rivals/rivals.rules",
                                   "rules/samples/capsule/capsule.rules", "tests/fixtures/hidden_teams.rules",
-                                  "tests/fixtures/partners.rules", "tests/fixtures/coop_points.rules"])
+                                  "tests/fixtures/partners.rules", "tests/fixtures/coop_points.rules",
+                                  "rules/catalyst.rules:pocket"])
 def test_margins_and_potentials_are_the_long_ways(path):
     """greedy's margin (the player's own value computed, the others'
     recalled, teams added up only where there are teams, two seats each
     alone written out) and the potential
-    (the held cards walked zone by zone) give, to the last bit, what the
+    (the held cards walked zone by zone, the one zone on cards written out)
+    give, to the last bit, what the
     long way gives: every value computed afresh and added up by `by_team`,
-    and the potential summed over `held`'s list."""
+    and the potential summed over `held`'s list. (`:pocket`: the rules with
+    a second zone on cards, which no rules file has.)"""
     from interpreter.agents.evaluate import TOGETHER, Evaluator, by_team
 
-    game = load_game(ROOT / path)
+    path, _, pocket = path.partition(":")
+    text = (ROOT / path).read_text()
+    if pocket:
+        one = "zone occupant: per card, slots 1, visible"
+        text = text.replace(one, f"zone pocket: per card, visible\n{one}")
+    game = load_game(ROOT / path, text=text)
+    assert not pocket or len([z for z in game.program.zones.values() if z.scope == "card"]) == 2
     ev = Evaluator(game.program)
     kinds, zone_of = game.program.card_kinds, game.program.zone_of_instance
 

@@ -174,6 +174,8 @@ class Evaluator:
         total = 0.0
         moves_at = self.moves_at
         bases = self.card_zones_empty
+        # (one zone on cards, the usual case: each held card's instance looked at at once)
+        one, empty = bases[0] if len(bases) == 1 else (None, None)
         z = st.z
         me = st.me
         st.me = player
@@ -189,16 +191,27 @@ class Evaluator:
                     moves = at[card]
                     if moves:
                         total += self._best_gain(st, card, src, moves, player, before)
-                    for base, empty in bases:
-                        hosted = z[base + card]
+                    if one is not None:
+                        hosted = z[one + card]
                         if hosted != empty and hosted.count(None) != len(hosted):
-                            for inner, zi in _hosted(z, self.card_zone_bases, card):
-                                moves = moves_at[zi][inner]
-                                if moves:
-                                    total += self._best_gain(st, inner, zi, moves, player, before)
+                            total = self._hosted_gains(total, st, card, player, before)
+                        continue
+                    for base, blank in bases:
+                        hosted = z[base + card]
+                        if hosted != blank and hosted.count(None) != len(hosted):
+                            total = self._hosted_gains(total, st, card, player, before)
                             break
         finally:
             st.me = me
+        return total
+
+    def _hosted_gains(self, total: float, st, card: int, player: int, before: list) -> float:
+        """`total` with the best gain of each card `card` holds added, in turn."""
+        z, moves_at = st.z, self.moves_at
+        for inner, zi in _hosted(z, self.card_zone_bases, card):
+            moves = moves_at[zi][inner]
+            if moves:
+                total += self._best_gain(st, inner, zi, moves, player, before)
         return total
 
     def _best_gain(self, st, card: int, src: int, moves: list, player: int, before: list) -> float:
