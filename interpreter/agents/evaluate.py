@@ -33,7 +33,7 @@ from functools import partial
 
 from ..runtime.ops import zone_to_change
 from ..errors import RulesRuntimeError
-from .recall import Recall
+from .recall import Recall, reads_entry
 
 DISCOUNT = 1.0  # share of a held card's best expected gain credited before it is earned
 SMOOTH = 6  # counter values averaged over (covers steps of 1, 2, 3 and 6)
@@ -284,14 +284,26 @@ class Evaluator:
 
     def counter_smoothing(self, info, st, player: int) -> float:
         """The player's score averaged over the next values of counter `info`,
-        less the score now (only the terms the counter touches)."""
-        terms = self.counter_terms[info.index]
+        less the score now (only the terms the counter touches).
+
+        It is computed while its reads are noted (it is remembered,
+        `smoothed`): a term that did not read the player's value of the
+        counter here (a score that reads it under one goal only) gives the
+        same number at every other value, a change of 0, and is not asked
+        again (`recall.reads_entry`; outside a noted computation every term is)."""
         fns = self.terms
         me = st.me
         st.me = player
         try:
-            before = {t: fns[t](st) for t in terms}
             row = st.ctr[info.index]
+            before = {}
+            terms = []
+            for t in self.counter_terms[info.index]:
+                before[t], read = reads_entry(row, player, partial(fns[t], st))
+                if read:
+                    terms.append(t)
+            if not terms:
+                return 0.0
             held = row[player]
             top = info.maximum
             acc = 0.0

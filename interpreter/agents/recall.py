@@ -54,6 +54,26 @@ def _noted(items) -> _Noted:
     return noted
 
 
+def reads_entry(row, i: int, compute) -> tuple:
+    """(compute(), whether it read entry `i` of `row`), for a computation
+    being noted (`row` one of the noting copies): its reads of `row` are
+    noted apart, then added to the row's own. A computation that did not
+    read the entry gives the same value whatever the entry holds (the
+    principle of this module). Outside a noted computation it cannot tell,
+    and says True."""
+    if row.__class__ is not _Noted:
+        return compute(), True
+    outer = row.read
+    probe = row.read = set()
+    row.note = probe.add
+    try:
+        value = compute()
+    finally:
+        row.read, row.note = outer, outer.add
+        outer |= probe
+    return value, i in probe or EVERYTHING in probe
+
+
 def _reads_everything(method):
     def read_all(self, *args):
         self.read.add(EVERYTHING)
