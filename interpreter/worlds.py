@@ -72,7 +72,8 @@ class Deal:
             there = [z[zi][i] for zi, i in places]
             kept = [card for card in there if pinned[card] & bit] if pinned else []
             extra = loose.get(back)
-            cards = sorted(set(there).difference(kept) | set(extra or ()))
+            # (a card lies in one place: without cards kept or loose, the cards there, sorted)
+            cards = sorted(set(there).difference(kept) | set(extra or ())) if kept or extra else sorted(there)
             # (without loose cards, those dealt are the ones there, in another
             # order: only the places' marks can differ, `_marks` need not look at them twice)
             self.backs.append((places, kept, cards, _marks(on_card, there, cards + kept if extra else ())))

@@ -33,7 +33,7 @@ from functools import partial
 
 from ..runtime.ops import zone_to_change
 from ..errors import RulesRuntimeError
-from .recall import Recall
+from .recall import Recall, reads_entry
 
 DISCOUNT = 1.0  # share of a held card's best expected gain credited before it is earned
 SMOOTH = 6  # counter values averaged over (covers steps of 1, 2, 3 and 6)
@@ -50,6 +50,9 @@ class Evaluator:
         self.smooth = smooth
         # the other players are partners, not rivals (see the module's docstring)
         self.together = program.played_together
+        # each seat alone, as `GameState.teams` finds without `teams by` nor
+        # playing together: the margin needs no teams added up
+        self.rivals = not self.together and program.team_of is None
         zones = list(program.zones.values())
         self.player_zones = [z for z in zones if z.scope == "player" and not z.slots]
         self.holding_zones = [z for z in zones if z.scope == "player"]
@@ -68,10 +71,15 @@ class Evaluator:
         self.play_rates: dict = {}  # (kind, src zone, dst zone) -> share; (kind, src zone) -> 0.0 if seen
         self.mean_rate = 1.0
         self._probe()
-        # per zone instance, per card kind: the moves a held card may gain by
-        # (`scoring_moves`), looked up once per held card
-        by_zone = {info.index: {kind: self.scoring_moves(kind, info.index) for kind in set(program.card_kinds)}
-                   for info in zones if info.scope in ("player", "card")}
+        # per zone instance, per card: the moves a held card may gain by
+        # (`scoring_moves`, made per kind; one list per zone, shared by its
+        # instances), looked up once per held card
+        kinds = program.card_kinds
+        by_zone = {}
+        for info in zones:
+            if info.scope in ("player", "card"):
+                by_kind = {kind: self.scoring_moves(kind, info.index) for kind in set(kinds)}
+                by_zone[info.index] = [by_kind[kind] for kind in kinds]
         self.moves_at = [by_zone.get(info.index) for info in program.zone_of_instance]
         # one remembered share per counter that some term reads (in the
         # counters' order, so the shares add up as one sum would)
@@ -100,7 +108,13 @@ class Evaluator:
         return self.recall(st, player)
 
     def compute_value(self, st, player: int) -> float:
-        before = self.term_values(st, player)
+        # (`term_values` written out: greedy computes this at every end of a turn)
+        me = st.me
+        st.me = player
+        try:
+            before = [fn(st) for fn in self.terms]
+        finally:
+            st.me = me
         base = float(sum(before))
         return base + self.discount * self.potential(st, player, before) + self.smoothing(st, player)
 
@@ -117,6 +131,12 @@ class Evaluator:
         ends are new to it, and a value not found costs the search for it
         plus twice its computation (noting what it reads): computing it
         every time costs less."""
+        if self.rivals and st.n == 2:  # (the usual case written out, the values asked in seat order)
+            if player:
+                theirs = self.recall(st, 0)
+                return (0.0 + self.compute_value(st, 1)) - (0.0 + theirs)
+            mine = self.compute_value(st, 0)
+            return (0.0 + mine) - (0.0 + self.recall(st, 1))
         compute, recall = self.compute_value, self.recall
         vals = [compute(st, p) if p == player else recall(st, p) for p in range(st.n)]
         if self.together:
@@ -152,9 +172,10 @@ class Evaluator:
         if before is None:
             before = self.term_values(st, player)
         total = 0.0
-        kinds = self.program.card_kinds
         moves_at = self.moves_at
         bases = self.card_zones_empty
+        # (one zone on cards, the usual case: each held card's instance looked at at once)
+        one, empty = bases[0] if len(bases) == 1 else (None, None)
         z = st.z
         me = st.me
         st.me = player
@@ -167,19 +188,30 @@ class Evaluator:
                 for card in z[src]:
                     if card is None:  # (a slotted zone's empty slot)
                         continue
-                    moves = at[kinds[card]]
+                    moves = at[card]
                     if moves:
                         total += self._best_gain(st, card, src, moves, player, before)
-                    for base, empty in bases:
-                        hosted = z[base + card]
+                    if one is not None:
+                        hosted = z[one + card]
                         if hosted != empty and hosted.count(None) != len(hosted):
-                            for inner, zi in _hosted(z, self.card_zone_bases, card):
-                                moves = moves_at[zi][kinds[inner]]
-                                if moves:
-                                    total += self._best_gain(st, inner, zi, moves, player, before)
+                            total = self._hosted_gains(total, st, card, player, before)
+                        continue
+                    for base, blank in bases:
+                        hosted = z[base + card]
+                        if hosted != blank and hosted.count(None) != len(hosted):
+                            total = self._hosted_gains(total, st, card, player, before)
                             break
         finally:
             st.me = me
+        return total
+
+    def _hosted_gains(self, total: float, st, card: int, player: int, before: list) -> float:
+        """`total` with the best gain of each card `card` holds added, in turn."""
+        z, moves_at = st.z, self.moves_at
+        for inner, zi in _hosted(z, self.card_zone_bases, card):
+            moves = moves_at[zi][inner]
+            if moves:
+                total += self._best_gain(st, inner, zi, moves, player, before)
         return total
 
     def _best_gain(self, st, card: int, src: int, moves: list, player: int, before: list) -> float:
@@ -252,14 +284,26 @@ class Evaluator:
 
     def counter_smoothing(self, info, st, player: int) -> float:
         """The player's score averaged over the next values of counter `info`,
-        less the score now (only the terms the counter touches)."""
-        terms = self.counter_terms[info.index]
+        less the score now (only the terms the counter touches).
+
+        It is computed while its reads are noted (it is remembered,
+        `smoothed`): a term that did not read the player's value of the
+        counter here (a score that reads it under one goal only) gives the
+        same number at every other value, a change of 0, and is not asked
+        again (`recall.reads_entry`; outside a noted computation every term is)."""
         fns = self.terms
         me = st.me
         st.me = player
         try:
-            before = {t: fns[t](st) for t in terms}
             row = st.ctr[info.index]
+            before = {}
+            terms = []
+            for t in self.counter_terms[info.index]:
+                before[t], read = reads_entry(row, player, partial(fns[t], st))
+                if read:
+                    terms.append(t)
+            if not terms:
+                return 0.0
             held = row[player]
             top = info.maximum
             acc = 0.0
@@ -448,6 +492,21 @@ def _hosted(z, bases: list, card: int) -> list:
     them, in the program's order): the evaluation lists them for every card
     held that holds any, so each card's holdings are listed at once rather
     than drawn from a generator."""
+    out = [(inner, base + card) for base in bases for inner in z[base + card] if inner is not None]
+    # The usual case: the cards it holds hold nothing themselves (nor is it
+    # one of them), and lie each in one place: they are the list, in order.
+    for inner, _ in out:
+        for base in bases:
+            hosted = z[base + inner]
+            if hosted.count(None) != len(hosted):
+                return _hosted_deep(z, bases, card)
+    if len(out) > 1 and len({inner for inner, _ in out}) != len(out):
+        return _hosted_deep(z, bases, card)
+    return out
+
+
+def _hosted_deep(z, bases: list, card: int) -> list:
+    """`_hosted` where a card held holds cards too: depth first, each card once."""
     out: list = []
     seen = {card}
     stack = [iter([(inner, base + card) for base in bases for inner in z[base + card] if inner is not None])]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .. import rng
+from ..rng import MASK
 from ..errors import RulesError
 from .base import Agent, ProgressGuard, parse_options, register
 from .evaluate import evaluator_for
@@ -125,16 +126,15 @@ class GreedyAgent(Agent):
         root = _Step(after, player, turn)
         best = None
         r = self.rng
-        below = rng.below
         for _ in range(self.tries):
-            step = root
-            while step.ids is not None:
-                r, i = below(r, len(step.ids))
-                step = step.children.get(i) or step.child(i, player, turn)
+            step, r = root.walk(r, player, turn)
             if step.value is None:
-                self.rng = r
-                step.value = self.beyond(step.st, player, ev, turns)
-                r = self.rng
+                if turns <= 1:  # (`beyond` where it looks no further: the evaluation's margin, no draw)
+                    step.value = ev.margin(step.st, player)
+                else:
+                    self.rng = r
+                    step.value = self.beyond(step.st, player, ev, turns)
+                    r = self.rng
                 step.st = None  # (nothing reads an end of turn once valued: the memory goes back at once)
             if best is None or step.value > best:
                 best = step.value
@@ -174,6 +174,22 @@ class _Step:
         self.ids = None if st.over or st.turns != turn or st.decider != player else st.option_ids
         self.children = {}
         self.value = None
+
+    def walk(self, r: int, player: int, turn: int) -> tuple:
+        """(the end of the turn reached from here, the generator after): at
+        each step an option drawn as `rng.below(r, len(ids))` draws it, the
+        step it leads to looked up, else opened. The draw is written out
+        (constants and all): it is made at every step of every completion."""
+        step = self
+        ids = step.ids
+        while ids is not None:
+            r = (r + 0x9E3779B97F4A7C15) & MASK
+            z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            i = ((z ^ (z >> 31)) * len(ids)) >> 64
+            step = step.children.get(i) or step.child(i, player, turn)
+            ids = step.ids
+        return step, r
 
     def child(self, i: int, player: int, turn: int) -> "_Step":
         """The step option `i` leads to, opened now (the walk looks among

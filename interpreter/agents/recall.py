@@ -54,6 +54,26 @@ def _noted(items) -> _Noted:
     return noted
 
 
+def reads_entry(row, i: int, compute) -> tuple:
+    """(compute(), whether it read entry `i` of `row`), for a computation
+    being noted (`row` one of the noting copies): its reads of `row` are
+    noted apart, then added to the row's own. A computation that did not
+    read the entry gives the same value whatever the entry holds (the
+    principle of this module). Outside a noted computation it cannot tell,
+    and says True."""
+    if row.__class__ is not _Noted:
+        return compute(), True
+    outer = row.read
+    probe = row.read = set()
+    row.note = probe.add
+    try:
+        value = compute()
+    finally:
+        row.read, row.note = outer, outer.add
+        outer |= probe
+    return value, i in probe or EVERYTHING in probe
+
+
 def _reads_everything(method):
     def read_all(self, *args):
         self.read.add(EVERYTHING)
@@ -169,13 +189,44 @@ def _numbers_in(counters, places):
 
 
 def _cards_maker(zones):
-    """st -> the cards of the zone instances named (longer to read)."""
+    """st -> the cards of the zone instances named (longer to read). A
+    trace of a few zones (most of them: a counter's share reads one to
+    three, or none) has them read one by one, at twice the speed."""
+    if zones is not EVERYTHING and len(zones) <= 3:
+        return _FEW_ZONES[len(zones)](*zones)
     held = _picker(zones)
 
     def cards(st):
         return tuple(map(tuple, held(st.z)))
 
     return cards
+
+
+def _no_zone():
+    return lambda st: ()
+
+
+def _one_zone(a):
+    return lambda st: (tuple(st.z[a]),)
+
+
+def _two_zones(a, b):
+    def cards(st):
+        z = st.z
+        return tuple(z[a]), tuple(z[b])
+
+    return cards
+
+
+def _three_zones(a, b, c):
+    def cards(st):
+        z = st.z
+        return tuple(z[a]), tuple(z[b]), tuple(z[c])
+
+    return cards
+
+
+_FEW_ZONES = (_no_zone, _one_zone, _two_zones, _three_zones)
 
 
 class Recall:
