@@ -188,6 +188,26 @@ class ChoiceGen:
             self.indent -= depth
         return target
 
+    def resolve_any_answered(self, point, rem: str, cur: str, call, end, span) -> None:
+        """`resolve any`'s decision, answered where it is asked in a state
+        playing on by itself, taken as ResolveAnyPoint.apply takes it: "done"
+        ends the statement; an item's alternative leaves the items left and
+        is the effect called."""
+        i, value, left, k = self.temp(), self.temp(), self.temp(), self.temp()
+        self.emit(f"if st.auto is not None and ({i} := R_answered(st, ids)) >= 0:", span)
+        self.indent += 1
+        self.emit(f"{value} = vals[{i}]", span)
+        self.emit(f"if {value} == {self.module.const(rt.DONE)}:", span)
+        self.lines.append((self.indent + 1, ("set", end), span))
+        self.lines.append((self.indent + 1, ("jump", end), span))
+        self.emit(f"{left} = {rem}; {k} = {left}.index({value}[0]); "
+                  f"{rem} = {left}[:{k}] + {left}[{k} + 1:]; {cur} = {value}[1]", span)
+        self.lines.append((self.indent, ("set", call), span))
+        self.jump(call, span)
+        self.indent -= 1
+        self.emit(f"st.decider = st.me; st.point = {point.id}; st.option_ids = ids; st.option_values = vals", span)
+        self.emit("return S", span)
+
     def visit_May(self, s, names):
         label = self.x.function(s.label, names, self.name, s.span, template=True)
         point = dp.MayPoint(label, self.prompt)
@@ -256,7 +276,7 @@ class ChoiceGen:
             self.ask(point, s.span)
             self.emit(f"ids, vals = R_resolve_options(st, {rem}, {fx})", s.span)
             self.jump_if("not ids", end, s.span)
-            self.suspend(point, "ids", "vals", s.span)
+            self.resolve_any_answered(point, rem, cur, call, end, s.span)
             point.call, point.end = call, end
             self.place(call)
             self.effect_call(cur, point.ask, s.span)
