@@ -42,7 +42,7 @@ class ChoiceGen:
         if table is None and ids != "ids":
             self.emit(f"ids = {ids}", span)
         answer = f"R_answered(st, vals, {table})" if table is not None else "R_answered(st, ids)"
-        lazy = [f"    ids = {ids}"] if table is not None else []
+        lazy = [f"ids = {ids}"] if table is not None else []
         pending = (f"st.decider = st.me; st.point = {point.id}; st.option_ids = ids; "
                    f"st.option_values = {values if taken else 'vals'}")
         if taken is None:
@@ -56,17 +56,16 @@ class ChoiceGen:
             self.emit(f"    {take}(st, fr, vals[{i}])", span)
             self.emit("    pc = fr[1]", span)
             self.emit("    continue", span)
-            for line in lazy:
-                self.emit(line[4:], span)
-            self.emit(pending, span)
+            for line in [*lazy, pending]:
+                self.emit(line, span)
         else:
             slot, then = taken
             if point.kind == "card" and not point.shown:  # (taken inline: no pass among the options)
                 self.emit(f"R_show_cards(st, {values})", span)
             i = self.temp()
             self.emit(f"if st.auto is None or ({i} := {answer}) < 0:", span)
-            for line in [*lazy, "    " + pending, "    return S"]:
-                self.emit(line, span)
+            for line in [*lazy, pending, "return S"]:
+                self.emit("    " + line, span)
             self.emit(f"{slot} = {values}[{i}]", span)
             if point.kind == "card" and not point.in_sight:  # as ChoosePoint.apply
                 self.emit(f"R_chosen(st, {slot})", span)
