@@ -416,12 +416,26 @@ def test_a_greedy_step_keeps_the_ids_its_position_offered(path):
             assert step.ids == offered
 
 
+def _walked_the_long_way(root, r: int, player: int, turn: int) -> tuple:
+    """(the end one walk down greedy's completion tree reaches, the generator
+    after), each option drawn by `rng.below` and each step opened on a copy
+    of its position (but the last option opened there)."""
+    step = root
+    while step.ids is not None:
+        r, i = rng.below(r, len(step.ids))
+        step = step.children.get(i) or step.child(i, player, turn)
+    return step, r
+
+
 @pytest.mark.parametrize("path", sorted(WORLDS))
 def test_a_greedy_walk_draws_as_below_does(path):
-    """A walk down greedy's completion tree (its draw written out) takes at
-    every step the option `rng.below` draws, and leaves the generator where
-    `below` leaves it: walked again the long way, the tree it opened leads
-    to the same end of the turn."""
+    """Walks down greedy's completion tree (the draw written out) take at
+    every step the option `rng.below` draws, and leave the generator where
+    `below` leaves it: walked again the long way, the tree they opened
+    leads to the same ends of the turn. Its best end is the best of the
+    ends the long way reaches on a tree of its own, the positions alike
+    (each valued by its fingerprint), though the final walk opens its steps
+    on the positions themselves, uncopied."""
     from interpreter.agents.greedy import _Step
 
     game = load_game(ROOT / path)
@@ -430,15 +444,20 @@ def test_a_greedy_walk_draws_as_below_does(path):
         for st in positions(game, seed):
             player, turn = st.current_player(), st.turns
             root = _Step(st.clone(), player, turn)
-            r = rng.seed_state(seed + st.decisions)
-            for _ in range(6):
-                end, after = root.walk(r, player, turn)
-                step = root
-                while step.ids is not None:
-                    r, i = rng.below(r, len(step.ids))
-                    step = step.children[i]
-                assert step is end and r == after
+            r = start = rng.seed_state(seed + st.decisions)
+            ends, after = root.walks(r, player, turn, 6, last=False)
+            for end in ends:
+                step, r = _walked_the_long_way(root, r, player, turn)
+                assert step is end
                 walks += 1
+            assert r == after
+            best, after = _Step(st.clone(), player, turn).best(start, player, turn, 6, lambda s, p: s.fingerprint())
+            long_way, r = _Step(st.clone(), player, turn), start
+            prints = []
+            for _ in range(6):
+                end, r = _walked_the_long_way(long_way, r, player, turn)
+                prints.append(end.st.fingerprint())
+            assert (best, after) == (max(prints), r)
     assert walks > 10
 
 
