@@ -461,6 +461,31 @@ def test_a_greedy_walk_draws_as_below_does(path):
     assert walks > 10
 
 
+def test_a_deal_forgets_the_counter_values_its_player_does_not_see():
+    """The counter values a deal sets to their lowest (worked out once per
+    rules, player and number of players) are, in every position met, those
+    the player does not see there, asked of `counter_visible` value by value."""
+    from interpreter.visibility import counter_visible
+    from interpreter.worlds import Deal
+
+    forgotten = 0
+    for path in sorted(WORLDS):
+        game = load_game(ROOT / path)
+        for seed in range(4):
+            for st in positions(game, seed, every=40):
+                for player in range(st.n):
+                    long_way = []
+                    for info in game.program.counter_list:
+                        low = info.minimum if info.minimum is not None else 0
+                        low = min(low, info.maximum) if info.maximum is not None else low
+                        for owner in range(len(st.ctr[info.index])) if info.scope != "card" else ():
+                            if not counter_visible(info, owner if info.scope == "player" else None, player):
+                                long_way.append((info.index, owner, None if info.holds_player else low))
+                    assert list(Deal(st, player).forgotten) == long_way
+                    forgotten += len(long_way)
+    assert forgotten > 10
+
+
 def test_a_recalled_values_cards_are_read_as_the_long_way_reads_them():
     """The key of a remembered value's cards (read one by one for a few
     zones, by `itemgetter` for more) is each zone's cards made a tuple, in
