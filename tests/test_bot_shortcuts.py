@@ -384,19 +384,28 @@ def _frozen_the_long_way(value):
 
 
 @pytest.mark.parametrize("path", sorted(WORLDS))
-def test_the_guard_freezes_observations_as_the_long_way_does(path):
-    """The progress guard's key of a layout (rows of card ids made tuples at
-    once) is the one each item frozen in turn gives."""
-    from interpreter.agents.base import _freeze
+def test_the_guards_layouts_are_equal_where_the_observations_are(path):
+    """The progress guard's key of a layout (the observation's zones as
+    canonical JSON) is the same for two observations exactly where their
+    zones, each item frozen in turn, are equal: over the observations met
+    in seeded games, by every seat, and over data whose keys come in
+    another order or whose values differ only in where they lie."""
+    from interpreter.agents.base import _layout
 
     game = load_game(ROOT / path)
+    seen = []
     for seed in range(2):
-        for st in positions(game, seed):
-            for seat in range(st.n):
-                zones = st.observation(seat)["zones"]
-                assert _freeze(zones) == _frozen_the_long_way(zones)
-    mixed = {"b": [1, [2, {"c": None}], True], "a": {"x": [], "y": (1,)}, "c": [{"count": 2}, ["id"]]}
-    assert _freeze(mixed) == _frozen_the_long_way(mixed)
+        for st in positions(game, seed, every=5):
+            seen += [st.observation(seat)["zones"] for seat in range(st.n)]
+    seen += [{"b": [1, [2, {"c": None}]], "a": {"x": [], "y": ["1"]}}, {"a": {"y": ["1"], "x": []}, "b": [1, [2, {"c": None}]]},
+             {"a": [None, "id"], "b": {"count": 2}}, {"a": ["id", None], "b": {"count": 2}}, {"a": [None, "id"], "b": {"count": 3}}]
+    alike = 0
+    for i, one in enumerate(seen):
+        for other in seen[i + 1:]:
+            same = _frozen_the_long_way(one) == _frozen_the_long_way(other)
+            assert (_layout(one) == _layout(other)) == same
+            alike += same
+    assert alike  # (the same dict, its keys put in another order, at least)
 
 
 @pytest.mark.parametrize("path", sorted(WORLDS))
