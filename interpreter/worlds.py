@@ -67,9 +67,7 @@ class Deal:
         # counter of `on_card` that the deal can change
         self.backs = []
         for back in sorted(by_back.keys() | loose.keys(), key=repr):
-            places = by_back.get(back, [])
-            z = st.z
-            there = [z[zi][i] for zi, i in places]
+            places, there = by_back.get(back, ([], []))
             kept = [card for card in there if pinned[card] & bit] if pinned else []
             extra = loose.get(back)
             # (a card lies in one place: without cards kept or loose, the cards there, sorted)
@@ -108,7 +106,8 @@ def _on_card(st) -> list:
 
 
 def _unseen_by_back(world, player: int, uncounted: set, on_card: list) -> tuple:
-    """The places of the cards `player` cannot see, by back; and the cards
+    """The places of the cards `player` cannot see, by back, with the cards
+    there (in the same order: the deal reads them once); and the cards
     lying in a zone of `uncounted` with nothing on their backs (nor known to
     lie in that zone), by back, with the places they leave, by zone."""
     backs = world.program.card_backs
@@ -127,8 +126,9 @@ def _unseen_by_back(world, player: int, uncounted: set, on_card: list) -> tuple:
         else:
             found = by_back.get(backs[card])
             if found is None:
-                found = by_back[backs[card]] = []
-            found.append(place)
+                found = by_back[backs[card]] = ([], [])
+            found[0].append(place)
+            found[1].append(card)
     return by_back, loose, blanks
 
 
