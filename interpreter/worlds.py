@@ -67,9 +67,7 @@ class Deal:
         # counter of `on_card` that the deal can change
         self.backs = []
         for back in sorted(by_back.keys() | loose.keys(), key=repr):
-            places = by_back.get(back, [])
-            z = st.z
-            there = [z[zi][i] for zi, i in places]
+            places, there = by_back.get(back, ([], []))
             kept = [card for card in there if pinned[card] & bit] if pinned else []
             extra = loose.get(back)
             # (a card lies in one place: without cards kept or loose, the cards there, sorted)
@@ -108,7 +106,8 @@ def _on_card(st) -> list:
 
 
 def _unseen_by_back(world, player: int, uncounted: set, on_card: list) -> tuple:
-    """The places of the cards `player` cannot see, by back; and the cards
+    """The places of the cards `player` cannot see, by back, with the cards
+    there (in the same order: the deal reads them once); and the cards
     lying in a zone of `uncounted` with nothing on their backs (nor known to
     lie in that zone), by back, with the places they leave, by zone."""
     backs = world.program.card_backs
@@ -127,8 +126,9 @@ def _unseen_by_back(world, player: int, uncounted: set, on_card: list) -> tuple:
         else:
             found = by_back.get(backs[card])
             if found is None:
-                found = by_back[backs[card]] = []
-            found.append(place)
+                found = by_back[backs[card]] = ([], [])
+            found[0].append(place)
+            found[1].append(card)
     return by_back, loose, blanks
 
 
@@ -244,10 +244,26 @@ def _pick_secrets_again(world, player: int, seed_state: int) -> int:
     return seed_state
 
 
-def _unseen_counters(st, player: int) -> list:
+_FORGOTTEN: dict = {}  # (program's id, player, players) -> (the program, its `_unseen_counters`)
+
+
+def _unseen_counters(st, player: int) -> tuple:
     """(counter, owner, lowest value) of every player or shared counter value
-    `player` never sees: a world sets each to the counter's lowest value."""
-    out = []
+    `player` never sees: a world sets each to the counter's lowest value.
+    Which values a player sees is declared (`counter_visible` reads no
+    position): worked out once per rules, player and number of players, for
+    every decision deals its worlds (the rules kept with it, as
+    `evaluate.evaluator_for` keeps its evaluators)."""
+    program = st.program
+    key = (id(program), player, st.n)
+    found = _FORGOTTEN.get(key)
+    if found is None or found[0] is not program:
+        found = _FORGOTTEN[key] = program, tuple(_unseen_counters_long(st, player))
+    return found[1]
+
+
+def _unseen_counters_long(st, player: int):
+    """`_unseen_counters` worked out, counter by counter."""
     for info in st.program.counter_list:
         if info.scope == "card":
             continue
@@ -258,5 +274,4 @@ def _unseen_counters(st, player: int) -> list:
             low = None  # no player
         for owner in range(len(st.ctr[info.index])):
             if not counter_visible(info, owner if info.scope == "player" else None, player):
-                out.append((info.index, owner, low))
-    return out
+                yield info.index, owner, low

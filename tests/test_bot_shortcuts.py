@@ -384,19 +384,28 @@ def _frozen_the_long_way(value):
 
 
 @pytest.mark.parametrize("path", sorted(WORLDS))
-def test_the_guard_freezes_observations_as_the_long_way_does(path):
-    """The progress guard's key of a layout (rows of card ids made tuples at
-    once) is the one each item frozen in turn gives."""
-    from interpreter.agents.base import _freeze
+def test_the_guards_layouts_are_equal_where_the_observations_are(path):
+    """The progress guard's key of a layout (the observation's zones as
+    canonical JSON) is the same for two observations exactly where their
+    zones, each item frozen in turn, are equal: over the observations met
+    in seeded games, by every seat, and over data whose keys come in
+    another order or whose values differ only in where they lie."""
+    from interpreter.agents.base import _layout
 
     game = load_game(ROOT / path)
+    seen = []
     for seed in range(2):
-        for st in positions(game, seed):
-            for seat in range(st.n):
-                zones = st.observation(seat)["zones"]
-                assert _freeze(zones) == _frozen_the_long_way(zones)
-    mixed = {"b": [1, [2, {"c": None}], True], "a": {"x": [], "y": (1,)}, "c": [{"count": 2}, ["id"]]}
-    assert _freeze(mixed) == _frozen_the_long_way(mixed)
+        for st in positions(game, seed, every=5):
+            seen += [st.observation(seat)["zones"] for seat in range(st.n)]
+    seen += [{"b": [1, [2, {"c": None}]], "a": {"x": [], "y": ["1"]}}, {"a": {"y": ["1"], "x": []}, "b": [1, [2, {"c": None}]]},
+             {"a": [None, "id"], "b": {"count": 2}}, {"a": ["id", None], "b": {"count": 2}}, {"a": [None, "id"], "b": {"count": 3}}]
+    alike = 0
+    for i, one in enumerate(seen):
+        for other in seen[i + 1:]:
+            same = _frozen_the_long_way(one) == _frozen_the_long_way(other)
+            assert (_layout(one) == _layout(other)) == same
+            alike += same
+    assert alike  # (the same dict, its keys put in another order, at least)
 
 
 @pytest.mark.parametrize("path", sorted(WORLDS))
@@ -416,12 +425,26 @@ def test_a_greedy_step_keeps_the_ids_its_position_offered(path):
             assert step.ids == offered
 
 
+def _walked_the_long_way(root, r: int, player: int, turn: int) -> tuple:
+    """(the end one walk down greedy's completion tree reaches, the generator
+    after), each option drawn by `rng.below` and each step opened on a copy
+    of its position (but the last option opened there)."""
+    step = root
+    while step.ids is not None:
+        r, i = rng.below(r, len(step.ids))
+        step = step.children.get(i) or step.child(i, player, turn)
+    return step, r
+
+
 @pytest.mark.parametrize("path", sorted(WORLDS))
 def test_a_greedy_walk_draws_as_below_does(path):
-    """A walk down greedy's completion tree (its draw written out) takes at
-    every step the option `rng.below` draws, and leaves the generator where
-    `below` leaves it: walked again the long way, the tree it opened leads
-    to the same end of the turn."""
+    """Walks down greedy's completion tree (the draw written out) take at
+    every step the option `rng.below` draws, and leave the generator where
+    `below` leaves it: walked again the long way, the tree they opened
+    leads to the same ends of the turn. Its best end is the best of the
+    ends the long way reaches on a tree of its own, the positions alike
+    (each valued by its fingerprint), though the final walk opens its steps
+    on the positions themselves, uncopied."""
     from interpreter.agents.greedy import _Step
 
     game = load_game(ROOT / path)
@@ -430,16 +453,46 @@ def test_a_greedy_walk_draws_as_below_does(path):
         for st in positions(game, seed):
             player, turn = st.current_player(), st.turns
             root = _Step(st.clone(), player, turn)
-            r = rng.seed_state(seed + st.decisions)
-            for _ in range(6):
-                end, after = root.walk(r, player, turn)
-                step = root
-                while step.ids is not None:
-                    r, i = rng.below(r, len(step.ids))
-                    step = step.children[i]
-                assert step is end and r == after
+            r = start = rng.seed_state(seed + st.decisions)
+            ends, after = root.walks(r, player, turn, 6, last=False)
+            for end in ends:
+                step, r = _walked_the_long_way(root, r, player, turn)
+                assert step is end
                 walks += 1
+            assert r == after
+            best, after = _Step(st.clone(), player, turn).best(start, player, turn, 6, lambda s, p: s.fingerprint())
+            long_way, r = _Step(st.clone(), player, turn), start
+            prints = []
+            for _ in range(6):
+                end, r = _walked_the_long_way(long_way, r, player, turn)
+                prints.append(end.st.fingerprint())
+            assert (best, after) == (max(prints), r)
     assert walks > 10
+
+
+def test_a_deal_forgets_the_counter_values_its_player_does_not_see():
+    """The counter values a deal sets to their lowest (worked out once per
+    rules, player and number of players) are, in every position met, those
+    the player does not see there, asked of `counter_visible` value by value."""
+    from interpreter.visibility import counter_visible
+    from interpreter.worlds import Deal
+
+    forgotten = 0
+    for path in sorted(WORLDS):
+        game = load_game(ROOT / path)
+        for seed in range(4):
+            for st in positions(game, seed, every=40):
+                for player in range(st.n):
+                    long_way = []
+                    for info in game.program.counter_list:
+                        low = info.minimum if info.minimum is not None else 0
+                        low = min(low, info.maximum) if info.maximum is not None else low
+                        for owner in range(len(st.ctr[info.index])) if info.scope != "card" else ():
+                            if not counter_visible(info, owner if info.scope == "player" else None, player):
+                                long_way.append((info.index, owner, None if info.holds_player else low))
+                    assert list(Deal(st, player).forgotten) == long_way
+                    forgotten += len(long_way)
+    assert forgotten > 10
 
 
 def test_a_recalled_values_cards_are_read_as_the_long_way_reads_them():

@@ -1,6 +1,7 @@
 """The agent interface and the registry of agents by name."""
 from __future__ import annotations
 
+import json
 import math
 
 from ..errors import RulesError
@@ -46,6 +47,12 @@ class ProgressGuard:
     before, the options already chosen there are set aside, as long as
     another option remains. Counters are left out of the layout on purpose:
     a resource that keeps growing is no progress if no card moves.
+
+    A layout is kept as the observation's zones written in canonical JSON
+    (`_layout`): the observation is plain data (card ids, counts, empty
+    slots, in lists and in dicts by name), so two layouts give the same text
+    exactly when they are equal, and the text is written at C speed at every
+    decision.
     """
 
     def __init__(self, patience: int = 3):
@@ -60,7 +67,7 @@ class ProgressGuard:
         if self.last_turn is not None and turn is not None and turn < self.last_turn:
             self.seen.clear()  # a new game
         self.last_turn = turn
-        key = (decision.player, decision.prompt, tuple(options), _freeze(observation["zones"]))
+        key = (decision.player, decision.prompt, tuple(options), _layout(observation["zones"]))
         chosen = self.seen.setdefault(key, [])
         self.chosen = chosen  # (the list itself: `record` need not hash the key again)
         if len(chosen) < self.patience:
@@ -75,22 +82,8 @@ class ProgressGuard:
             self.chosen = None
 
 
-def _freeze(value):
-    # a row of card ids or a count (nothing nested: the usual case) is made a
-    # tuple at once, its items' types gathered at C speed instead of each tested
-    if isinstance(value, dict):
-        if _FLAT.issuperset(map(type, value.values())):
-            return tuple(sorted(value.items()))
-        return tuple(sorted([(k, _freeze(v) if isinstance(v, _NESTED) else v) for k, v in value.items()]))
-    if isinstance(value, list):
-        if _FLAT.issuperset(map(type, value)):
-            return tuple(value)
-        return tuple([_freeze(v) if isinstance(v, _NESTED) else v for v in value])
-    return value
-
-
-_NESTED = (dict, list)  # what `_freeze` turns into tuples (the rest is kept as it is)
-_FLAT = frozenset({str, int, type(None)})  # types that are no `_NESTED` (nor a subclass of one)
+# (keys sorted: two equal dicts give the same text whatever order their keys were put in)
+_layout = json.JSONEncoder(sort_keys=True, check_circular=False, separators=(",", ":")).encode
 
 
 def register(cls):

@@ -124,17 +124,18 @@ class GreedyAgent(Agent):
         # random draws are made exactly as if each completion were played
         # from the start (so the choice is the same).
         root = _Step(after, player, turn)
+        if turns <= 1:  # (`beyond` where it looks no further: the evaluation's margin, no draw)
+            best, self.rng = root.best(self.rng, player, turn, self.tries, ev.margin)
+            return best
         best = None
         r = self.rng
-        for _ in range(self.tries):
-            step, r = root.walk(r, player, turn)
+        last = self.tries - 1
+        for k in range(self.tries):
+            (step,), r = root.walks(r, player, turn, 1, k == last)
             if step.value is None:
-                if turns <= 1:  # (`beyond` where it looks no further: the evaluation's margin, no draw)
-                    step.value = ev.margin(step.st, player)
-                else:
-                    self.rng = r
-                    step.value = self.beyond(step.st, player, ev, turns)
-                    r = self.rng
+                self.rng = r
+                step.value = self.beyond(step.st, player, ev, turns)
+                r = self.rng
                 step.st = None  # (nothing reads an end of turn once valued: the memory goes back at once)
             if best is None or step.value > best:
                 best = step.value
@@ -175,29 +176,61 @@ class _Step:
         self.children = {}
         self.value = None
 
-    def walk(self, r: int, player: int, turn: int) -> tuple:
-        """(the end of the turn reached from here, the generator after): at
-        each step an option drawn as `rng.below(r, len(ids))` draws it, the
-        step it leads to looked up, else opened. The draw is written out
-        (constants and all): it is made at every step of every completion."""
-        step = self
-        ids = step.ids
-        while ids is not None:
-            r = (r + 0x9E3779B97F4A7C15) & MASK
-            z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-            i = ((z ^ (z >> 31)) * len(ids)) >> 64
-            step = step.children.get(i) or step.child(i, player, turn)
+    def walks(self, r: int, player: int, turn: int, tries: int = 1, last: bool = True) -> tuple:
+        """([the end of the turn each of `tries` walks from here reaches, in
+        order], the generator after): see `best`, without the values."""
+        ends = []
+        final = tries - 1 if last else tries
+        for k in range(tries):
+            step = self
             ids = step.ids
-        return step, r
+            while ids is not None:
+                r = (r + 0x9E3779B97F4A7C15) & MASK
+                z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+                i = ((z ^ (z >> 31)) * len(ids)) >> 64
+                step = step.children.get(i) or step.child(i, player, turn, k == final)
+                ids = step.ids
+            ends.append(step)
+        return ends, r
 
-    def child(self, i: int, player: int, turn: int) -> "_Step":
+    def best(self, r: int, player: int, turn: int, tries: int, value) -> tuple:
+        """(the best `value(position, player)` of the ends of the turn `tries`
+        walks from here reach, the generator after). At each step an option
+        drawn as `rng.below(r, len(ids))` draws it, the step it leads to
+        looked up, else opened; each end is valued when first reached. The
+        draw is written out (constants and all) and the walks are made in
+        one call: this is the inner loop of every decision. The final walk
+        opens its steps on the positions themselves: no walk comes after it
+        to read them."""
+        best = None
+        final = tries - 1
+        for k in range(tries):
+            step = self
+            ids = step.ids
+            while ids is not None:
+                r = (r + 0x9E3779B97F4A7C15) & MASK
+                z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+                i = ((z ^ (z >> 31)) * len(ids)) >> 64
+                step = step.children.get(i) or step.child(i, player, turn, k == final)
+                ids = step.ids
+            found = step.value
+            if found is None:
+                found = step.value = value(step.st, player)
+                step.st = None  # (nothing reads an end of turn once valued: the memory goes back at once)
+            if best is None or found > best:
+                best = found
+        return best, r
+
+    def child(self, i: int, player: int, turn: int, last: bool = False) -> "_Step":
         """The step option `i` leads to, opened now (the walk looks among
-        `children` first)."""
+        `children` first); on the position itself where this is the `last`
+        walk of the tree."""
         st = self.st
-        if len(self.children) < len(self.ids) - 1:
+        if not last and len(self.children) < len(self.ids) - 1:
             st = st.clone()
-        else:  # the last option opened here takes the position itself: nothing reads it after
+        else:  # the last option opened here, or the last walk, takes the position itself: nothing reads it after
             self.st = None
         st.apply_action(self.ids[i])
         step = self.children[i] = _Step(st, player, turn)
