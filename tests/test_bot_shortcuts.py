@@ -454,7 +454,10 @@ def test_a_greedy_walk_draws_as_below_does(path):
             player, turn = st.current_player(), st.turns
             root = _Step(st.clone(), player, turn)
             r = start = rng.seed_state(seed + st.decisions)
-            ends, after = root.walks(r, player, turn, 6, last=False)
+            after, ends = r, []
+            for _ in range(6):
+                end, after = root.walk(after, player, turn, False)
+                ends.append(end)
             for end in ends:
                 step, r = _walked_the_long_way(root, r, player, turn)
                 assert step is end

@@ -131,7 +131,7 @@ class GreedyAgent(Agent):
         r = self.rng
         last = self.tries - 1
         for k in range(self.tries):
-            (step,), r = root.walks(r, player, turn, 1, k == last)
+            step, r = root.walk(r, player, turn, k == last)
             if step.value is None:
                 self.rng = r
                 step.value = self.beyond(step.st, player, ev, turns)
@@ -176,45 +176,33 @@ class _Step:
         self.children = {}
         self.value = None
 
-    def walks(self, r: int, player: int, turn: int, tries: int = 1, last: bool = True) -> tuple:
-        """([the end of the turn each of `tries` walks from here reaches, in
-        order], the generator after): see `best`, without the values."""
-        ends = []
-        final = tries - 1 if last else tries
-        for k in range(tries):
-            step = self
+    def walk(self, r: int, player: int, turn: int, last: bool) -> tuple:
+        """(the end of the turn one walk from here reaches, the generator
+        after). At each step an option drawn as `rng.below(r, len(ids))`
+        draws it, the step it leads to looked up, else opened; the draw is
+        written out (constants and all): this is the inner loop of every
+        decision. The `last` walk of a tree opens its steps on the positions
+        themselves: no walk comes after it to read them."""
+        step = self
+        ids = step.ids
+        while ids is not None:
+            r = (r + 0x9E3779B97F4A7C15) & MASK
+            z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            i = ((z ^ (z >> 31)) * len(ids)) >> 64
+            step = step.children.get(i) or step.child(i, player, turn, last)
             ids = step.ids
-            while ids is not None:
-                r = (r + 0x9E3779B97F4A7C15) & MASK
-                z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-                i = ((z ^ (z >> 31)) * len(ids)) >> 64
-                step = step.children.get(i) or step.child(i, player, turn, k == final)
-                ids = step.ids
-            ends.append(step)
-        return ends, r
+        return step, r
 
     def best(self, r: int, player: int, turn: int, tries: int, value) -> tuple:
         """(the best `value(position, player)` of the ends of the turn `tries`
-        walks from here reach, the generator after). At each step an option
-        drawn as `rng.below(r, len(ids))` draws it, the step it leads to
-        looked up, else opened; each end is valued when first reached. The
-        draw is written out (constants and all) and the walks are made in
-        one call: this is the inner loop of every decision. The final walk
-        opens its steps on the positions themselves: no walk comes after it
-        to read them."""
+        walks from here reach, the generator after), each end valued when
+        first reached and its position let go at once."""
         best = None
         final = tries - 1
+        walk = self.walk
         for k in range(tries):
-            step = self
-            ids = step.ids
-            while ids is not None:
-                r = (r + 0x9E3779B97F4A7C15) & MASK
-                z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-                i = ((z ^ (z >> 31)) * len(ids)) >> 64
-                step = step.children.get(i) or step.child(i, player, turn, k == final)
-                ids = step.ids
+            step, r = walk(r, player, turn, k == final)
             found = step.value
             if found is None:
                 found = step.value = value(step.st, player)
