@@ -57,7 +57,8 @@ class Draws:
     bot's random choices, a random playout): called with ids (as `choose_id`)
     it draws one of them as `below` would; `position(n)` is the same draw as
     an index, for a caller that has the options but not yet their ids
-    (runtime/helpers.py: `answered`). The state is read back from `state`."""
+    (runtime/helpers.py: `answered` writes it out, and tests/test_play_out.py
+    holds the two to the same games). The state is read back from `state`."""
 
     __slots__ = ("state",)
 

@@ -511,7 +511,7 @@ def take(st, fr, i) -> None:
     st.program.decisions[point].apply(st, fr, value)
 
 
-_DRAWS = _rng.Draws  # (a random chooser: read once per decision of every playout)
+_DRAWS, _MASK = _rng.Draws, _rng.MASK  # (a random chooser: read once per decision of every playout)
 
 
 def answered(st, vals, ids_in=None) -> int:
@@ -532,8 +532,12 @@ def answered(st, vals, ids_in=None) -> int:
     decisions = st.decisions
     if choose is None or st.nesting or decisions >= st.program.decision_budget:
         return -1
-    if choose.__class__ is _DRAWS:
-        i = choose.position(len(vals))
+    if choose.__class__ is _DRAWS:  # (Draws.position written out: once per decision of every playout)
+        state = (choose.state + 0x9E3779B97F4A7C15) & _MASK
+        choose.state = state
+        x = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+        i = ((x ^ (x >> 31)) * len(vals)) >> 64
         action = vals[i] if ids_in is None else ids_in[vals[i]]
     else:
         ids = vals if ids_in is None else [ids_in[v] for v in vals]
