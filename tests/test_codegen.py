@@ -301,9 +301,11 @@ def test_evaluation_does_not_swallow_an_internal_error(monkeypatch):
     game = load_game(CATALYST)
     st = game.new_initial_state(2, 1)
     ev = Evaluator(game.program)
-    monkeypatch.setitem(game.program.module.ns, "R_rank", lambda *args: (_ for _ in ()).throw(IndexError("bug")))
+    monkeypatch.setitem(game.program.module.ns, "R_rank_row", lambda *args: (_ for _ in ()).throw(IndexError("bug")))
     with pytest.raises(InternalError):
         ev.value(st, 0)
+
+
 def test_a_coverage_compile_counts_the_cards_whose_fields_the_rules_read():
     """Only a game loaded for coverage counts field reads; the one card of
     the `goals` zone is used by a score term, never chosen by anyone."""
@@ -486,3 +488,39 @@ def test_a_rule_ending_in_a_call_hands_its_frame_to_the_rule_it_calls(monkeypatc
     code = CliRunner().invoke(cli, ["compile", "rules/catalyst.rules", "--rule", "recruit_card"]).output
     assert "st.frames[-1] = nf" in code and "return procedure_place_recruit(st, nf)" in code
     assert "st.frames.pop()" not in code and "fr[1] =" not in code and "if pc == 1:" not in code
+
+
+RANKED = '''\
+game "Ranks"
+players 2..4
+cards "cards.yaml" into box
+counter gold: per player, min 0
+zone box: shared, visible
+setup:
+    end game after 1 more rounds
+turn:
+    gain 1 gold
+score:
+    "Row": rank gold award [5, 3, 1] ties share at least 1
+    "Read": rank gold + 0 award [5, 3, 1] ties share at least 1
+    "Row full": rank gold award [5, 3, 1] ties full
+    "Read full": rank gold + 0 award [5, 3, 1] ties full
+'''
+
+
+@pytest.mark.parametrize("golds", [(0, 0, 0), (2, 2, 1), (1, 3, 3), (4, 1, 0), (2, 2, 2), (0, 5, 5), (3, 0, 3)])
+def test_a_ranking_of_a_counter_is_read_from_its_row_with_the_same_awards(tmp_path, golds):
+    """`rank gold ...` reads the counter's row (`R_rank_row`); any other value
+    is worked out as each player (`R_rank`): both give the same award."""
+    (tmp_path / "cards.yaml").write_text(CARDS)
+    (tmp_path / "game.rules").write_text(RANKED)
+    game = load_game(tmp_path / "game.rules")
+    source = game.program.module.source()
+    assert source.count("R_rank_row(") == 2 and source.count("R_rank(st, lambda") == 2
+    st = game.new_initial_state(3, 1)
+    st.ctr[game.program.counters["gold"].index][:] = golds
+    terms = dict(st.program.score_terms)
+    for p in range(3):
+        st.me = p
+        assert terms["Row"](st) == terms["Read"](st)
+        assert terms["Row full"](st) == terms["Read full"](st)

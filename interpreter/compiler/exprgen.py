@@ -73,7 +73,7 @@ class ExprGen(Visitor):
         # every read of a card is counted, since a value kept is a read not made.
         self.hoist = Hoister(module, self._same, enabled=not count_reads)
         self.tables = Tables(self, module, enabled=not count_reads)  # expressions of card data (tables.py)
-        for name in ("add", "times", "sized", "highest", "lowest", "shows", "rank", "render", "render_player", "steps",
+        for name in ("add", "times", "sized", "highest", "lowest", "shows", "rank", "rank_row", "render", "render_player", "steps",
                      "memo", "told", "public", "only", "group", "in_group"):
             module.helper(f"R_{name}", getattr(rt, name))
         module.helper("R_fail", blame)  # the error to report, for an error computing an expression
@@ -676,7 +676,15 @@ class ExprGen(Visitor):
             value = self.visit(expr.value, names)
         awards = self.visit(expr.awards, names)
         at_least = self.visit(expr.at_least, names) if expr.at_least is not None else "None"
-        return f"R_rank(st, lambda: {value}, {awards}, {at_least}, {expr.ties == 'share'})"
+        share = expr.ties == 'share'
+        row = _OWN_ROW.fullmatch(value)
+        if row is not None:  # a counter each player has, as the acting player: ranked from its row
+            return f"R_rank_row(st, ctr[{row.group(1)}], {awards}, {at_least}, {share})"
+        return f"R_rank(st, lambda: {value}, {awards}, {at_least}, {share})"
+
+
+# A player counter read as the acting player (`visit_Name`).
+_OWN_ROW = re.compile(r"ctr\[(\d+)\]\[st\.me\]")
 
 
 def _hoist(body: str, indent: int) -> list:

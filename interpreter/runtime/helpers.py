@@ -234,12 +234,26 @@ def rank(st, value, table, minimum, share):
             values.append(value())
     finally:
         st.me = me
-    mine = values[me]
+    return award(values, values[me], table, minimum, share)
+
+
+def rank_row(st, row, table, minimum, share):
+    """`rank` of a counter each player has, read from its row (one value per
+    player) without evaluating anything as each player."""
+    return award(row, row[st.me], table, minimum, share)
+
+
+def award(values, mine, table, minimum, share):
+    """The award of `table` for value `mine`'s place among `values`."""
     if minimum is not None and mine < minimum:
         return 0
-    ranked = [v for v in values if minimum is None or v >= minimum]
-    place = sum(1 for v in ranked if v > mine)
-    tied = sum(1 for v in ranked if v == mine)
+    place = tied = 0
+    for v in values:
+        if minimum is None or v >= minimum:
+            if v > mine:
+                place += 1
+            elif v == mine:
+                tied += 1
     if not share:
         return table[place] if place < len(table) else 0
     total = sum(table[place:place + tied])
