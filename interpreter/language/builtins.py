@@ -100,13 +100,6 @@ def value(name, returns, example, source=None, settable=False):
 
 
 # ---------------------------------------------------------------- cards and their hosts
-def host_of(st, card: int) -> Optional[int]:
-    """The card whose per-card zone holds `card`, or None."""
-    zi = st.loc[card]
-    info = st.program.zone_of_instance[zi]
-    return zi - info.base if info.scope == "card" else None
-
-
 def owner_of(st, card: int) -> Optional[int]:
     """The player whose zone holds `card`, directly or through the cards
     hosting it, or None. A chain of hosts longer than the number of cards
@@ -177,9 +170,11 @@ def _slot(st, card):
 
 
 @builtin("host", ["card"], [{CARD}], CARD, "host(c) != none")
-def _host(st, card):
+def host_of(st, card):
     """The card whose per-card zone holds the card (a card under or inside another), or none."""
-    return host_of(st, card)
+    zi = st.loc[card]
+    info = st.program.zone_of_instance[zi]
+    return zi - info.base if info.scope == "card" else None
 
 
 @builtin("owner", ["card"], [{CARD}], PLAYER, "owner(c) == me")
