@@ -12,7 +12,7 @@ import pytest
 from interpreter import load_game
 from interpreter.compiler.decisions import ResolveAnyPoint
 from interpreter.rng import Draws, seed_state
-from interpreter.runtime.helpers import DONE, _item_options
+from interpreter.runtime.helpers import DONE
 
 RULES = Path(__file__).resolve().parents[1] / "rules" / "catalyst.rules"
 
@@ -49,7 +49,7 @@ def test_resolve_any_offers_what_asking_each_alternative_offers(players):
                 offered = sum(len(effects[i]) for i in remaining)
                 if len(st.option_ids) == offered + 1:  # the kept lists themselves: none made per decision
                     seen["all open"] += 1
-                    assert st.option_ids is _item_options(remaining, effects)[0]
+                    assert st.option_ids is st.program.resolve_options[(remaining, effects)][0]
                 else:
                     seen["some shut"] += 1
             st.apply_action(draws.choose_id(st.legal_actions()))

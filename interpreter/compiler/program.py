@@ -89,6 +89,8 @@ class Program:
     team_of: Optional[Callable] = None  # `teams by EXPR`: fn(st) -> the team of player `me`
     card_views: dict = field(default_factory=dict)  # zone name or "cards" -> fn(st, card)
     effect_conditions: dict = field(default_factory=dict)  # effect name -> fn(st): whether it can be offered
+    # `resolve any`'s options by (items left, effects): ids, values and the conditions to ask (runtime/helpers.py)
+    resolve_options: dict = field(default_factory=dict)
     # per `marker`: (name, whether its values are cards, values fn(st), label fn(st, [value]), space fn(st, [value]))
     markers: list = field(default_factory=list)
     effect_reasons: dict = field(default_factory=dict)  # effect name -> why it is not offered now (explain.not_open)

@@ -365,32 +365,38 @@ def unique(values) -> list:
     return list(dict.fromkeys(values))
 
 
-_RESOLVE_OPTIONS: dict = {}
-
-
 def resolve_options(st, remaining, effects):
     """Options of `resolve any`: each alternative of each remaining item whose
     effect can do something now (see `possible`), then done. The options a
-    card's items give are kept, with the effect of each, and only the
-    effects with a condition are asked; while all of them can do something
-    the kept lists themselves are the options (nobody changes them)."""
-    found = _RESOLVE_OPTIONS.get((remaining, effects))
-    ids, values, alts = found if found is not None else _item_options(remaining, effects)
-    conditions = st.program.effect_conditions
-    if not conditions or not ids:
+    card's items give are kept for the program, with the conditions of the
+    alternatives that have one, and only those are asked; while all of them
+    hold, the kept lists themselves are the options (nobody changes them)."""
+    found = st.program.resolve_options.get((remaining, effects))
+    ids, values, checks = found if found is not None else _checked_options(st.program, remaining, effects)
+    if not checks:
         return ids, values
     shut = None
-    for k, alt in enumerate(alts):
-        when = conditions.get(alt)
-        if when is not None and not when(st):
+    for k, when in checks:
+        if not when(st):
             if shut is None:
                 shut = set()
             shut.add(k)
     if shut is None:
         return ids, values
-    if len(shut) == len(alts):  # only "done" would be left: nothing can do anything
+    if len(shut) == len(ids) - 1:  # only "done" would be left: nothing can do anything
         return [], []
     return [i for k, i in enumerate(ids) if k not in shut], [v for k, v in enumerate(values) if k not in shut]
+
+
+def _checked_options(program, remaining, effects):
+    """(ids, values, (index, condition) of each value whose effect has a
+    condition), kept in `program.resolve_options`."""
+    ids, values, alts = _item_options(remaining, effects)
+    conditions = program.effect_conditions
+    found = ids, values, tuple((k, conditions[alt]) for k, alt in enumerate(alts) if alt in conditions)
+    if len(program.resolve_options) < 100_000:
+        program.resolve_options[(remaining, effects)] = found
+    return found
 
 
 def possible(st, alternatives) -> tuple:
@@ -411,10 +417,6 @@ ALL_ITEMS = tuple(tuple(range(n)) for n in range(32))
 
 def _item_options(remaining, effects):
     """(ids, values, the effect of each value but the last, done)."""
-    key = (remaining, effects)
-    found = _RESOLVE_OPTIONS.get(key)
-    if found is not None:
-        return found
     ids, values = [], []
     for i in remaining:
         for alt in effects[i]:
@@ -424,8 +426,6 @@ def _item_options(remaining, effects):
     if ids:
         ids.append("done")
         values.append(DONE)
-    if len(_RESOLVE_OPTIONS) < 100_000:
-        _RESOLVE_OPTIONS[key] = (ids, values, alts)
     return ids, values, alts
 
 
