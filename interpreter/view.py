@@ -13,7 +13,7 @@ from __future__ import annotations
 from . import visibility
 from .events import counter_words
 from .compiler.decisions import ChoosePoint, MayPoint, SpeakPoint
-from .runtime.helpers import render_player
+from .runtime.values import render_player
 from .language.shows import template_for
 
 

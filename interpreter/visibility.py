@@ -26,7 +26,7 @@ the agent encoders all ask this module.
 """
 from __future__ import annotations
 
-from .runtime.helpers import Only, cards_read
+from .runtime.values import Only, cards_read
 from .language.builtins import host_of
 
 PUBLIC = -1  # the viewer "every player": sees only what everyone sees
@@ -136,7 +136,7 @@ def option_visible(st, kind, value, decider: int, viewer: int) -> bool:
 
 def told_to(st, text, viewer: int) -> str:
     """`text` (a label, a story line's words) as `viewer` is told it: each
-    part read from cards (a `Told`'s parts, see runtime/helpers.py) only if
+    part read from cards (a `Told`'s parts, see runtime/values.py) only if
     the viewer sees every one of them where it lies, else what the part
     says instead ("a card")."""
     parts = getattr(text, "parts", None)
@@ -282,7 +282,7 @@ def _maybe_unseen(program, viewer: int) -> frozenset:
 
 def seen_by_all(st, card: int) -> bool:
     """Whether every player sees `card` where it lies (the run-time test of
-    runtime/helpers.py's `public`, set on the program by the game)."""
+    runtime/values.py's `public`, set on the program by the game)."""
     return card_visible(st, card, PUBLIC)
 
 

@@ -524,3 +524,18 @@ def test_a_ranking_of_a_counter_is_read_from_its_row_with_the_same_awards(tmp_pa
         st.me = p
         assert terms["Row"](st) == terms["Read"](st)
         assert terms["Row full"](st) == terms["Read full"](st)
+
+
+def test_a_ranking_that_cannot_add_its_awards_is_the_rules_mistake():
+    """Awards that are texts cannot be shared: the failure is reported at
+    the score line as the designer's, not as a fault of the interpreter
+    (runtime/values.py marks the functions computing with rules values)."""
+    rules = RANKED.replace("rank gold award [5, 3, 1] ties share", "rank gold award awards ties share", 1)
+    rules = rules.replace("zone box:", "param awards = [5, 3, 1]\nzone box:", 1)
+    game = load_game(text=rules, cards={"cards.yaml": CARDS}, overrides={"awards": ["x", "y"]})
+    st = game.new_initial_state(2, 1)
+    while not st.is_terminal():
+        st.apply_action(st.legal_actions()[0])
+    with pytest.raises(RulesRuntimeError, match="cannot compute a number \\+ a text") as failed:
+        st.result()
+    assert "game.rules:12:" in str(failed.value)

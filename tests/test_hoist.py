@@ -126,10 +126,10 @@ def test_a_loop_over_the_cards_whose_field_equals_an_items_goes_through_one_grou
 
 def test_a_zone_grouped_again_unchanged_reads_the_groups_kept_and_a_changed_one_its_own(tmp_path):
     """The groups of the same cards in the same order are kept from one
-    evaluation to the next (runtime/helpers.py `group`): the count is the
+    evaluation to the next (runtime/values.py `group`): the count is the
     same however often it is asked, and once a card left the box the groups
     are made anew, of the cards that are there."""
-    from interpreter.runtime import helpers
+    from interpreter.runtime import values
 
     (tmp_path / "game.rules").write_text(RULES.replace(
         '"Everything"', '"Tops": count c in box where c.rank == lowest x.rank for x in box where x.suit == c.suit\n'
@@ -138,10 +138,10 @@ def test_a_zone_grouped_again_unchanged_reads_the_groups_kept_and_a_changed_one_
     game = load_game(tmp_path / "game.rules")
     st = game.new_initial_state(2, 1)
     box = st.z[game.program.zones["box"].base]
-    helpers._GROUPS.clear()
+    values._GROUPS.clear()
     assert [steps_and_value(st, "Tops")[0] for _ in range(3)] == [2, 2, 2]
-    (kept,) = helpers._GROUPS.values()  # one grouping of the box, made once
-    assert helpers.group(list(box), kept[0]) is kept[1]
+    (kept,) = values._GROUPS.values()  # one grouping of the box, made once
+    assert values.group(list(box), kept[0]) is kept[1]
     st.apply_action("a")  # the red 1 leaves the box
     assert steps_and_value(st, "Tops")[0] == 2  # red 2 and blue 1
-    assert len(helpers._GROUPS) == 2
+    assert len(values._GROUPS) == 2

@@ -28,7 +28,7 @@ import json
 import math
 
 from ..compiler.decisions import SpeakPoint
-from ..runtime.helpers import render
+from ..runtime.values import render
 from ..errors import RulesError
 from ..limits import LIST_ITEMS
 from ..visibility import VISIBLE, back_counters, counter_ever_seen, zone_ever_seen

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from .codegen import Label
 from ..runtime.ops import chosen
-from ..runtime.helpers import DONE, NOT_ASKED, PASS, Told, render
+from ..runtime.helpers import DONE, NOT_ASKED, PASS
+from ..runtime.values import Told, render
 
 UNSEEN_CARD = "a card you cannot see"  # a card option's label for a player who does not see the card
 UNSEEN_OPTION = "an option chosen in secret"  # an option of `choose ... secretly`, for another player

@@ -20,6 +20,7 @@ from ..language.types import Types
 from ..language.value_types import CARD, CARDS, NUMBER, PLAYER, PLAYERS
 from ..language.visitor import Visitor
 from ..runtime import helpers as rt
+from ..runtime import values as rv
 from ..runtime.failures import blame
 from .hoist import KEYS, Hoister, group_parts, lifted
 from . import fusion
@@ -73,9 +74,10 @@ class ExprGen(Visitor):
         # every read of a card is counted, since a value kept is a read not made.
         self.hoist = Hoister(module, self._same, enabled=not count_reads)
         self.tables = Tables(self, module, enabled=not count_reads)  # expressions of card data (tables.py)
-        for name in ("add", "times", "sized", "highest", "lowest", "shows", "rank", "rank_row", "render", "render_player", "steps",
+        for name in ("add", "times", "sized", "highest", "lowest", "shows", "rank", "rank_row", "render", "render_player",
                      "memo", "told", "public", "only", "group", "in_group"):
-            module.helper(f"R_{name}", getattr(rt, name))
+            module.helper(f"R_{name}", getattr(rv, name))
+        module.helper("R_steps", rt.steps)
         module.helper("R_fail", blame)  # the error to report, for an error computing an expression
         for name, b in [*FUNCTIONS.items(), *VALUES.items()]:
             module.helper(f"B_{name}", b.fn)
@@ -394,7 +396,7 @@ class ExprGen(Visitor):
 
     def _filled(self, name: str) -> list:
         values = self.p.fields.get(name) or [None] * len(self.p.card_ids)
-        return [rt.Missing(self.p.card_names[i], name) if v is None else v for i, v in enumerate(values)]
+        return [rv.Missing(self.p.card_names[i], name) if v is None else v for i, v in enumerate(values)]
 
     def refresh_fields(self) -> None:
         """Copy the program's field values (now with functions for card
@@ -543,7 +545,7 @@ class ExprGen(Visitor):
             lt, rt_ = self.type_of(expr.left, names), self.type_of(expr.right, names)
             if not (lt == rt_ == NUMBER or (lt in (CARDS, PLAYERS) and rt_ in (CARDS, PLAYERS))):
                 sizes = self._longest(expr.left, names), self._longest(expr.right, names)
-                if None not in sizes and sum(sizes) <= rt.ITEMS:
+                if None not in sizes and sum(sizes) <= rv.ITEMS:
                     return f"({left} + {right})"  # two new lists, whose sizes together stay within the budget
                 return f"R_add({left}, {right})"
             if lt != NUMBER and not self.distinct(expr, names):  # a list that may repeat cards may keep growing

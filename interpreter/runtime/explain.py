@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from ..language.nothingcheck import nothing_from as nothing_of
-from .helpers import render
+from .values import render
 
 _LOCAL = r"L\[\d+\]|\b[vtsp]\d+\b"
 _KINDS = {"int": "a number", "float": "a number", "Fraction": "a number", "bool": "yes/no", "str": "a text",

@@ -13,17 +13,14 @@ from __future__ import annotations
 
 from ..errors import Diagnostic, InternalError, RulesError, RulesRuntimeError
 from ..language.builtins import FUNCTIONS, VALUES
-from . import helpers
+from .values import VALUE_CODE
 from .built import BUILT
 from .explain import explain, in_rules_words
 
 # Exceptions a value of the rules can cause in code that computes with it.
 VALUE_ERRORS = (ArithmeticError, TypeError, IndexError, KeyError, ValueError)
 # Functions that compute with values of the rules: what they raise is about those values.
-_VALUE_CODE = frozenset(
-    [b.fn.__code__ for b in (*FUNCTIONS.values(), *VALUES.values())]
-    + [f.__code__ for f in (helpers.add, helpers.times, helpers.sized, helpers.highest, helpers.lowest, helpers.shows, helpers.rank, helpers.render_player,
-                            helpers.render)])
+_VALUE_CODE = frozenset([b.fn.__code__ for b in (*FUNCTIONS.values(), *VALUES.values())]) | VALUE_CODE
 
 
 def generated_frame(tb):
