@@ -3,7 +3,8 @@ e.g. ``cost >= 4 and colour == "red"`` (used by the `cards --where` command)."""
 from __future__ import annotations
 
 from .compiler.codegen import Module
-from .compiler.exprgen import ExprGen, Names
+from .compiler.exprgen import ExprGen
+from .compiler.scope import Names
 from .errors import Diagnostic, RulesError, RulesRuntimeError, Source, did_you_mean
 from .language.builtins import FUNCTIONS
 from .language import nodes as n

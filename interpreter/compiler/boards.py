@@ -20,7 +20,7 @@ from types import SimpleNamespace
 
 from ..errors import RulesError, RulesRuntimeError
 from ..language.value_types import CARD
-from .exprgen import Names
+from .scope import Names
 
 
 class Boards:

@@ -16,7 +16,8 @@ from .boards import adjacency_functions, build_boards
 from .codegen import Module
 from .decisions import spoke
 from ..runtime.explain import not_open
-from .exprgen import ExprGen, Names
+from .exprgen import ExprGen
+from .scope import Names
 from .flowgen import hooks_with_windows
 from .program import CounterInfo, Program, ZoneInfo
 from .rounds import Phase, build_main, pass_phase

@@ -15,7 +15,7 @@ from . import decisions as dp
 from . import fusion
 from .blocks import frame_of, slot_index
 from .codegen import Label
-from .exprgen import Names
+from .scope import Names
 
 
 class ChoiceGen:

@@ -13,7 +13,7 @@ from ..language.value_types import picks_type
 from . import decisions as dp
 from .blocks import slot_index
 from .codegen import Label
-from .exprgen import Names
+from .scope import Names
 
 
 class FlowGen:

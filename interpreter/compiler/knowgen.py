@@ -9,7 +9,7 @@ from __future__ import annotations
 from . import decisions as dp
 from .blocks import slot_index
 from .codegen import Label
-from .exprgen import Names
+from .scope import Names
 
 
 class KnowledgeGen:

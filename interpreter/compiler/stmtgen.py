@@ -22,7 +22,7 @@ from .choicegen import ChoiceGen
 from .codegen import Label
 from ..language.value_types import CARD
 from ..language.visitor import Visitor
-from .exprgen import Names
+from .scope import Names
 from ..runtime.explain import nothing_from
 from .flowgen import FlowGen
 from .hoist import rows_lifted
