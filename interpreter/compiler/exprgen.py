@@ -30,7 +30,8 @@ from .tables import Tables
 
 _SIMPLE = re.compile(r"^(L\[\d+\]|[vtsp]\d+|-?\d+|st\.me|K\d+|None|True|False)$")
 _ELEMENT_KIND = {CARD: "card", PLAYER: "player"}
-_OF_GROUP = ("sum", "lowest", "highest")  # aggregates of a field over one group of cards (values.py `*_in`)
+# Aggregates of a field over one group of cards (values.py `of_group`): the operation, and its value for no card.
+_OF_GROUP = {"sum": "sum, 0", "lowest": "min, None", "highest": "max, None"}
 INLINE_LIMIT = limits.INLINE_CODE
 
 
@@ -65,7 +66,7 @@ class ExprGen(ListFacts, Visitor):
         self.hoist = Hoister(module, self._same, enabled=not count_reads)
         self.tables = Tables(self, module, enabled=not count_reads)  # expressions of card data (tables.py)
         for name in ("add", "times", "sized", "highest", "lowest", "shows", "rank", "rank_row", "render", "render_player",
-                     "memo", "told", "public", "only", "group", "in_group", "sum_in", "lowest_in", "highest_in"):
+                     "memo", "told", "public", "only", "group", "in_group", "of_group"):
             module.helper(f"R_{name}", getattr(rv, name))
         module.helper("R_steps", rt.steps)
         module.helper("R_fail", blame)  # the error to report, for an error computing an expression
@@ -573,7 +574,7 @@ class ExprGen(ListFacts, Visitor):
             return f"len({source})"
         if expr.op in _OF_GROUP and not rest and isinstance(expr.expr, n.Field) and body == f"{self.field_list(expr.expr.name)}[{v}]":
             # (a field's values over the group, gone through in C: no comprehension, no list)
-            return f"R_{expr.op}_in({table}, {self.visit(key, names)}, {self.field_list(expr.expr.name)})"
+            return f"R_of_group({table}, {self.visit(key, names)}, {self.field_list(expr.expr.name)}, {_OF_GROUP[expr.op]})"
         return self._aggregate(expr.op, body, cond if rest else None, loop)
 
     @staticmethod

@@ -31,7 +31,7 @@ from ..language import nodes as n
 
 _NAME = re.compile(r"\b[vm]\d+\b")
 _USE = re.compile(r"\(m\d+\[")
-_WORTH = re.compile(r" for |\bdefine_\w+\(|\bR_\w+_in\(")  # a loop, a call of a definition's function or of an aggregate over a group
+_WORTH = re.compile(r" for |\bdefine_\w+\(|\bR_of_group\(")  # a loop, a call of a definition's function or of an aggregate over a group
 
 
 GROUPED = ("count", "sum", "lowest", "highest")  # aggregates that can go through one group of cards

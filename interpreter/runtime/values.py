@@ -205,24 +205,12 @@ def in_group(groups: dict, key) -> list:
 
 
 @computes
-def sum_in(groups: dict, key, values) -> int:
-    """The sum of the field `values` over the cards of one group (0 for none)."""
+def of_group(groups: dict, key, values, op, empty):
+    """`op` (sum, min or max) of the field `values` over the cards of one
+    group of `groups` (a table of `group`), in C; `empty` for a group with
+    no card."""
     cards = groups.get(key) if groups else None  # (as in_group)
-    return sum(map(values.__getitem__, cards)) if cards else 0
-
-
-@computes
-def lowest_in(groups: dict, key, values):
-    """The lowest value of the field `values` among the cards of one group (none for none)."""
-    cards = groups.get(key) if groups else None  # (as in_group)
-    return min(map(values.__getitem__, cards)) if cards else None
-
-
-@computes
-def highest_in(groups: dict, key, values):
-    """The highest value of the field `values` among the cards of one group (none for none)."""
-    cards = groups.get(key) if groups else None  # (as in_group)
-    return max(map(values.__getitem__, cards)) if cards else None
+    return op(map(values.__getitem__, cards)) if cards else empty
 
 
 @computes
