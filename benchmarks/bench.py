@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import baseline_catalyst as baseline  # noqa: E402
 from interpreter import load_game  # noqa: E402
-from interpreter.agents import evaluate, make_agent, make_agents  # noqa: E402
+from interpreter.agents import make_agent, make_agents  # noqa: E402
 from interpreter.play import play_game, world_sampler  # noqa: E402
 from interpreter.simulation import simulate  # noqa: E402
 
@@ -208,7 +208,7 @@ def greedy_games_per_second(game, games, run=0, cold=False):
     find them all). `cold`: as the first games of a process, with nothing
     remembered yet (the evaluators the bots share are made anew)."""
     if cold:
-        evaluate._CACHE.clear()
+        game.program.evaluators.clear()
     start = time.perf_counter()
     for seed in range(run * games, (run + 1) * games):
         play_game(game, 2, seed, make_agents("greedy", 2, seed))

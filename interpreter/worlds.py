@@ -244,22 +244,17 @@ def _pick_secrets_again(world, player: int, seed_state: int) -> int:
     return seed_state
 
 
-_FORGOTTEN: dict = {}  # (program's id, player, players) -> (the program, its `_unseen_counters`)
-
-
 def _unseen_counters(st, player: int) -> tuple:
     """(counter, owner, lowest value) of every player or shared counter value
     `player` never sees: a world sets each to the counter's lowest value.
     Which values a player sees is declared (`counter_visible` reads no
     position): worked out once per rules, player and number of players, for
-    every decision deals its worlds (the rules kept with it, as
-    `evaluate.evaluator_for` keeps its evaluators)."""
-    program = st.program
-    key = (id(program), player, st.n)
-    found = _FORGOTTEN.get(key)
-    if found is None or found[0] is not program:
-        found = _FORGOTTEN[key] = program, tuple(_unseen_counters_long(st, player))
-    return found[1]
+    every decision deals its worlds, and kept with the program."""
+    kept = st.program.unseen_counters
+    found = kept.get((player, st.n))
+    if found is None:
+        found = kept[(player, st.n)] = tuple(_unseen_counters_long(st, player))
+    return found
 
 
 def _unseen_counters_long(st, player: int):

@@ -531,3 +531,29 @@ def test_a_value_reading_any_bookkeeping_is_computed_again_when_it_changes(game,
                else 1 if value is None else value + 1)
     setattr(later, name, changed)
     assert recall(later, 0) == repr(changed) and recall(st, 0) == repr(value)
+
+
+def test_a_game_let_go_takes_what_the_bots_and_boards_worked_out_for_it():
+    """What is worked out once per compiled rules (the bots' evaluators, the
+    counters a seat never sees, a board's layout) is kept with the program,
+    not in a table of the process: a server loading a game per table lets
+    each go with its table."""
+    import gc
+    import weakref
+
+    from interpreter.serve.views import boards_json
+    from interpreter.visibility import EVERYTHING
+
+    programs = []
+    for path in (CATALYST, RULES / "catastropolis" / "catastropolis.rules"):
+        game = load_game(path)
+        st = game.new_initial_state(2, 1)
+        player = st.current_player()
+        bot = make_agent("greedy", 1, player)
+        bot.choose(st.decision(labels=False), st.observation(player), world_sampler(st, player, 1))
+        assert game.program.evaluators and game.program.unseen_counters
+        boards_json(st, EVERYTHING, {})
+        programs.append(weakref.ref(game.program))
+        del game, st, bot
+    gc.collect()
+    assert [ref() for ref in programs] == [None, None]

@@ -551,13 +551,11 @@ def squash(vals: list, player: int, scale: float | None = None) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-_CACHE: dict = {}
-
-
 def evaluator_for(program, **kwargs) -> Evaluator:
-    """One evaluator per program and settings, shared by the bots."""
-    key = (id(program), tuple(sorted(kwargs.items())))
-    ev = _CACHE.get(key)
-    if ev is None or ev.program is not program:
-        ev = _CACHE[key] = Evaluator(program, **kwargs)
+    """One evaluator per program and settings, shared by the bots, kept with
+    the program (`Program.evaluators`)."""
+    key = tuple(sorted(kwargs.items()))
+    ev = program.evaluators.get(key)
+    if ev is None:
+        ev = program.evaluators[key] = Evaluator(program, **kwargs)
     return ev

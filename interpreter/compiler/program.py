@@ -107,7 +107,14 @@ class Program:
     counter_list: list = field(default_factory=list)
     decisions: list = field(default_factory=list)  # decision points, by id
     module: object = None  # the generated code (codegen.Module)
-    observers: dict = field(default_factory=dict)  # (viewer, player count) -> observe(st), made by observation.py
+    # What other layers work out once per program, kept with it (and gone with it: a server
+    # loads a program per table): (viewer, player count) -> observe(st), made by observation.py;
+    # the bots' settings -> their Evaluator (agents/evaluate.py); (player, player count) ->
+    # the counter values that player never sees (worlds.py); a board's kind -> its layout (serve/views.py).
+    observers: dict = field(default_factory=dict)
+    evaluators: dict = field(default_factory=dict)
+    unseen_counters: dict = field(default_factory=dict)
+    board_layouts: Optional[dict] = None
     maybe_unseen: dict = field(default_factory=dict)  # viewer -> zone instances it may not see (visibility.py)
     phases: Optional[list] = None  # rounds.Phase of each `phase`, in order (None: a round of turns)
     boards: object = None  # boards.Boards: the spaces of every `board` and their distances

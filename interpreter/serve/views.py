@@ -97,19 +97,15 @@ def decision_json(st, numbers: dict) -> dict:
             "unavailable": [{"label": o.label, "reason": o.reason} for o in decision.unavailable]}
 
 
-_LAYOUTS: dict = {}  # program id -> (program, its layouts): a board never changes during a game
-
-
 def boards_json(st, viewer: int, picks: dict) -> list:
     """Each board of the rules: the spaces `viewer` sees where they lie, their
     positions, the links between them, and the options naming each."""
     program = st.program
-    key = id(program)
-    if key not in _LAYOUTS:
-        _LAYOUTS[key] = (program, layouts(program))  # the program kept, so its id is not reused
+    if program.board_layouts is None:  # (a board never changes during a game: kept with the program)
+        program.board_layouts = layouts(program)
     drawn = []
     pieces = markers(st, viewer) if program.markers else {}
-    for kind, layout in _LAYOUTS[key][1].items():
+    for kind, layout in program.board_layouts.items():
         shown = [c for c in layout["spaces"] if card_visible(st, c, viewer)]
         if not shown:
             continue
