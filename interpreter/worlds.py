@@ -231,7 +231,7 @@ def _pick_secrets_again(world, player: int, seed_state: int) -> int:
     local[point.picks] = ()
     frame[1] = point.ask
     run(world)
-    while world.frames and world.frames[-1] is frame and world.point == point.id and len(local[point.picks]) < len(kept):
+    while world.frames and world.frames[-1] is frame and frame[2] is local and world.point == point.id and len(local[point.picks]) < len(kept):
         k = len(local[point.picks])
         options = world.option_values
         if seats[k] == player and kept[k] in options:

@@ -223,7 +223,7 @@ def test_compile_names_functions_after_rules_with_their_lines(monkeypatch):
     assert f"# procedure recruit_one (rules/catalyst.rules:{line})" in out
     assert "def procedure_recruit_one(st, fr):" in out
     assert f"# {line + 1}: choose c in market where price(c) <= coins" in out
-    assert "procedure_recruit_card(st, nf)" in out  # calls name the rule they call
+    assert "procedure_recruit_card(st, fr)" in out  # calls name the rule they call
     ast.parse(out)  # it is Python as printed
     bad = CliRunner().invoke(cli, ["compile", "rules/catalyst.rules", "--rule", "recruit_on"])
     assert bad.exit_code == 1 and "no rule named 'recruit_on'" in bad.output and "did you mean 'recruit_one'?" in bad.output
@@ -486,8 +486,8 @@ def test_a_rule_ending_in_a_call_hands_its_frame_to_the_rule_it_calls(monkeypatc
 
     monkeypatch.chdir(ROOT)
     code = CliRunner().invoke(cli, ["compile", "rules/catalyst.rules", "--rule", "recruit_card"]).output
-    assert "st.frames[-1] = nf" in code and "return procedure_place_recruit(st, nf)" in code
-    assert "st.frames.pop()" not in code and "fr[1] =" not in code and "if pc == 1:" not in code
+    assert "fr[:] = [13, 0, [L[0], None]]" in code and "return procedure_place_recruit(st, fr)" in code
+    assert "st.frames" not in code and "fr[1] =" not in code and "if pc == 1:" not in code
 
 
 RANKED = '''\

@@ -123,7 +123,7 @@ class BlockWriter:
 
     def _returns(self) -> dict:
         """Block number -> its lines, for the short blocks that only end the
-        rule (`st.frames.pop()`, `return None`): a jump there runs them in
+        rule (`return None`): a jump there runs them in
         place instead of going round the dispatch loop."""
         ends = {}
         for k, block in enumerate(self.blocks):
@@ -151,25 +151,27 @@ class BlockWriter:
     # ------------------------------------------------------------ statements
 
 
-_CALL = re.compile(r"if (\w+)\(st, nf\) is S: return S")
-_END = [(0, "st.frames.pop()"), (0, "return None")]
+_CALL = re.compile(r"if (\w+)\(st, nf\) is S:")
+_END = [(0, "return None")]
 
 
 def _tail_calls(block: list, ends: set, forward) -> list:
     """`block` with each call in tail position (the block it resumes at only
-    ends the rule) made in place of the rule: the callee's frame takes the
-    caller's on `st.frames` and the callee's result is the rule's, so nothing
-    is left to resume (as `call` writes it: set the resume block, make the
-    frame, push it, call, go to the resume block)."""
+    ends the rule) made in place of the rule: the callee's frame is written
+    over the caller's, wherever that is kept (on `st.frames`, or by the
+    caller's caller until it suspends), and the callee's result is the
+    rule's, so nothing is left to resume (as `call_rule` writes a call: set
+    the resume block, make the frame, call, on SUSPEND push the frame and
+    return; else go to the resume block)."""
     out, j = [], 0
     while j < len(block):
-        window = block[j:j + 5]
-        if len(window) == 5 and _is_tail_call(window, ends, forward):
-            indent, span = window[0][0], window[3][2]
-            callee = _CALL.fullmatch(window[3][1]).group(1)
-            out += [(indent, window[1][1], span), (indent, "st.frames[-1] = nf  # (a call in tail position)", span),
-                    (indent, f"return {callee}(st, nf)", span)]
-            j += 5
+        window = block[j:j + 6]
+        if len(window) == 6 and _is_tail_call(window, ends, forward):
+            indent, span = window[1][0], window[2][2]
+            callee = _CALL.fullmatch(window[2][1]).group(1)
+            out += [(indent, "fr[:] = " + window[1][1][len("nf = "):] + "  # (a call in tail position)", span),
+                    (indent, f"return {callee}(st, fr)", span)]
+            j += 6
         else:
             out.append(block[j])
             j += 1
@@ -177,11 +179,11 @@ def _tail_calls(block: list, ends: set, forward) -> list:
 
 
 def _is_tail_call(window, ends: set, forward) -> bool:
-    (i0, t0, _), (i1, t1, _), (i2, t2, _), (i3, t3, _), (i4, t4, _) = window
-    return (i0 == i1 == i2 == i3 == i4 and isinstance(t0, tuple) and t0[0] == "set" and isinstance(t4, tuple)
-            and t4[0] == "jump" and t0[1] is t4[1] and forward(t4[1].n) in ends
-            and isinstance(t1, str) and t1.startswith("nf = ") and t2 == "st.frames.append(nf)"
-            and isinstance(t3, str) and _CALL.fullmatch(t3) is not None)
+    (i0, t0, _), (i1, t1, _), (i2, t2, _), (i3, t3, _), (i4, t4, _), (i5, t5, _) = window
+    return (i0 == i1 == i2 == i5 and i3 == i4 == i0 + 1 and isinstance(t0, tuple) and t0[0] == "set"
+            and isinstance(t1, str) and t1.startswith("nf = ") and isinstance(t2, str) and _CALL.fullmatch(t2) is not None
+            and t3 == "st.frames.append(nf)" and t4 == "return S"
+            and isinstance(t5, tuple) and t5[0] == "jump" and t0[1] is t5[1] and forward(t5[1].n) in ends)
 
 
 # A rule's frame as its caller writes it: `frame_of(code, args)` stands for

@@ -13,7 +13,7 @@ from ..runtime import helpers as rt
 from ..runtime.explain import not_open
 from . import decisions as dp
 from . import fusion
-from .blocks import frame_of, slot_index
+from .blocks import slot_index
 from .codegen import Label
 from .scope import Names
 
@@ -135,7 +135,7 @@ class ChoiceGen:
             unseen = kind == "card" and not point.in_sight  # taken unseen, as if chosen (ops.chosen)
             self.jump_if(f"len(vals) == 1{'' if public == 'True' else ' and ' + public}", body, s.span,
                          (f"{slot} = vals[0]", *([f"R_chosen(st, {slot})"] if unseen else []),
-                          f"if st.events is not None: R_forced(st, {point.id}, vals[0])"))
+                          f"if st.events is not None: R_forced(st, fr, {point.id}, vals[0])"))
         if public != "True":  # (else `suspend` makes the ids where they are needed)
             self.emit(f"ids = {ids}", s.span)
             self.indent -= 1
@@ -244,7 +244,7 @@ class ChoiceGen:
         if not any(reads_private_counter(when, self.ctx.model) for when in whens):
             sources = ", ".join(filter(None, (self.x.card_sources(when, Names(), unseen_only=True) for when in whens)))
             self.jump_if("len(vals) == 1" + (f" and R_public(st, ({sources},))" if sources else ""), dispatch, s.span,
-                         (f"{slot} = vals[0]", f"if st.events is not None: R_forced(st, {point.id}, vals[0])"))
+                         (f"{slot} = vals[0]", f"if st.events is not None: R_forced(st, fr, {point.id}, vals[0])"))
         self.suspend(point, self.ids_of(self.module.const([name for name, _ in actions])), "vals", s.span,
                      (slot, dispatch))
         point.dispatch = dispatch
@@ -254,10 +254,7 @@ class ChoiceGen:
             self.emit(f"{'if' if k == 0 else 'elif'} {slot} == {k}:", s.span)
             self.indent += 1
             if code in self.ctx.resumable:
-                self.lines.append((self.indent, ("set", end), s.span))
-                self.emit(f"nf = {frame_of(code, [])}", s.span)
-                self.emit("st.frames.append(nf)", s.span)
-                self.emit(f"if {self.ctx.function_names[code]}(st, nf) is S: return S", s.span)
+                self.call_rule(code, [], end, s.span)
             else:
                 self.emit(f"{self.ctx.function_names[code]}(st)", s.span)
             self.indent -= 1
@@ -295,7 +292,7 @@ class ChoiceGen:
         else:
             self.emit(f"{alts} = {fx}[{i}]", s.span)
         self.jump_if(f"len({alts}) == 1", call, s.span,
-                     (f"{idx} = {i} + 1; {cur} = {alts}[0]", f"if st.events is not None: R_forced(st, {point.id}, {alts}[0])"))
+                     (f"{idx} = {i} + 1; {cur} = {alts}[0]", f"if st.events is not None: R_forced(st, fr, {point.id}, {alts}[0])"))
         self.suspend(point, f"list({alts})", f"list({alts})", s.span)
         point.call = call
         self.place(call)

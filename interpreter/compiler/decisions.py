@@ -266,14 +266,14 @@ class SpeakPoint(SimultaneousPoint):
         return "pass" if value == "no" else self.label_fns[value](st, fr[2])
 
 
-def spoke(st, point: int, seat: int, value) -> None:
+def spoke(st, fr, point: int, seat: int, value) -> None:
     """Tell the table who speaks first in a window of `point` (a SpeakPoint),
     with its answer labelled as it reads it; the others' answers stay theirs."""
     if st.events is None:
         return
     me, st.me = st.me, seat
     try:
-        label = st.program.decisions[point].label(st, st.frames[-1], value)
+        label = st.program.decisions[point].label(st, fr, value)
     finally:
         st.me = me
     st.events.append(("speak", point, seat, label))

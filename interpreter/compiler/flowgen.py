@@ -51,14 +51,14 @@ class FlowGen:
             self.emit(f"vals = R_not_picked(vals, {seats}, {picks})", s.span)
         self.jump_if("not vals" if s.optional else "len(vals) <= 1", point.ask, s.span,
                      (f"{slot} = vals[0] if vals else {self.module.const(dp.NOT_ASKED)}",
-                      f"if st.events is not None and vals: R_forced(st, {point.id}, vals[0])",
+                      f"if st.events is not None and vals: R_forced(st, fr, {point.id}, vals[0])",
                       f"{picks} = {picks} + ({slot},)"))
         self.emit(f"ids = {ids}", s.span)
         if s.optional:
             self.emit(f"ids.append({self.module.const('pass')}); vals.append({self.module.const(dp.PASS)})", s.span)
         self.suspend(point, "ids", "vals", s.span)
         self.place(reveal)
-        self.emit(f"if st.events is not None: R_reveal(st, {point.id}, {seats}, {picks})", s.span)
+        self.emit(f"if st.events is not None: R_reveal(st, fr, {point.id}, {seats}, {picks})", s.span)
         if s.count is not None:
             self.emit(f"{seats}, {picks} = R_picks_by_seat({seats}, {picks})", s.span)
         self.emit(f"{index} = 0", s.span)
@@ -179,7 +179,7 @@ class FlowGen:
         self.emit(f"{k} = 0", s.span)
         self.emit(f"while {k} < len({picks}) and {picks}[{k}] == {no}: {k} += 1", s.span)
         self.jump_if(f"{k} >= len({picks})", end, s.span)
-        self.emit(f"st.me = {seats}[{k}]; {k} = {picks}[{k}]; R_spoke(st, {point.id}, st.me, {k})", s.span)
+        self.emit(f"st.me = {seats}[{k}]; {k} = {picks}[{k}]; R_spoke(st, fr, {point.id}, st.me, {k})", s.span)
         for name, value in values.items():
             other = Label()
             self.jump_if(f"{k} != {self.module.const(value)}", other, s.span)

@@ -93,8 +93,8 @@ def build_main(program, setup: int, phases: list, hooks: dict) -> Code:
                         fr[1] = 5
                         if rule.resumable:
                             nf = [phase.code, 0, [*rule.room]]
-                            st.frames.append(nf)
                             if rule.fn(st, nf) is SUSPEND:
+                                st.frames.append(nf)
                                 return SUSPEND
                         else:
                             rule.fn(st)
@@ -147,7 +147,6 @@ def turns_once(st, fr, pc: int, rule, code: int, rounds: bool = False):
     here too, as `main`'s blocks 7, 8 and 1 to 3 would run it, until the
     game ends."""
     budget = st.program.turn_budget
-    frames = st.frames
     fn, room = rule.fn, rule.room
     while True:
         if pc < 5:  # (block 3, then 4; or 4 alone)
@@ -160,8 +159,8 @@ def turns_once(st, fr, pc: int, rule, code: int, rounds: bool = False):
                     too_many_turns(st)
             fr[1] = 5
             nf = [code, 0, [*room]]
-            frames.append(nf)
             if fn(st, nf) is SUSPEND:
+                st.frames.append(nf)
                 return SUSPEND
         st.pos = pos = st.pos + 1
         pc = 3

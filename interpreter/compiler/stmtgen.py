@@ -99,7 +99,6 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
         self.emit(f"if st.cov is not None: st.cov[{self.index}] += 1")
         self.block(self.body, names)
         if self.resumable:
-            self.emit("st.frames.pop()")
             self.emit("return None")
             self.blocks.append(self.lines)
             self.prune(self.points)
@@ -265,11 +264,22 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
             self.emit(f"{self.ctx.function_names[code]}({', '.join(['st', *args])})", span)
             return
         after = Label()
-        self.lines.append((self.indent, ("set", after), span))
-        self.emit(f"nf = {frame_of(code, args)}", span)
-        self.emit("st.frames.append(nf)", span)
-        self.emit(f"if {self.ctx.function_names[code]}(st, nf) is S: return S", span)
+        self.call_rule(code, args, after, span)
         self.place(after)
+
+    def call_rule(self, code: int, args: list, resume: Label, span) -> None:
+        """Call resumable rule `code` in a new frame and go on at `resume`
+        when it returns; if it suspends, push its frame and wait at
+        `resume` (a frame goes on the stack only then: runtime/calls.py).
+        The resume block is set before the call, so that a frame waiting
+        at a decision holds the same block however the decision came."""
+        self.lines.append((self.indent, ("set", resume), span))
+        self.emit(f"nf = {frame_of(code, args)}", span)
+        self.emit(f"if {self.ctx.function_names[code]}(st, nf) is S:", span)
+        self.indent += 1
+        self.emit("st.frames.append(nf)", span)
+        self.emit("return S", span)
+        self.indent -= 1
 
     def effect_call(self, name: str, resume: Label, span) -> None:
         """Run the effect named by `name`'s value, then go to `resume`."""

@@ -12,15 +12,22 @@ from ..errors import NO_SPAN, RulesRuntimeError
 
 
 def run(st) -> None:
-    """Run rules until a decision is pending or the game is over."""
+    """Run rules until a decision is pending or the game is over: the rule
+    on top of `st.frames` goes on where it waits; when it ends, the rule
+    below it. The rules it calls that suspend push their frames from the
+    inside out (runtime/calls.py), turned here to outermost first."""
     codes = st.program.codes
     frames = st.frames
     st.steps = 0
     try:
         while frames:
             fr = frames[-1]
+            depth = len(frames)
             if codes[fr[0]].fn(st, fr) is SUSPEND:
+                if len(frames) > depth + 1:
+                    frames[depth:] = frames[:depth - 1:-1]
                 return
+            frames.pop()
     except GameOver:
         finish(st)
     except RecursionError as err:

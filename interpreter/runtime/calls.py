@@ -1,8 +1,13 @@
 """Calling rules: frames, suspension, triggers, and naming the rules that run.
 
 A rule that may reach a decision runs in a frame `[code, block, locals]`
-(see `FRAME_*`): it returns SUSPEND when a decision is pending,
-leaving its frame on `st.frames`, and pops its frame when it ends.
+(see `FRAME_*`) and returns SUSPEND when a decision is pending. `st.frames`
+holds the frames of the rules waiting for it, outermost first; a rule
+running without having waited has its frame only in its caller's hands,
+and goes on the stack only if it suspends: whoever called it pushes its
+frame then, as the rules return SUSPEND from the inside out (the run loop
+puts those frames outermost first, `engine/run.py`). So a call that does
+not suspend, the most common, neither pushes nor pops a frame.
 """
 from __future__ import annotations
 
@@ -38,13 +43,16 @@ class GameOver(Exception):
 
 def call(st, code: int, args=()):
     """Run code object `code` (a rule): to completion if it cannot suspend,
-    else in a new frame; returns SUSPEND if a decision became pending."""
+    else in a new frame, pushed if it suspends; returns SUSPEND if a
+    decision became pending."""
     c = st.program.codes[code]
     if not c.resumable:  # (most often an effect, with no argument: a plain call costs less than one with *)
         return c.fn(st, *args) if args else c.fn(st)
     fr = [code, 0, [*args, *c.room]]  # its arguments, then room for its other locals
-    st.frames.append(fr)
-    return c.fn(st, fr)
+    if c.fn(st, fr) is SUSPEND:
+        st.frames.append(fr)
+        return SUSPEND
+    return None
 
 
 MAX_NESTED_TRIGGERS = limits.NESTED_TRIGGERS

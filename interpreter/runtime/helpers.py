@@ -311,10 +311,11 @@ def not_legal(action, ids) -> InvalidActionError:
     return InvalidActionError(f"'{action}' is not a legal action here; legal: {', '.join(ids)}")
 
 
-def forced(st, point, value):
+def forced(st, fr, point, value):
     """Tell a decision that had one option, taken without asking (with its
-    label, made now, while the rule's locals are as the label reads them)."""
-    label = st.program.decisions[point].label(st, st.frames[-1], value)
+    label, made now from the frame `fr` of the rule asking, while its locals
+    are as the label reads them)."""
+    label = st.program.decisions[point].label(st, fr, value)
     st.events.append(("decision", st.me, point, value, label, True, tuple(st.known)))
 
 
@@ -334,13 +335,13 @@ def responders(st, start, span=None) -> tuple:
     return tuple(p for p in ((first + i) % n for i in range(n)) if p != me)
 
 
-def reveal(st, point, seats, picks):
+def reveal(st, fr, point, seats, picks):
     """Tell the picks of a simultaneous choice, now that all are made: each
     labelled as its player reads it. A player who was not asked (no
     option) made no pick, so it is not named; when nobody was asked there is
     nothing to tell."""
     decision = st.program.decisions[point]
-    fr, me = st.frames[-1], st.me
+    me = st.me
     told = []
     try:
         for seat, value in zip(seats, picks):
