@@ -65,6 +65,7 @@ def run_nested(st, code: int) -> None:
             f"the trigger '{st.program.codes[code].name}' fired inside itself {MAX_NESTED_TRIGGERS} times: "
             f"it never settles (active rules: {active_rules(st)})")
     st.nesting += 1
+    auto, st.auto = st.auto, None  # (nothing is answered inline inside a trigger: what it asks is reported)
     if st.events is not None:
         st.events.append(("trigger", code))
     try:
@@ -77,6 +78,7 @@ def run_nested(st, code: int) -> None:
                 "triggers run inside another rule and must not ask")
     finally:
         st.nesting -= 1
+        st.auto = auto
 
 
 # ---------------------------------------------------------------- runaway rules

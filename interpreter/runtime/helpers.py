@@ -275,15 +275,16 @@ def answered(st, vals, ids_in=None) -> int:
     its id in the history; the generated code goes on with it at once, as
     `apply_action` would have resumed the rule (taking the option itself or
     by the point's `apply`), and never makes the decision pending. -1 (the
-    rule suspends as usual) inside a trigger, which must not ask, and at the
-    decision budget, so that both are reported as they are without `auto`.
+    rule suspends as usual) at the decision budget, so that it is reported
+    as it is without `auto` (as is a trigger's decision: `run_nested` runs
+    the trigger without `auto`).
     The options' ids are `vals` themselves, or with `ids_in` the entries of
     that table for them, made only for a chooser that reads them: a random
     chooser (rng.Draws) draws a position and only the id taken is looked up.
     This runs at every decision of every playout."""
     choose = st.auto[st.me]
     decisions = st.decisions
-    if choose is None or st.nesting or decisions >= st.program.decision_budget:
+    if choose is None or decisions >= st.program.decision_budget:
         return -1
     if choose.__class__ is _DRAWS:  # (Draws.position written out: once per decision of every playout)
         state = (choose.state + 0x9E3779B97F4A7C15) & _MASK
