@@ -437,7 +437,9 @@ score:
     sight = [p.in_sight for p in game.program.decisions if p.kind == "card"]
     assert sight == [True, False, True]
     turn = game.program.module.text.split("def turn(st, fr):")[1]
-    assert turn.count("R_chosen(st, ") == 2  # the forced and the answered option of `kept`
+    # the forced and the answered option of `kept`, in the rule written out from
+    # its start and in the block where the choice is asked again
+    assert turn.count("R_chosen(st, ") == 4
 
 
 def test_a_loop_of_statements_reads_a_counter_row_once_and_its_values_as_they_change():
@@ -488,6 +490,50 @@ def test_a_rule_ending_in_a_call_hands_its_frame_to_the_rule_it_calls(monkeypatc
     code = CliRunner().invoke(cli, ["compile", "rules/catalyst.rules", "--rule", "recruit_card"]).output
     assert "fr[:] = [13, 0, [L[0], None]]" in code and "return procedure_place_recruit(st, fr)" in code
     assert "st.frames" not in code and "fr[1] =" not in code and "if pc == 1:" not in code
+
+
+def test_a_rule_called_anew_runs_its_blocks_in_a_row_without_a_dispatch_check():
+    """Block 0 of a resumable rule goes on to the blocks after it in place:
+    a Catalyst turn that collects, has no chain token and nothing to place
+    (its two loops not entered) runs from its start to its end checking
+    `pc` once, on entry. (A rule resumed after a decision goes through the
+    dispatch; both play the same games: test_play_out.)"""
+    import sys
+
+    game = load_game(CATALYST)
+    st = game.new_initial_state(2, 3)
+    module = game.program.module
+    lines = module.text.splitlines()
+    turns = []  # (the block each call of `turn` starts at, the `pc` checks it makes)
+
+    def tracer(frame, event, arg):
+        if frame.f_code.co_name != "turn" or frame.f_code.co_filename != module.filename:
+            return None
+        if event == "call":
+            turns.append((frame.f_locals["fr"][1], []))
+        elif event == "line" and lines[frame.f_lineno - 1].lstrip().startswith("if pc "):
+            turns[-1][1].append(lines[frame.f_lineno - 1].strip())
+        return tracer
+
+    class Enough(Exception):
+        pass
+
+    def collect(ids):  # every turn collects, for six turns
+        if len(turns) > 6:
+            raise Enough
+        return "collect" if "collect" in ids else ids[0]
+
+    sys.settrace(tracer)
+    try:
+        with pytest.raises(Exception) as info:
+            st.play_out([collect, collect])
+    finally:
+        sys.settrace(None)
+    assert isinstance(info.value.__cause__ or info.value, Enough)
+    first, *others = turns  # the first turn resumes at its decision, asked before play_out
+    assert first[0] > 0 and len(first[1]) > 1
+    entry = "if pc == 0:  # (called anew: the blocks one after another, as far as they go straight on)"
+    assert others == [(0, [entry])] * 6  # the others called anew, their decisions answered in place
 
 
 RANKED = '''\

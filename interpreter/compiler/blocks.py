@@ -1,13 +1,17 @@
 """Cutting a rule into numbered blocks, and the dispatch loop that runs them.
 
 A resumable rule function is written as blocks of lines; a line is
-`(indent, text, span)`, where the text may be a marker: ("jump", label) or
-("set", label) (store the block to resume at in the frame). Whoever makes a
-rule's frame makes it with room for all its locals (see `frame_of`). Once every block is written,
-unreachable blocks are dropped, jumps through blocks that only jump on are
-shortened, a jump to a block that only ends the rule ends it in place, and the
-blocks are rendered inside `while True:` behind `if pc ==` checks, grouped so
-that entering a late block costs few comparisons.
+`(indent, text, span)`, where the text may be a marker: ("jump", label),
+("set", label) (store the block to resume at in the frame) or ("resume",
+None) (go on at the block stored in the frame). Whoever makes a rule's
+frame makes it with room for all its locals (see `frame_of`). Once every
+block is written, unreachable blocks are dropped, jumps through blocks that
+only jump on are shortened, a jump to a block that only ends the rule ends
+it in place, and the blocks are rendered inside `while True:` behind
+`if pc ==` checks, grouped so that entering a late block costs few
+comparisons. A rule called anew (block 0) runs its blocks written out one
+after another, without those checks, as far as it goes straight on
+(`BlockWriter.from_start`).
 """
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ class BlockWriter:
 
     def __init__(self):
         self.blocks: list = []  # one list of lines per finished block
+        self.entries: set = set()  # the blocks a decision or a call resumes at, or asks again at (once pruned)
         self.lines: list = []  # the lines being written
         self.indent = 0
 
@@ -68,6 +73,9 @@ class BlockWriter:
         for label in used:
             label.n = renumber[forward(label.n)]
         self.blocks = [self.blocks[k] for k in live]
+        self.entries = {v.n for point in points for v in vars(point).values() if isinstance(v, Label)}
+        self.entries |= {text[1].n for block in self.blocks for _, text, _ in block
+                         if isinstance(text, tuple) and text[0] == "set"}
 
     def _labels_used(self, points):
         seen = {}
@@ -90,36 +98,125 @@ class BlockWriter:
                                 or (isinstance(text, tuple) and text[0] == "jump"))
 
     def render(self, fname: str) -> list:
-        """The dispatch loop over the blocks. Blocks are checked in groups
-        (`if pc < 8:` around blocks 4-7), so resuming at a late block costs a
-        few comparisons, not one per block; a block falls through to the next
-        one, and a jump elsewhere restarts the dispatch."""
+        """The dispatch loop over the blocks: block 0 written out with the
+        blocks it goes on to (`from_start`), then every other block entered
+        otherwise. Blocks are checked in groups (`if pc < 8:` around blocks
+        4-7), so resuming at a late block costs a few comparisons, not one
+        per block; a block falls through to the next one, and a jump
+        elsewhere restarts the dispatch."""
         out = [(0, f"def {fname}(st, fr):", None), (1, "L = fr[2]", None), *HEAD,
                (1, "pc = fr[1]", None), (1, "while True:", None)]
-        group = max(3, int(len(self.blocks) ** 0.5 + 0.5))
         ends = self._returns()
-        for k, block in enumerate(self.blocks):
-            if k % group == 0 and len(self.blocks) > group:
-                out.append((2, f"if pc < {k + group}:", None))
-            base = 3 if len(self.blocks) > group else 2
+        start, jumped = self.from_start(ends)
+        out += [(2, "if pc == 0:  # (called anew: the blocks one after another, as far as they go straight on)", None),
+                *[(i + 3, t, s) for i, t, s in start]]
+        entered = self._entered(jumped | self.entries, ends)
+        later = len(entered)
+        group = max(3, int(later ** 0.5 + 0.5))
+        for n, k in enumerate(entered):
+            block = self.blocks[k]
+            if n % group == 0 and later > group:
+                out.append((2, f"if pc < {entered[min(n + group, later - 1)] + (n + group >= later)}:", None))
+            base = 3 if later > group else 2
             out.append((base, f"if pc == {k}:", None))
             last = len(block) - 1
             for j, (indent, text, span) in enumerate(block):
                 if isinstance(text, tuple):
-                    kind, label = text
-                    if kind == "set":
-                        out.append((indent + base + 1, f"fr[1] = {label.n}", span))
-                        continue
-                    target = label.n
-                    if target in ends:  # (the block it would go to only returns)
-                        out += [(indent + base + 1 + i, t, span) for i, t in ends[target]]
-                        continue
-                    out.append((indent + base + 1, f"pc = {target}", span))
-                    if not (j == last and indent == 0 and target > k):
-                        out.append((indent + base + 1, "continue", span))
-                    continue
-                out.append((indent + base + 1, text, span))
+                    out += self._marker(text, indent + base + 1, span, ends, k if j == last and indent == 0 else None)
+                else:
+                    out.append((indent + base + 1, text, span))
         return out
+
+    @staticmethod
+    def _marker(text: tuple, indent: int, span, ends: dict, ending=None) -> list:
+        """The lines of a marker. A jump sets `pc` and restarts the dispatch,
+        or, where it ends block `ending` of the dispatch and goes to a later
+        block, falls into the checks after it."""
+        kind, label = text
+        if kind == "set":
+            return [(indent, f"fr[1] = {label.n}", span)]
+        if kind == "resume":
+            return [(indent, "pc = fr[1]", span), (indent, "continue", span)]
+        target = label.n
+        if target in ends:  # (the block it would go to only returns)
+            return [(indent + i, t, span) for i, t in ends[target]]
+        if ending is not None and target > ending:
+            return [(indent, f"pc = {target}", span)]
+        return [(indent, f"pc = {target}", span), (indent, "continue", span)]
+
+    def from_start(self, ends: dict) -> list:
+        """Block 0 and the blocks it goes on to, written out in a row, and the
+        blocks it jumps to: a block that ends by going to a later block not
+        written yet is followed by it; a jump ahead taken `if TEST` (after
+        some lines, or none) becomes `if TEST: ... else:` (or
+        `if not (TEST):`) over what follows up to the block it jumps to,
+        which follows; any other jump (back to a loop's start, to a block
+        written already, to the block an option set) restarts the dispatch.
+        So a rule called anew runs without a `pc` check until it loops or
+        comes back from waiting."""
+        done: set = set()
+        jumped: set = set()  # the blocks it jumps to
+
+        def walk(k: int, j: int, stop, depth: int) -> list:
+            out = []
+            while k != stop:
+                if j == 0:
+                    if k in done:
+                        jumped.add(k)
+                        return out + [(depth, f"pc = {k}", None), (depth, "continue", None)]
+                    done.add(k)
+                block, after = self.blocks[k], None
+                while j < len(block):
+                    indent, text, span = block[j]
+                    if isinstance(text, tuple):
+                        target = text[1].n if text[0] == "jump" else None
+                        if j == len(block) - 1 and indent == 0 and target not in ends and goes_on(k, target, stop):
+                            after = target
+                        else:
+                            out += self._marker(text, depth + indent, span, ends)
+                            jumped.add(target)
+                        j += 1
+                    elif indent == 0 and (then := _jump_if(block, j)) is not None:
+                        target = block[j + len(then) + 1][1][1].n
+                        if target in ends or not goes_on(k, target, stop):
+                            out.append((depth, text, span))
+                            j += 1
+                            continue
+                        if then:  # if TEST: THEN; else: what follows
+                            out += [(depth, text, span), *[(depth, line, s) for _, line, s in then], (depth, "else:", span)]
+                        else:
+                            out.append((depth, f"if {_negated(text[3:-1])}:", span))
+                        out += walk(k, j + len(then) + 2, target, depth + 1)
+                        after, j = target, len(block)
+                    else:
+                        out.append((depth + indent, text, span))
+                        j += 1
+                if after is None:  # (the block returns, or jumps where the dispatch goes on)
+                    return out
+                k, j = after, 0
+            return out
+
+        def goes_on(k: int, target, stop) -> bool:
+            """Whether block `target` can follow block `k` in place."""
+            return target is not None and (target == stop or (k < target and target not in done
+                                                              and (stop is None or target < stop)))
+
+        return walk(0, 0, None, 0), jumped - {None}
+
+    def _entered(self, wanted: set, ends: dict) -> list:
+        """The blocks after the first that the dispatch must hold: those
+        jumped to from the first blocks written out, resumed or asked again
+        at, and those their own jumps go to (a block only ever followed in
+        place is not)."""
+        held, todo = set(), [k for k in wanted if k]
+        while todo:
+            k = todo.pop()
+            if k in held:
+                continue
+            held.add(k)
+            todo += [text[1].n for _, text, _ in self.blocks[k]  # (a jump to a block that only returns returns)
+                     if isinstance(text, tuple) and text[0] == "jump" and text[1].n and text[1].n not in ends]
+        return sorted(held)
 
     def _returns(self) -> dict:
         """Block number -> its lines, for the short blocks that only end the
@@ -149,6 +246,47 @@ class BlockWriter:
         return forward
 
     # ------------------------------------------------------------ statements
+
+
+def _negated(test: str) -> str:
+    """`not (TEST)`, written without a double negation where TEST is one."""
+    if test.startswith("not (") and test.endswith(")") and _closes_at_end(test[4:]) and not {"'", "\""} & set(test):
+        return test[5:-1]
+    if test.startswith("not ") and test[4:].replace("_", "").replace(".", "").isalnum():
+        return test[4:]
+    return f"not ({test})"
+
+
+def _closes_at_end(text: str) -> bool:
+    """Whether the parenthesis opening `text` closes at its end."""
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0:
+            return k == len(text) - 1
+    return False
+
+
+def _jump_if(block: list, j: int):
+    """For `if TEST:` at line `j` of `block` that runs some lines (written
+    one level in: `BlockWriter.jump_if`) and jumps, with lines after it
+    outside it: those lines (maybe none). Else None."""
+    head = block[j][1]
+    if not (isinstance(head, str) and head.startswith("if ") and head.endswith(":")):
+        return None
+    then = []
+    for indent, text, span in block[j + 1:]:
+        if not (indent == 0 and isinstance(text, str) and text.startswith("    ")):
+            break
+        then.append((indent, text, span))
+    rest = block[j + len(then) + 1:j + len(then) + 3]
+    if len(rest) < 2:
+        return None
+    (i1, t1, _), (i2, t2, _) = rest
+    if (i1 == 1 and isinstance(t1, tuple) and t1[0] == "jump" and i2 == 0
+            and not (isinstance(t2, str) and t2.startswith(("else", "elif")))):
+        return then
+    return None
 
 
 _CALL = re.compile(r"if (\w+)\(st, nf\) is S:")

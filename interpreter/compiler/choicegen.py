@@ -54,8 +54,7 @@ class ChoiceGen:
             self.emit(f"if st.auto is not None and ({i} := {answer}) >= 0:", span)
             take = self.module.named_value(f"take {point.id}", point.apply)  # (as `apply_action` would)
             self.emit(f"    {take}(st, fr, vals[{i}])", span)
-            self.emit("    pc = fr[1]", span)
-            self.emit("    continue", span)
+            self.lines.append((self.indent + 1, ("resume", None), span))  # (at the block the option set)
             for line in [*lazy, pending]:
                 self.emit(line, span)
         else:
