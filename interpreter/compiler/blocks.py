@@ -111,6 +111,8 @@ class BlockWriter:
         out += [(2, "if pc == 0:  # (called anew: the blocks one after another, as far as they go straight on)", None),
                 *[(i + 3, t, s) for i, t, s in start]]
         entered = self._entered(jumped | self.entries, ends)
+        if entered:
+            out.append((2, "# (resumed after waiting, or jumped to: the block `pc` names)", None))
         later = len(entered)
         group = max(3, int(later ** 0.5 + 0.5))
         for n, k in enumerate(entered):
