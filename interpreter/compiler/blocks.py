@@ -117,8 +117,9 @@ class BlockWriter:
         group = max(3, int(later ** 0.5 + 0.5))
         for n, k in enumerate(entered):
             block = self.blocks[k]
-            if n % group == 0 and later > group:
-                out.append((2, f"if pc < {entered[min(n + group, later - 1)] + (n + group >= later)}:", None))
+            if n % group == 0 and later > group:  # (up to the next group's first block, or past the last)
+                bound = entered[n + group] if n + group < later else entered[-1] + 1
+                out.append((2, f"if pc < {bound}:", None))
             base = 3 if later > group else 2
             out.append((base, f"if pc == {k}:", None))
             last = len(block) - 1
@@ -216,7 +217,7 @@ class BlockWriter:
             if k in held:
                 continue
             held.add(k)
-            todo += [text[1].n for _, text, _ in self.blocks[k]  # (a jump to a block that only returns returns)
+            todo += [text[1].n for _, text, _ in self.blocks[k]  # (a jump to a block that only ends the rule ends it)
                      if isinstance(text, tuple) and text[0] == "jump" and text[1].n and text[1].n not in ends]
         return sorted(held)
 
