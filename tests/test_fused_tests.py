@@ -3,8 +3,9 @@ place (compiler/fusion.py): an action's condition `any x in A + B where C`
 without making the list, a choice's options and a `for each`'s cards made
 by loops of statements, a definition asking `any` returning at the first
 match, the acting player's counters read once before such a loop, a
-statement's condition `size(L) > 0` walking L to its first item: the same
-answers as the lists made by comprehensions."""
+statement's condition `size(L) > 0` walking L to its first item, a
+statement's `max`, `sum` or `count` of a comprehension folded by a loop: the
+same answers as the lists made by comprehensions."""
 from __future__ import annotations
 
 import re
@@ -24,6 +25,7 @@ game "Crew"
 players 2
 cards "cards.yaml" into box
 counter tired: per card, min 0, max 1
+counter gold: per player
 zone box: shared, visible
 zone area: per player, visible
 zone rooms: per player, visible
@@ -59,7 +61,15 @@ turn:
                 move c to inside of r
     for each c in crew where tired of c == 1 and c.skill == 2:
         set tired of c to 0
+    gain max([c.skill for c in crew] + [0]) gold
+    let best = highest c.skill + 1 for c in crew where tired of c == 0
+    if best != none:
+        pay min([best, gold] + [c.skill for c in area]) gold
+    set gold to gold + sum c.skill for c in area where c.skill > 0
+    let many = count c in crew where skilled(c)
+    lose min([many] + [gold]) gold
 score:
+    "Gold": gold
     "Ready": count c in crew where tired of c == 0 and skilled(c)
 """
 
@@ -113,6 +123,19 @@ def test_the_walked_condition_says_what_the_list_says(tmp_path):
     assert only_inside > 0
 
 
+def test_a_statement_folds_a_comprehension_by_a_loop_making_no_list(tmp_path):
+    turn = crew(tmp_path).program.module.text.split("def turn(st, fr):")[1]
+
+    def code(statement):  # the lines of the statement, up to the next one's comment
+        return re.split(r"\n *# \d+: ", turn.split(f": {statement}")[1], maxsplit=1)[0].split("\n", 1)[1]
+    for statement in ("gain max(", "let best = highest", "pay min(", "let many = count"):
+        lines = code(statement)
+        assert re.search(r"^ *for v\d+ in ", lines, re.M) and not re.search(r"\[[^\]]* for ", lines)  # no list made
+    assert "if t" in code("gain max(") and " is None or 0 > t" in code("gain max(")  # the 0 written out
+    assert "+= 1" in code("let many = count")
+    assert "min((" in code("lose min(")  # nothing to walk: the list of two is made
+
+
 def test_a_game_with_its_lists_walked_in_parts_plays_as_with_them_made(tmp_path, monkeypatch):
     fused = crew(tmp_path)
     (tmp_path / "plain").mkdir()
@@ -122,12 +145,13 @@ def test_a_game_with_its_lists_walked_in_parts_plays_as_with_them_made(tmp_path,
         m.setattr(ExprGen, "tested", lambda *args: None)  # every `any` a generator
         m.setattr(hoist, "_STEADY", re.compile(r"(?!)"))  # every read where it is written
         m.setattr(RuleGen, "test", lambda self, cond, names, span: self.x.gen(cond, names))  # every condition a value
+        m.setattr(RuleGen, "value", lambda self, expr, names, span: self.x.gen(expr, names))  # every fold of a list made
         plain = crew(tmp_path / "plain")
     assert "for v" in fused.program.module.text and fused.program.module.text != plain.program.module.text
     for seed in range(4):
         a, b = fused.new_initial_state(2, seed), plain.new_initial_state(2, seed)
         while not a.is_terminal():
-            assert a.legal_actions() == b.legal_actions() and a.ctr == b.ctr
+            assert a.legal_actions() == b.legal_actions() and a.ctr == b.ctr and a.to_json() == b.to_json()
             action = a.legal_actions()[(seed + a.decisions) % len(a.legal_actions())]
             a.apply_action(action)
             b.apply_action(action)

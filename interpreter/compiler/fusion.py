@@ -17,10 +17,11 @@ of a card (so that, as in the comprehension, they count no steps).
 """
 from __future__ import annotations
 
+import re
 from contextlib import ExitStack
 
 from ..language import nodes as n
-from ..language.value_types import CARDS, PLAYERS
+from ..language.value_types import CARDS, LISTS, PLAYERS
 from .hoist import lifted
 
 
@@ -101,6 +102,77 @@ def _exists(x, expr, names):
     return lists, None, _SOME[(expr.op, expr.right.value)]
 
 
+# How each fold keeps its value as the items come: (first value, lines for an item).
+_FOLDS = {"max": ("None", ["{x} = {item}", "if {t} is None or {x} > {t}: {t} = {x}"]),
+          "min": ("None", ["{x} = {item}", "if {t} is None or {x} < {t}: {t} = {x}"]),
+          "sum": ("0", ["{t} += {item}"]),
+          "count": ("0", ["{t} += 1"])}
+_FOLDS["highest"], _FOLDS["lowest"] = _FOLDS["max"], _FOLDS["min"]
+_NUMBER = re.compile(r"-?\d+")
+
+
+def fold_lines(x, expr, names):
+    """(lines setting a new name to the value of `expr`, the name) where it
+    folds a list made by a comprehension: `sum`, `count`, `highest` or
+    `lowest` of an aggregate, or `max`, `min` or `sum` of a concatenation
+    of lists one of which is a comprehension of one loop (and one of which
+    is written out, for `max` and `min`: never empty). The lists are walked
+    in place (each part of a concatenation of cards, as `parts` gives
+    them), and no list is made; the items come in the same order, so the
+    value is the same. None where `expr` is not such."""
+    while isinstance(expr, n.Name) and expr.name not in names.access:  # a definition without parameters
+        decl = x.model.defines.get(expr.name)
+        if decl is None or decl.params:
+            return None
+        expr, names = decl.expr, type(names)()
+    if isinstance(expr, n.Aggregate) and expr.op in _FOLDS:
+        op, lists = expr.op, [(expr.var, expr.iterable, expr.cond, expr.expr)]
+    elif (isinstance(expr, n.Call) and expr.name in ("max", "min", "sum") and expr.name not in x.model.defines
+          and len(expr.args) == 1):
+        op, lists = expr.name, [_folded(part) for part in _concatenated(x, expr.args[0], names)]
+        if not any(isinstance(part, tuple) for part in lists):
+            return None  # (nothing to walk: the list is made anyway)
+        if op != "sum" and not any(isinstance(part, n.ListLit) and part.items for part in lists):
+            return None  # (`max` of an empty list is an error, as the language says)
+    else:
+        return None
+    first, then = _FOLDS[op]
+    target, item = x.module.name("t"), x.module.name("t")
+    then = [line.replace("{t}", target).replace("{x}", item) for line in then]
+    lines = [(0, f"{target} = {first}")]
+    for part in lists:
+        if isinstance(part, tuple):  # (variable, list, condition, value) of a comprehension
+            var, iterable, cond, value = part
+            element = x.types.element(iterable, names.types)
+            test = None if cond is None else (var, element, cond, names)
+            for walk in parts(x, iterable, names):
+                lines += _walk(x, walk, test, then, (var, element, value, names))[0]
+        else:
+            for value in part.items if isinstance(part, n.ListLit) else (part,):
+                text = x.visit(value, names)
+                if isinstance(part, n.ListLit) and _NUMBER.fullmatch(text):  # (compared as it is written)
+                    lines += [(0, line.replace(item, text)) for line in then[1:]]
+                elif isinstance(part, n.ListLit):
+                    lines += [(0, line.replace("{item}", text)) for line in then]
+                else:
+                    lines += _walk(x, (part, names), None, then)[0]
+    return lines, target
+
+
+def _folded(part):
+    """A comprehension of one loop as (variable, list, condition, value), or `part`."""
+    if isinstance(part, n.Comprehension) and len(part.loops) == 1:
+        return (*part.loops[0], part.cond, part.expr)
+    return part
+
+
+def _concatenated(x, expr, names) -> list:
+    """The lists whose concatenation is the list `expr`."""
+    if isinstance(expr, n.Arith) and expr.op == "+" and x.type_of(expr, names) in LISTS:
+        return _concatenated(x, expr.left, names) + _concatenated(x, expr.right, names)
+    return [expr]
+
+
 def list_lines(x, lists: list, target: str, test=None) -> list:
     """Lines making `target` a new list of the items of the concatenation
     of `lists` (those that pass `test`: (variable, its type, condition,
@@ -113,10 +185,11 @@ def list_lines(x, lists: list, target: str, test=None) -> list:
     return lines
 
 
-def _walk(x, part_and_scope, test, then: list):
+def _walk(x, part_and_scope, test, then: list, value=None):
     """(lines walking one part, running the lines `then` (`{item}`: the
-    item's source) for each item that passes `test`; the depth of the
-    innermost loop)."""
+    item's source, or with `value`, (variable, its type, expression, names),
+    the value of that expression for the item) for each item that passes
+    `test`; the depth of the innermost loop)."""
     part, scope = part_and_scope
     in_place = walked(x, part)
     loops, where = (part.loops, part.cond) if in_place else (((None, part),), None)
@@ -138,6 +211,9 @@ def _walk(x, part_and_scope, test, then: list):
             if test is not None:
                 var, element, cond, names = test
                 tests.append(x.visit(cond, names.bind(var, item, element)))
+            if value is not None and value[2] is not None:
+                var, element, expr, names = value
+                item = x.visit(expr, names.bind(var, item, element))
         finally:
             x._depth -= 1
     last = len(fors) - 1

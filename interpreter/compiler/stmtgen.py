@@ -168,8 +168,9 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
 
     def _change(self, s, names, op, verb):
         info, cell = self.counter_cell(s.target, names)
+        amount = self.value(s.amount, names, s.span)
         row, i, a, v = self.temp(), self.temp(), self.temp(), self.temp()
-        self.emit(f"{row} = ctr[{info.index}]; {i} = {cell}; {a} = {self.x.gen(s.amount, names)}", s.span)
+        self.emit(f"{row} = ctr[{info.index}]; {i} = {cell}; {a} = {amount}", s.span)
         self.emit(f"if {a} < 0: R_negative({a}, {self.module.const(verb)}, {self.module.const(info.name)}, "
                   f"{self.module.const(s.span)})", s.span)
         self.emit(f"{v} = {row}[{i}] {op} {a}", s.span)
@@ -179,15 +180,16 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
 
     def visit_Pay(self, s, names):
         info, cell = self.counter_cell(s.target, names)
+        amount = self.value(s.amount, names, s.span)
         row, i, a = self.temp(), self.temp(), self.temp()
-        self.emit(f"{row} = ctr[{info.index}]; {i} = {cell}; {a} = {self.x.gen(s.amount, names)}", s.span)
+        self.emit(f"{row} = ctr[{info.index}]; {i} = {cell}; {a} = {amount}", s.span)
         self.emit(f"if {a} < 0 or {row}[{i}] - {a} < {info.minimum or 0}:", s.span)
         self.emit(f"    raise R_cannot_pay({a}, {row}[{i}], {self.module.const(info.name)}, {self.module.const(s.span)})", s.span)
         self._tell(info, i, f"{row}[{i}]", f"{row}[{i}] - {a}", s.span)
         self.emit(f"{row}[{i}] -= {a}", s.span)
 
     def visit_SetCounter(self, s, names):
-        value = self.x.gen(s.value, names)
+        value = self.value(s.value, names, s.span)
         builtin = VALUES.get(s.target.name)
         if builtin is not None and builtin.settable and s.target.owner is None:
             self.emit(f"{builtin.source} = R_seat(st, {value}, {self.module.const(s.target.name + ' must be a seat')}, "
@@ -304,7 +306,7 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
             self.emit(f"R_end_after(st, {self.x.gen(s.after_rounds, names)}, {self.module.const(s.span)})", s.span)
 
     def visit_Let(self, s, names):
-        value = self.x.gen(s.value, names)
+        value = self.value(s.value, names, s.span)
         v = self.var(True)
         self.emit(f"{v} = {value}", s.span)
         self.module.lets[(self.ctx.function_names[self.index], v)] = (s.name, nothing_from(s.value))
@@ -401,6 +403,23 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
             return
         self.split_loop(lambda: f"not {self.test(s.cond, names, s.span)}", s.body, names, s.span)
 
+    def value(self, expr, names, span) -> str:
+        """Source of the value `expr` of a statement, the lines computing it
+        emitted first where it folds lists walked in place (fusion.py: a
+        `max` or a `sum` of a comprehension, made as a loop, not a list)."""
+        folded = fusion.fold_lines(self.x, expr, names)
+        if folded is None:
+            return self.x.gen(expr, names)
+        self.emit_lines(folded[0], span)
+        return folded[1]
+
+    def emit_lines(self, lines: list, span) -> None:
+        """Emit (depth, text) lines, each `depth` deeper than the statement."""
+        for depth, text in lines:
+            self.indent += depth
+            self.emit(text, span)
+            self.indent -= depth
+
     def test(self, cond, names, span) -> str:
         """Source of the condition `cond` of a statement, the lines computing
         it emitted first where it asks whether a list has an item (fusion.py:
@@ -409,10 +428,7 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
         lines = fusion.truth_lines(self.x, cond, names, t)
         if lines is None:
             return self.x.gen(cond, names)
-        for depth, text in lines:
-            self.indent += depth
-            self.emit(text, span)
-            self.indent -= depth
+        self.emit_lines(lines, span)
         return t
 
     def visit_RepeatTimes(self, s, names):
