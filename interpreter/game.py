@@ -108,9 +108,12 @@ class Game:
         for c in p.counter_list:
             if c.holds_player or (c.minimum is not None and c.minimum > 0):
                 st.ctr[c.index] = [None if c.holds_player else c.minimum] * len(st.ctr[c.index])
-        st.z = list(map(list.copy, p.empty_zones))
+        # the empty zones are the program's, shared until a zone is first changed (ops.zone_to_change
+        # copies it then): of a hundred instances, a game changes a few dozen
+        st.z = list(p.empty_zones)
         home = p.zones[p.setup_zone].base
         st.z[home] = list(range(ncards))
+        st.owned = {home}
         st.loc = [home] * ncards
         st.known = [0] * ncards
         st.rng = _rng.seed_state(seed)

@@ -1,7 +1,8 @@
 """What a state shares to be fast, and what it must never let leak.
 
 A clone shares its zone instances' lists with the state it was cloned from
-until one of them changes a zone; a state keeps the observations made of its
+until one of them changes a zone, and a new game shares the program's empty
+zones the same way; a state keeps the observations made of its
 position until the position changes. Both are invisible from outside: these
 tests play clones, worlds and arranged positions and compare with states
 rebuilt from saves, which share nothing.
@@ -22,6 +23,20 @@ def _midgame(game, seed=4, decisions=25):
     while st.decisions < decisions:
         st.apply_action(agents[st.decider].choose_id(st.option_ids))
     return st
+
+
+def test_games_played_leave_the_empty_zones_new_games_share_empty():
+    for rules in (CATALYST, CATALYST.parent / "catastropolis" / "catastropolis.rules"):
+        game = load_game(rules)
+        empty = game.program.empty_zones
+        made = [game.new_initial_state(seed=seed) for seed in range(3)]
+        assert any(zone is shared for st in made for zone, shared in zip(st.z, empty))  # shared, not copied
+        played = [play_game(game, st.n, seed, make_agents("random", st.n, seed), state=st).fingerprint()
+                  for seed, st in enumerate(made)]
+        assert all(zone.count(None) == len(zone) for zone in empty), rules
+        again = [play_game(game, st.n, seed, make_agents("random", st.n, seed)).fingerprint()
+                 for seed, st in enumerate(made)]
+        assert again == played
 
 
 def test_a_clone_played_to_the_end_leaves_its_original_as_it_was():

@@ -97,7 +97,7 @@ class Program:
     shown_values: dict = field(default_factory=dict)  # definition name -> (visibility, fn(st)) shown per player
     shown_players: set = field(default_factory=set)  # the shown values that are players (shown as "player 2")
     zone_of_instance: list = field(default_factory=list)
-    empty_zones: tuple = ()  # per zone instance, its list when empty: a new game's zones are copies
+    empty_zones: tuple = ()  # per zone instance, its list when empty: shared by new games, never changed
     # per zone instance, the seats that see its cards as a bit mask; a card
     # leaving an instance stays known to them (see ops.move).
     # Set by the game layer from visibility.py, the one place deciding it.
