@@ -136,13 +136,20 @@ def test_a_statement_folds_a_comprehension_by_a_loop_making_no_list(tmp_path):
     assert "min((" in code("lose min(")  # nothing to walk: the list of two is made
 
 
+def test_a_score_folds_its_count_by_a_loop_returning_the_total(tmp_path):
+    text = crew(tmp_path).program.module.text
+    ready = text.split('"Ready": count c in crew')[1].split("except Exception")[0]
+    assert ready.count("for v") == 3 and "+= 1" in ready and "len([" not in ready  # area, then rooms, then inside
+    assert re.search(r"return t\d+", ready)
+
+
 def test_a_game_with_its_lists_walked_in_parts_plays_as_with_them_made(tmp_path, monkeypatch):
     fused = crew(tmp_path)
     (tmp_path / "plain").mkdir()
     with monkeypatch.context() as m:
         m.setattr(fusion, "parts", lambda x, expr, names, seen=frozenset(): [(expr, names)])
         m.setattr(RuleGen, "fused_list", lambda *args, **kwargs: None)  # every list a comprehension
-        m.setattr(ExprGen, "tested", lambda *args: None)  # every `any` a generator
+        m.setattr(ExprGen, "returned", lambda *args: None)  # every `any` a generator, every fold of a list made
         m.setattr(hoist, "_STEADY", re.compile(r"(?!)"))  # every read where it is written
         m.setattr(RuleGen, "test", lambda self, cond, names, span: self.x.gen(cond, names))  # every condition a value
         m.setattr(RuleGen, "value", lambda self, expr, names, span: self.x.gen(expr, names))  # every fold of a list made

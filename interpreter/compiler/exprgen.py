@@ -132,7 +132,7 @@ class ExprGen(ListFacts, Visitor):
         the template's text), named `name` or after `rule` (a name made only of
         the rules' identifiers: free text such as a score label stays out of
         it); errors come out located at `span`."""
-        tested = None if template else self.tested(expr, names)
+        tested = None if template else self.returned(expr, names)
         body = self.template(expr, names) if template else tested[1] if tested else self.visit(expr, names)
         fname = self.module.function_name(name or f"{rule} {'label' if template else 'value'}")
         where = self.module.const(span or expr.span)
@@ -221,6 +221,20 @@ class ExprGen(ListFacts, Visitor):
         if info.scope == "shared":
             return ""
         return " + st.me" if isinstance(expr, n.Name) else f" + {self.visit(expr.owner, names)}"
+
+    def returned(self, expr, names: Names):
+        """(statement lines returning the value of `expr`, their text) where
+        they do better than returning the expression: `any x in L where C`
+        returning at the first match (`tested`), or a fold of a list walked
+        by a loop, making no list (fusion.fold_lines); else None."""
+        tested = self.tested(expr, names)
+        if tested is not None:
+            return tested
+        folded = fusion.fold_lines(self, expr, names)
+        if folded is None:
+            return None
+        lines = [*folded[0], (0, f"return {folded[1]}")]
+        return lines, "\n".join(text for _, text in lines)
 
     def tested(self, expr, names: Names):
         """(statement lines returning the value, their text) for `any x in L
@@ -406,7 +420,7 @@ class ExprGen(ListFacts, Visitor):
             outer, self._in_text = self._in_text, False  # one function serves rules and texts alike
             try:
                 with self.hoist.scope([]):
-                    tested = self.tested(decl.expr, inner)
+                    tested = self.returned(decl.expr, inner)
                     body = tested[1] if tested else self.visit(decl.expr, inner)
             finally:
                 self._inlining.discard(name)
