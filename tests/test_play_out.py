@@ -83,6 +83,25 @@ def test_play_out_goes_on_from_a_position_reached_and_from_a_loaded_save(game):
     assert loaded.to_json() == reference.to_json()
 
 
+def test_an_observation_made_while_playing_out_is_not_kept_past_its_position():
+    """A chooser that observes the position answers inline: where play
+    stops (at a seat without a chooser), the position is observed as a
+    state rebuilt from its save observes it, not as the chooser saw it."""
+    game = load_game(GAMES["catalyst"])
+    for seed in range(3):
+        st = game.new_initial_state(2, seed)
+        draws = rng.Draws(rng.seed_state(seed))
+
+        def looking(ids):
+            st.observation(0)
+            return ids[draws.position(len(ids))]
+        while not st.over:
+            st.play_out([looking, None])
+            if not st.over:
+                assert st.observation(0) == game.state_from_json(st.to_json()).observation(0)
+                st.apply_action(draws.choose_id(st.option_ids))
+
+
 def test_the_rules_are_not_suspended_between_answered_decisions(game, monkeypatch):
     applied = []
     original = GameState.apply_action

@@ -280,7 +280,9 @@ def answered(st, vals, ids_in=None) -> int:
     the trigger without `auto`).
     The options' ids are `vals` themselves, or with `ids_in` the entries of
     that table for them, made only for a chooser that reads them: a random
-    chooser (rng.Draws) draws a position and only the id taken is looked up.
+    chooser (rng.Draws) draws a position and only the id taken is looked up;
+    it observes nothing, so the observations kept stay cleared, as the
+    `apply_action` that started the run left them.
     This runs at every decision of every playout."""
     choose = st.auto[st.me]
     decisions = st.decisions
@@ -300,7 +302,7 @@ def answered(st, vals, ids_in=None) -> int:
             i = ids.index(action)
         except ValueError:
             raise not_legal(action, ids) from None
-    st.observed = None
+        st.observed = None  # (a chooser may have observed the position: it changes now)
     st.decisions = decisions + 1
     if st.seed is not None:
         st.history = (st.history, action)
