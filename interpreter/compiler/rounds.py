@@ -141,41 +141,47 @@ def turns_once(st, fr, pc: int, rule, code: int, rounds: bool = False):
     """The turns of a phase played once round, each only its resumable rule
     (no start- or end-of-turn hook): the loop of `main` for its most common
     case, with nothing asked at each turn that cannot change. Resumes at
-    `main`'s blocks 3 to 6 (5 and 6, the turn's rule over and its missing
-    hook, are both the next turn); SUSPEND if a rule asks a decision. With
-    `rounds` (a game of no phase and no round hook), the next round follows
-    here too, as `main`'s blocks 7, 8 and 1 to 3 would run it, until the
-    game ends."""
+    `main`'s blocks 3 to 6 (3: a turn to begin; 4: begun, its rule to call;
+    5 and 6, the turn's rule over and its missing hook, are both the next
+    turn); SUSPEND if a rule asks a decision. With `rounds` (a game of no
+    phase and no round hook), the next round follows here too, as `main`'s
+    blocks 7, 8 and 1 to 3 would run it, until the game ends. The order and
+    the position in it are kept here between turns (no rule changes them
+    during a round), `st.pos` written as it moves."""
     budget = st.program.turn_budget
     fn, room = rule.fn, rule.room
+    order, pos = st.order, st.pos
+    begun = pc == 4
+    if pc >= 5:
+        st.pos = pos = pos + 1
     while True:
-        if pc < 5:  # (block 3, then 4; or 4 alone)
-            if pc == 3:
-                st.cur = st.me = st.order[st.pos]
-                st.turns = turns = st.turns + 1
+        if begun:
+            begun = False
+        else:
+            if pos >= len(order):  # the round is over
+                if not rounds:
+                    return None
+                if st.end_round is not None and st.round >= st.end_round:
+                    if st.events is not None:
+                        st.events.append(("end", "rounds", st.round))
+                    raise GameOver()
+                st.round += 1
+                start_of_round(st)
                 if st.events is not None:
-                    st.events.append(("turn", turns, st.me))
-                if turns > budget:
-                    too_many_turns(st)
-            fr[1] = 5
-            nf = [code, 0, [*room]]
-            if fn(st, nf) is SUSPEND:
-                st.frames.append(nf)
-                return SUSPEND
-        st.pos = pos = st.pos + 1
-        pc = 3
-        if pos < len(st.order):
-            continue
-        if not rounds:
-            return None
-        if st.end_round is not None and st.round >= st.end_round:
+                    st.events.append(("round", st.round))
+                order, pos = st.order, st.pos
+            st.cur = st.me = order[pos]
+            st.turns = turns = st.turns + 1
             if st.events is not None:
-                st.events.append(("end", "rounds", st.round))
-            raise GameOver()
-        st.round += 1
-        start_of_round(st)
-        if st.events is not None:
-            st.events.append(("round", st.round))
+                st.events.append(("turn", turns, st.me))
+            if turns > budget:
+                too_many_turns(st)
+        fr[1] = 5
+        nf = [code, 0, [*room]]
+        if fn(st, nf) is SUSPEND:
+            st.frames.append(nf)
+            return SUSPEND
+        st.pos = pos = pos + 1
 
 
 def begin_phase(st, phase, fr) -> None:
