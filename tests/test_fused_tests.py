@@ -4,7 +4,7 @@ without making the list, a choice's options and a `for each`'s cards made
 by loops of statements, a definition asking `any` returning at the first
 match, the acting player's counters read once before such a loop, a
 statement's condition `size(L) > 0` walking L to its first item, a
-statement's `max`, `sum` or `count` of a comprehension folded by a loop: the
+statement's `max` of a comprehension, or `sum` or `count`, folded by a loop: the
 same answers as the lists made by comprehensions."""
 from __future__ import annotations
 
@@ -68,6 +68,7 @@ turn:
     set gold to gold + sum c.skill for c in area where c.skill > 0
     let many = count c in crew where skilled(c)
     lose min([many] + [gold]) gold
+    gain max([c.skill for c in area] + [1, many]) gold
 score:
     "Gold": gold
     "Ready": count c in crew where tired of c == 0 and skilled(c)
@@ -134,6 +135,8 @@ def test_a_statement_folds_a_comprehension_by_a_loop_making_no_list(tmp_path):
     assert "if t" in code("gain max(") and " is None or 0 > t" in code("gain max(")  # the 0 written out
     assert "+= 1" in code("let many = count")
     assert "min((" in code("lose min(")  # nothing to walk: the list of two is made
+    area = code("gain max([c.skill for c in area]")
+    assert re.search(r" 1 > t\d+: t\d+ = 1\n", area) and re.search(r"t\d+ = L\[\d+\]\n", area)  # numbers as written
 
 
 def test_a_score_folds_its_count_by_a_loop_returning_the_total(tmp_path):

@@ -114,9 +114,9 @@ _NUMBER = re.compile(r"-?\d+")
 def fold_lines(x, expr, names):
     """(lines setting a new name to the value of `expr`, the name) where it
     folds a list made by a comprehension: `sum`, `count`, `highest` or
-    `lowest` of an aggregate, or `max`, `min` or `sum` of a concatenation
-    of lists one of which is a comprehension of one loop (and one of which
-    is written out, for `max` and `min`: never empty). The lists are walked
+    `lowest` of an aggregate, or `max` or `min` of a concatenation of lists
+    one of which is a comprehension of one loop and one of which is written
+    out with an item (so it is never empty). The lists are walked
     in place (each part of a concatenation of cards, as `parts` gives
     them), and no list is made; the items come in the same order, so the
     value is the same. None where `expr` is not such."""
@@ -127,12 +127,12 @@ def fold_lines(x, expr, names):
         expr, names = decl.expr, type(names)()
     if isinstance(expr, n.Aggregate) and expr.op in _FOLDS:
         op, lists = expr.op, [(expr.var, expr.iterable, expr.cond, expr.expr)]
-    elif (isinstance(expr, n.Call) and expr.name in ("max", "min", "sum") and expr.name not in x.model.defines
+    elif (isinstance(expr, n.Call) and expr.name in ("max", "min") and expr.name not in x.model.defines
           and len(expr.args) == 1):
         op, lists = expr.name, [_folded(part) for part in _concatenated(x, expr.args[0], names)]
         if not any(isinstance(part, tuple) for part in lists):
             return None  # (nothing to walk: the list is made anyway)
-        if op != "sum" and not any(isinstance(part, n.ListLit) and part.items for part in lists):
+        if not any(isinstance(part, n.ListLit) and part.items for part in lists):
             return None  # (`max` of an empty list is an error, as the language says)
     else:
         return None
@@ -149,13 +149,14 @@ def fold_lines(x, expr, names):
                 lines += _walk(x, walk, test, then, (var, element, value, names))[0]
         else:
             for value in part.items if isinstance(part, n.ListLit) else (part,):
-                text = x.visit(value, names)
-                if isinstance(part, n.ListLit) and _NUMBER.fullmatch(text):  # (compared as it is written)
-                    lines += [(0, line.replace(item, text)) for line in then[1:]]
-                elif isinstance(part, n.ListLit):
-                    lines += [(0, line.replace("{item}", text)) for line in then]
-                else:
+                if not isinstance(part, n.ListLit):
                     lines += _walk(x, (part, names), None, then)[0]
+                    continue
+                text = x.visit(value, names)
+                if _NUMBER.fullmatch(text) and then[0] == f"{item} = {{item}}":  # (a number compared as written)
+                    lines += [(0, line.replace(item, text)) for line in then[1:]]
+                else:
+                    lines += [(0, line.replace("{item}", text)) for line in then]
     return lines, target
 
 

@@ -406,7 +406,8 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
     def value(self, expr, names, span) -> str:
         """Source of the value `expr` of a statement, the lines computing it
         emitted first where it folds lists walked in place (fusion.py: a
-        `max` or a `sum` of a comprehension, made as a loop, not a list)."""
+        `max` of a comprehension or a `sum` aggregate, made as a loop, not a
+        list)."""
         folded = fusion.fold_lines(self.x, expr, names)
         if folded is None:
             return self.x.gen(expr, names)
