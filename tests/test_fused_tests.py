@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
+from interpreter.agents import make_agents
 from interpreter.compiler import fusion, hoist
+from interpreter.errors import RulesRuntimeError
+from interpreter.play import play_game
 from interpreter.compiler.exprgen import ExprGen
 from interpreter.compiler.stmtgen import RuleGen
 from interpreter.loader import load_game
@@ -144,6 +149,18 @@ def test_a_score_folds_its_count_by_a_loop_returning_the_total(tmp_path):
     ready = text.split('"Ready": count c in crew')[1].split("except Exception")[0]
     assert ready.count("for v") == 3 and "+= 1" in ready and "len([" not in ready  # area, then rooms, then inside
     assert re.search(r"return t\d+", ready)
+
+
+@pytest.mark.timeout(60)
+def test_definitions_naming_one_another_in_a_circle_are_followed_once():
+    """A statement's value seen through definitions that name one another
+    in a circle (looking for a fold) is compiled, not followed for ever,
+    and the run reports the endless calls at the definition."""
+    rules = RULES.replace("define skilled(c)", "define ring = ring_too\ndefine ring_too = ring\ndefine skilled(c)")
+    rules = rules.replace("    choose action\n", "    choose action\n    gain ring gold\n", 1)
+    game = load_game(text=rules, cards={"cards.yaml": CARDS})
+    with pytest.raises(RulesRuntimeError, match="calls itself without end"):
+        play_game(game, 2, 0, make_agents("random", 2, 0))
 
 
 def test_a_game_with_its_lists_walked_in_parts_plays_as_with_them_made(tmp_path, monkeypatch):

@@ -240,13 +240,7 @@ class ExprGen(ListFacts, Visitor):
         """(statement lines returning the value, their text) for `any x in L
         where C`, the body of a function of its own: a loop that returns at
         the first match, with no generator; else None."""
-        target, seen = expr, set()
-        while isinstance(target, n.Name) and target.name not in names.access and target.name not in seen:
-            decl = self.model.defines.get(target.name)  # a definition without parameters, as test_lines sees it
-            if decl is None or decl.params:
-                break
-            seen.add(target.name)
-            target = decl.expr
+        target = fusion.defined(self, expr, names)[0]  # (through definitions without parameters, as test_lines)
         if not (isinstance(target, n.Aggregate) and target.op == "any" and target.cond is not None):
             return None
         lines = [*self.test_lines(expr, names, "return True"), (0, "return False")]

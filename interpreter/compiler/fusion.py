@@ -120,11 +120,7 @@ def fold_lines(x, expr, names):
     in place (each part of a concatenation of cards, as `parts` gives
     them), and no list is made; the items come in the same order, so the
     value is the same. None where `expr` is not such."""
-    while isinstance(expr, n.Name) and expr.name not in names.access:  # a definition without parameters
-        decl = x.model.defines.get(expr.name)
-        if decl is None or decl.params:
-            return None
-        expr, names = decl.expr, type(names)()
+    expr, names = defined(x, expr, names)
     if isinstance(expr, n.Aggregate) and expr.op in _FOLDS:
         op, lists = expr.op, [(expr.var, expr.iterable, expr.cond, expr.expr)]
     elif (isinstance(expr, n.Call) and expr.name in ("max", "min") and expr.name not in x.model.defines
@@ -158,6 +154,20 @@ def fold_lines(x, expr, names):
                 else:
                     lines += [(0, line.replace("{item}", text)) for line in then]
     return lines, target
+
+
+def defined(x, expr, names) -> tuple:
+    """(expression, names) that `expr` stands for, seen through definitions
+    without parameters; each is followed once, so definitions naming one
+    another in a circle stop where one comes back (the run reports them)."""
+    seen = set()
+    while isinstance(expr, n.Name) and expr.name not in names.access and expr.name not in seen:
+        decl = x.model.defines.get(expr.name)
+        if decl is None or decl.params:
+            break
+        seen.add(expr.name)
+        expr, names = decl.expr, type(names)()
+    return expr, names
 
 
 def _folded(part):
