@@ -25,7 +25,7 @@ from ..runtime.failures import blame
 from .hoist import KEYS, Hoister, group_parts, lifted
 from .listfacts import ListFacts
 from .scope import Names
-from . import fusion
+from . import extremes, fusion
 from .tables import Tables
 
 _SIMPLE = re.compile(r"^(L\[\d+\]|[vtsp]\d+|-?\d+|st\.me|K\d+|None|True|False)$")
@@ -66,7 +66,8 @@ class ExprGen(ListFacts, Visitor):
         self.hoist = Hoister(module, self._same, enabled=not count_reads)
         self.tables = Tables(self, module, enabled=not count_reads)  # expressions of card data (tables.py)
         for name in ("add", "times", "sized", "highest", "lowest", "shows", "rank", "rank_row", "render", "render_player",
-                     "memo", "told", "public", "only", "group", "in_group", "of_group"):
+                     "memo", "told", "public", "only", "group", "in_group", "of_group",
+                     "extremes"):
             module.helper(f"R_{name}", getattr(rv, name))
         module.helper("R_steps", rt.steps)
         module.helper("R_fail", blame)  # the error to report, for an error computing an expression
@@ -267,13 +268,17 @@ class ExprGen(ListFacts, Visitor):
             self._depth += 1  # inside the loop (as visit_Aggregate): a loop of the condition counts its steps
             try:
                 with self.hoist.loop(v) as frame:
-                    cond = self.visit(expr.cond, inner)
+                    tops = extremes.filtered(self, expr.iterable, names, v, expr.cond, inner)
+                    source, cond = tops if tops is not None else (source, self.visit(expr.cond, inner))
             finally:
                 self._depth -= 1
-            steady, (cond,) = lifted(self.module, [cond])
+            steady, tests = lifted(self.module, [] if cond is None else [cond])
+            tests = ([guard] if guard else []) + tests
+            body = [(0, then), *([] if then.startswith("return ") else [(0, "break")])]
+            if tests:
+                body = [(0, f"if {' and '.join(tests)}:"), *((d + 1, t) for d, t in body)]
             return [*((0, line) for line in [*steady, *frame.lines()]), (0, self.numbered(f"for {v} in {source}:", v)),
-                    (1, f"if {guard + ' and ' if guard else ''}{cond}:"), (2, then),
-                    *([] if then.startswith("return ") else [(2, "break")])]
+                    *((d + 1, t) for d, t in body)]
         return [(0, f"if {self.visit(expr, names)}: {then}")]
 
     def _slotted_zone(self, expr, names: Names):
@@ -382,19 +387,27 @@ class ExprGen(ListFacts, Visitor):
         its generated function. Each definition's function is generated once
         and only short ones are copied, so the code grows with the rules, not
         with the ways definitions use one another."""
-        decl = self.model.defines[name]
-        texts = [self.visit(a, names) for a in args]
-        if (name not in self._inlining and all(_SIMPLE.match(t) for t in texts)
-                and self._define_size(name) <= INLINE_LIMIT):
-            inner = Names()
-            for param, arg, text in zip(decl.params, args, texts):
-                inner = inner.bind(param, text, self.type_of(arg, names))
+        inner, texts = self.inlined(name, args, names)
+        if inner is not None:
             self._inlining.add(name)
             try:
-                return self.visit(decl.expr, inner)
+                return self.visit(self.model.defines[name].expr, inner)
             finally:
                 self._inlining.discard(name)
         return f"{self.define_function(name)}({', '.join(['st', *texts])})"
+
+    def inlined(self, name, args, names: Names) -> tuple:
+        """(the names the body of definition `name` is generated with where its
+        call with `args` is written out in place, else None; the arguments' texts)."""
+        decl = self.model.defines[name]
+        texts = [self.visit(a, names) for a in args]
+        if (name in self._inlining or not all(_SIMPLE.match(t) for t in texts)
+                or self._define_size(name) > INLINE_LIMIT):
+            return None, texts
+        inner = Names()
+        for param, arg, text in zip(decl.params, args, texts):
+            inner = inner.bind(param, text, self.type_of(arg, names))
+        return inner, texts
 
     def _define_size(self, name: str) -> int:
         if name not in self._define_sizes:
@@ -450,10 +463,15 @@ class ExprGen(ListFacts, Visitor):
                     v = self.module.name("v")
                     loop_vars.append(v)
                     loops.append((self.iterate(iterable, names, v), frames.enter_context(self.hoist.loop(v))))
-                    names = names.bind(var, v, self.types.element(iterable, names.types))
+                    outer, names = names, names.bind(var, v, self.types.element(iterable, names.types))
                     self._depth = depth + 1
                 body = self.visit(expr.expr, names)
-                cond = f" if {self.visit(expr.cond, names)}" if expr.cond is not None else ""
+                tops = extremes.filtered(self, iterable, outer, v, expr.cond, names) if len(expr.loops) == 1 else None
+                if tops is not None:
+                    loops[0] = (f"for {v} in {tops[0]}", loops[0][1])
+                    cond = f" if {tops[1]}" if tops[1] is not None else ""
+                else:
+                    cond = f" if {self.visit(expr.cond, names)}" if expr.cond is not None else ""
                 loops = [frame.clauses() + loop for loop, frame in loops]
         finally:
             self._depth = depth
@@ -550,7 +568,11 @@ class ExprGen(ListFacts, Visitor):
         self._depth += 1
         try:
             with self.hoist.loop(v) as frame:
-                cond = self.visit(expr.cond, inner) if expr.cond is not None else None
+                tops = extremes.filtered(self, expr.iterable, names, v, expr.cond, inner)
+                if tops is not None:
+                    loop, cond = f"for {v} in {tops[0]}", tops[1]
+                else:
+                    cond = self.visit(expr.cond, inner) if expr.cond is not None else None
                 body = self.visit(expr.expr, inner) if expr.expr is not None else None
             loop = frame.clauses() + loop
         finally:

@@ -22,6 +22,7 @@ from contextlib import ExitStack
 
 from ..language import nodes as n
 from ..language.value_types import CARDS, LISTS, PLAYERS
+from . import extremes
 from .hoist import lifted
 
 
@@ -221,7 +222,13 @@ def _walk(x, part_and_scope, test, then: list, value=None):
             item = fors[-1][0]
             if test is not None:
                 var, element, cond, names = test
-                tests.append(x.visit(cond, names.bind(var, item, element)))
+                inner = names.bind(var, item, element)
+                tops = None if in_place else extremes.filtered(x, part, scope, item, cond, inner)
+                if tops is None:
+                    tests.append(x.visit(cond, inner))
+                else:  # (a zone, never slotted: no guard)
+                    fors[-1] = (item, tops[0], None)
+                    tests += [tops[1]] if tops[1] is not None else []
             if value is not None and value[2] is not None:
                 var, element, expr, names = value
                 item = x.visit(expr, names.bind(var, item, element))

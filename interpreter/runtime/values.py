@@ -204,6 +204,49 @@ def in_group(groups: dict, key) -> list:
     return groups.get(key, ()) if groups else ()
 
 
+_EXTREMES: dict = {}  # (the field lists' ids, min or max, the cards) -> (the field lists, the cards kept)
+
+
+@computes
+def extremes(cards, keys, values, op) -> list:
+    """The cards of `cards`, in their order, whose value in the field list
+    `values` is the lowest (`op` min) or the highest (max) among the cards
+    with the same value in the field list `keys`: what a loop over the zone
+    goes through where its condition begins by asking that of each card
+    (compiler/extremes.py). The same cards in the same order give the same
+    list, which nobody changes: it is kept, as groups are. Where a value
+    cannot be compared (a card without the field), the cards come one at a
+    time, each compared only when the loop asks for the next, as the
+    condition compared them: the error comes where it did."""
+    key = (id(keys), id(values), op, tuple(cards))
+    kept = _EXTREMES.get(key)
+    if kept is not None and kept[0] is keys and kept[1] is values:  # (the entry holds the lists: ids no others have)
+        return kept[2]
+    try:
+        groups = group(cards, keys)
+        best = {k: op(map(values.__getitem__, cards_of)) for k, cards_of in groups.items()}
+        found = [card for card in cards if values[card] == best[keys[card]]]
+    except Exception:  # (whatever it is, it comes again where the condition met it)
+        return _extremes_in_turn(cards, keys, values, op)
+    if len(_EXTREMES) >= 4096:  # (kept for the positions of the games now played)
+        _EXTREMES.clear()
+    _EXTREMES[key] = (keys, values, found)
+    return found
+
+
+@computes
+def _extremes_in_turn(cards, keys, values, op):
+    """`extremes` one card at a time, each group's value worked out when a
+    card of it first asks for it (as the condition's memo did)."""
+    groups, best = None, {}
+    for card in cards:
+        if groups is None:
+            groups = group(cards, keys)
+        k = keys[card]
+        if values[card] == (best[k] if k in best else best.setdefault(k, op(map(values.__getitem__, groups[k])))):
+            yield card
+
+
 @computes
 def of_group(groups: dict, key, values, op, empty):
     """`op` (sum, min or max) of the field `values` over the cards of one
