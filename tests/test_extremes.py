@@ -77,6 +77,8 @@ def test_each_loop_asking_first_for_the_top_of_its_group_goes_through_the_tops(t
     for name in ("define_takeable", "turn", "score_term_1", "define_bottoms"):
         assert "R_extremes(" in function(text, name)
     assert "field_rank, max)" in function(text, "define_bottoms")
+    # one card per suit: `owns(c.suit)` is asked of each, with no memo by suit (it would keep nothing)
+    assert "same_suit[" not in function(text, "turn") and "define_owns(st, field_suit[" in function(text, "turn")
     (tmp_path / "plain").mkdir()
     assert "R_extremes(" not in stacks(tmp_path / "plain", plain=True, monkeypatch=monkeypatch).program.module.text
     st = game.new_initial_state(2, 1)

@@ -42,6 +42,7 @@ def filtered(x, iterable, names, var: str, cond, inner):
     source = f"R_extremes({zone}, {x.field_list(key)}, {x.field_list(value)}, {op})"
     if not rest:
         return source, None
+    x.hoist.frames[-1].distinct = x.field_list(key)  # (one card per group, but for ties: nothing to keep by it)
     added = followed - x._inlining
     x._inlining |= added  # (as where the definitions are written out in place: see ExprGen.call_define)
     try:

@@ -67,12 +67,15 @@ class Loop:
     """One loop of an expression being generated: the names it binds and the
     memos to make before it, as (memo name, source)."""
 
-    __slots__ = ("var", "names", "memos")
+    __slots__ = ("var", "names", "memos", "distinct")
 
     def __init__(self, var: str):
         self.var = var
         self.names = {var}
         self.memos: list = []
+        # the field list whose values the loop's items seldom share (it goes through one
+        # card per group of that field: extremes.py), so a memo by that field keeps nothing
+        self.distinct = None
 
     def clauses(self) -> str:
         """The memos as comprehension clauses, to put before the loop's `for`."""
@@ -178,6 +181,8 @@ class Hoister:
             return None
         values = reads.pop()  # every mention of the variable must be this read (not a counter of the card, say)
         if len(re.findall(rf"\b{frame.var}\b", full)) != len(re.findall(rf"(?<![\w\]]){values}\[{frame.var}\](?!\()", full)):
+            return None
+        if values == frame.distinct:
             return None
         table = self.same(values)
         return f"{table}[{frame.var}]" if table is not None else None
