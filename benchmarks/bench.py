@@ -16,8 +16,9 @@ repository: a simplified Catalyst-like game) is run too when it is present;
 when it is not, the output says so.
 
 Figures: random-bot games/s with 2 and 4 players (a game played to the end
-and scored), decisions/s; greedy-bot 2-player games/s (new games in each
-run, and the same from a cold start, as a process's first games); `observation(player)`
+and scored), decisions/s; greedy-bot 2-player games/s (the same games in
+every run, after an untimed game of another seed, and the same from a cold
+start, as a process's first games); `observation(player)`
 (at a new position, and asked again) and `clone()` in microseconds; `catalyst check` wall time (with the modules' bytecode kept, as an
 installed package has it, and without; and a bare Python's start for scale); ISMCTS simulations/s
 with random rollouts to the end from a 2-player opening, for the `mcts` bot
@@ -202,15 +203,24 @@ def machine_speedup_two_processes() -> float:
 
 
 # ---------------------------------------------------------------- bots
-def greedy_games_per_second(game, games, run=0, cold=False):
-    """2-player games of greedy against greedy, new seeds for each run (the
-    bots remember values of positions they met: the same games again would
-    find them all). `cold`: as the first games of a process, with nothing
-    remembered yet (the evaluators the bots share are made anew)."""
-    if cold:
-        game.program.evaluators.clear()
+GREEDY_WARM_UP = 1_000  # the seed of the game a warm run plays first, untimed
+
+
+def greedy_games_per_second(game, games, cold=False):
+    """2-player games of greedy against greedy, of seeds 0..games-1: the same
+    games in every run, so that runs differ by the machine alone, not by
+    how long their games happen to be. The evaluators the bots share are
+    made anew first (they remember the values of positions they met: the
+    same games again would find them all); a warm run first plays one
+    untimed game of another seed, as a process that has played before
+    (its evaluators made and their sample games played, values of that
+    game's positions remembered), and `cold` times the first games of a
+    process."""
+    game.program.evaluators.clear()
+    if not cold:
+        play_game(game, 2, GREEDY_WARM_UP, make_agents("greedy", 2, GREEDY_WARM_UP))
     start = time.perf_counter()
-    for seed in range(run * games, (run + 1) * games):
+    for seed in range(games):
         play_game(game, 2, seed, make_agents("greedy", 2, seed))
     return games / (time.perf_counter() - start)
 
@@ -296,7 +306,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per figure (the median is reported) [5]")
     parser.add_argument("--games", type=int, default=300, help="random games per run [300]")
-    parser.add_argument("--greedy-games", type=int, default=2, help="greedy games per run [2]")
+    parser.add_argument("--greedy-games", type=int, default=10, help="greedy games per run, seeds 0 to N-1 [10]")
     parser.add_argument("--bot-games", type=int, default=2, help="games per bot for the per-bot figures [2]")
     parser.add_argument("--no-bots", action="store_true", help="skip the per-bot figures")
     parser.add_argument("--json", action="store_true")
@@ -306,11 +316,10 @@ def main(argv=None):
     figures = {}
     for players in (2, 4):
         engine_figures(game, players, args, figures)
-    runs = iter(range(2 * args.repeat))
-    figures["greedy_games_per_s_2p"] = median_of(lambda: greedy_games_per_second(game, args.greedy_games, next(runs)),
+    figures["greedy_games_per_s_2p"] = median_of(lambda: greedy_games_per_second(game, args.greedy_games),
                                                  args.repeat)
     figures["greedy_games_per_s_2p_cold"] = median_of(
-        lambda: greedy_games_per_second(game, args.greedy_games, next(runs), cold=True), args.repeat)
+        lambda: greedy_games_per_second(game, args.greedy_games, cold=True), args.repeat)
     figures["observation_us"] = median_of(lambda: observation_microseconds(game), args.repeat)
     figures["observation_again_us"] = median_of(lambda: observation_again_microseconds(game), args.repeat)
     figures["clone_us"] = median_of(lambda: clone_microseconds(game), args.repeat)
