@@ -13,15 +13,8 @@ from interpreter.loader import load_game
 from interpreter.play import play_game
 from interpreter.runtime import values
 
-CARDS = """\
-thing:
-  - {name: A, suit: red, rank: 1}
-  - {name: B, suit: red, rank: 2}
-  - {name: C, suit: red, rank: 3}
-  - {name: D, suit: blue, rank: 1}
-  - {name: E, suit: blue, rank: 2}
-  - {name: F, suit: blue, rank: 3}
-"""
+from .test_hoist import CARDS  # (six cards, two suits, ranks 1 to 3)
+
 RULES = """\
 game "Stacks"
 players 2
@@ -50,15 +43,19 @@ ANY_CARD = RULES.replace("    if takeable:\n        choose c in box where can_ta
                         "    if size(box) > 0:\n        choose c in box")
 
 
-def stacks(tmp_path, cards=CARDS, rules=RULES, plain=False, monkeypatch=None):
-    """The game; with `plain`, compiled with every loop going through the whole zone."""
+def stacks(tmp_path, cards=CARDS, rules=RULES):
     (tmp_path / "cards.yaml").write_text(cards)
     (tmp_path / "game.rules").write_text(rules)
-    if not plain:
-        return load_game(tmp_path / "game.rules")
+    return load_game(tmp_path / "game.rules")
+
+
+def both(tmp_path, monkeypatch, cards=CARDS, rules=RULES) -> tuple:
+    """The game, and the same compiled with every loop going through the whole zone."""
+    game = stacks(tmp_path, cards, rules)
+    (tmp_path / "plain").mkdir()
     with monkeypatch.context() as m:
         m.setattr(extremes, "filtered", lambda *args: None)
-        return load_game(tmp_path / "game.rules")
+        return game, stacks(tmp_path / "plain", cards, rules)
 
 
 def function(text: str, name: str) -> str:
@@ -71,7 +68,7 @@ def term(st, label):
 
 
 def test_each_loop_asking_first_for_the_top_of_its_group_goes_through_the_tops(tmp_path, monkeypatch):
-    game = stacks(tmp_path)
+    game, plain = both(tmp_path, monkeypatch)
     text = game.program.module.text
     # the definition asking `any` and its test in the turn, the choice, the count and the comprehension
     for name in ("define_takeable", "turn", "score_term_1", "define_bottoms"):
@@ -79,8 +76,7 @@ def test_each_loop_asking_first_for_the_top_of_its_group_goes_through_the_tops(t
     assert "field_rank, max)" in function(text, "define_bottoms")
     # one card per suit: `owns(c.suit)` is asked of each, with no memo by suit (it would keep nothing)
     assert "same_suit[" not in function(text, "turn") and "define_owns(st, field_suit[" in function(text, "turn")
-    (tmp_path / "plain").mkdir()
-    assert "R_extremes(" not in stacks(tmp_path / "plain", plain=True, monkeypatch=monkeypatch).program.module.text
+    assert "R_extremes(" not in plain.program.module.text
     st = game.new_initial_state(2, 1)
     assert st.legal_actions() == ["a", "d"]  # the rank 1 of each suit, in the box's order
     assert term(st, "Tops") == 2 and term(st, "Bottoms") == 2
@@ -90,9 +86,7 @@ def test_the_cards_kept_are_those_the_whole_zone_gives_ties_and_all(tmp_path, mo
     """Two cards sharing the lowest rank of a suit are both kept, in the
     zone's order; a suit of one card keeps it."""
     cards = CARDS + "  - {name: G, suit: red, rank: 1}\n  - {name: H, suit: green, rank: 7}\n"
-    game = stacks(tmp_path, cards)
-    (tmp_path / "plain").mkdir()
-    plain = stacks(tmp_path / "plain", cards, plain=True, monkeypatch=monkeypatch)
+    game, plain = both(tmp_path, monkeypatch, cards)
     st, other = game.new_initial_state(2, 1), plain.new_initial_state(2, 1)
     assert st.legal_actions() == other.legal_actions() == ["a", "d", "g", "h"]
     assert term(st, "Tops") == term(other, "Tops") == 4
@@ -116,9 +110,7 @@ def test_a_card_without_the_field_fails_where_the_whole_zone_failed(tmp_path, mo
     """The top test of a blue card meets the blue card without a rank: both
     ways the count stops there, with the same error."""
     cards = CARDS + "  - {name: G, suit: blue}\n"
-    game = stacks(tmp_path, cards, ANY_CARD)
-    (tmp_path / "plain").mkdir()
-    plain = stacks(tmp_path / "plain", cards, ANY_CARD, plain=True, monkeypatch=monkeypatch)
+    game, plain = both(tmp_path, monkeypatch, cards, ANY_CARD)
     assert "R_extremes(" in function(game.program.module.text, "score_term_1")
     for g in (game, plain):
         st = g.new_initial_state(2, 1)
@@ -133,9 +125,7 @@ def test_a_group_the_loop_never_reaches_is_never_compared(tmp_path, monkeypatch)
     cards = CARDS.replace("  - {name: D", "  - {name: G, suit: green}\n  - {name: D")
     first = '    "{0} first": if any c in box where on_top(c) and c.suit == "{1}" then 1 else 0\n'
     rules = ANY_CARD.replace('    "Tops"', first.format("Red", "red") + first.format("Blue", "blue") + '    "Tops"')
-    game = stacks(tmp_path, cards, rules)
-    (tmp_path / "plain").mkdir()
-    plain = stacks(tmp_path / "plain", cards, rules, plain=True, monkeypatch=monkeypatch)
+    game, plain = both(tmp_path, monkeypatch, cards, rules)
     assert "R_extremes(" in function(game.program.module.text, "score_term_1")
     for g in (game, plain):
         st = g.new_initial_state(2, 1)
