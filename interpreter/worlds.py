@@ -120,7 +120,7 @@ def _unseen_by_back(world, player: int, uncounted: set, on_card: list) -> tuple:
     for place in unseen_places(world, player):
         zi, i = place
         card = z[zi][i]
-        if zi in uncounted and not any(values[card] for values in on_card) and not (pinned and pinned[card] & bit):
+        if zi in uncounted and not _on_back(on_card, card) and not (pinned and pinned[card] & bit):
             loose.setdefault(backs[card], []).append(card)
             blanks.setdefault(zi, set()).add(i)
         else:
@@ -130,6 +130,15 @@ def _unseen_by_back(world, player: int, uncounted: set, on_card: list) -> tuple:
             found[0].append(place)
             found[1].append(card)
     return by_back, loose, blanks
+
+
+def _on_back(on_card: list, card: int) -> bool:
+    """Whether anything lies on `card`'s back (a function of its own, so that
+    the deal's loop keeps `card` a fast local, not a generator's cell)."""
+    for values in on_card:
+        if values[card]:
+            return True
+    return False
 
 
 def _marks(on_card: list, there: list, dealt: list) -> list:

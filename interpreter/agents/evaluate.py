@@ -108,11 +108,14 @@ class Evaluator:
         return self.recall(st, player)
 
     def compute_value(self, st, player: int) -> float:
-        # (`term_values` written out: greedy computes this at every end of a turn)
+        # (`term_values` written out, as a loop: greedy computes this at every end of a
+        # turn, and a comprehension would make `st` a cell, slower at every use)
         me = st.me
         st.me = player
+        before = []
         try:
-            before = [fn(st) for fn in self.terms]
+            for fn in self.terms:
+                before.append(fn(st))
         finally:
             st.me = me
         base = float(sum(before))
@@ -137,6 +140,11 @@ class Evaluator:
                 return (0.0 + self.compute_value(st, 1)) - (0.0 + theirs)
             mine = self.compute_value(st, 0)
             return (0.0 + mine) - (0.0 + self.recall(st, 1))
+        return self._margin(st, player)
+
+    def _margin(self, st, player: int) -> float:
+        """`margin` but for two rivals (a method of its own: its comprehensions
+        would make the names of the usual case cells)."""
         compute, recall = self.compute_value, self.recall
         vals = [compute(st, p) if p == player else recall(st, p) for p in range(st.n)]
         if self.together:

@@ -124,7 +124,13 @@ def resolve_options(st, remaining, effects):
         return ids, values
     if len(shut) == len(ids) - 1:  # only "done" would be left: nothing can do anything
         return [], []
-    return [i for k, i in enumerate(ids) if k not in shut], [v for k, v in enumerate(values) if k not in shut]
+    return _open(ids, shut), _open(values, shut)
+
+
+def _open(items: list, shut: set) -> list:
+    """`items` but those at the places `shut` (a function of its own, so that
+    `resolve_options` keeps its names in fast locals, not in cells)."""
+    return [item for k, item in enumerate(items) if k not in shut]
 
 
 def _checked_options(program, remaining, effects):
@@ -296,7 +302,7 @@ def answered(st, vals, ids_in=None) -> int:
         i = ((x ^ (x >> 31)) * len(vals)) >> 64
         action = vals[i] if ids_in is None else ids_in[vals[i]]
     else:
-        ids = vals if ids_in is None else [ids_in[v] for v in vals]
+        ids = vals if ids_in is None else list(map(ids_in.__getitem__, vals))  # (no closure: ids_in stays a fast local)
         action = choose(ids)
         try:
             i = ids.index(action)

@@ -223,15 +223,20 @@ def extremes(cards, keys, values, op) -> list:
     if kept is not None and kept[0] is keys and kept[1] is values:  # (the entry holds the lists: ids no others have)
         return kept[2]
     try:
-        groups = group(cards, keys)
-        best = {k: op(map(values.__getitem__, cards_of)) for k, cards_of in groups.items()}
-        found = [card for card in cards if values[card] == best[keys[card]]]
+        found = _extremes_at_once(cards, keys, values, op)
     except Exception:  # (whatever it is, it comes again where the condition met it)
         return _extremes_in_turn(cards, keys, values, op)
     if len(_EXTREMES) >= 4096:  # (kept for the positions of the games now played)
         _EXTREMES.clear()
     _EXTREMES[key] = (keys, values, found)
     return found
+
+
+def _extremes_at_once(cards, keys, values, op) -> list:
+    """`extremes` in one pass (a function of its own: the comprehensions'
+    names would make the lookup's names cells)."""
+    best = {k: op(map(values.__getitem__, cards_of)) for k, cards_of in group(cards, keys).items()}
+    return [card for card in cards if values[card] == best[keys[card]]]
 
 
 @computes
