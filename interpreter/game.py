@@ -92,11 +92,14 @@ class Game:
 
     def new_initial_state(self, players: int | None = None, seed: int = 0, coverage: bool = False,
                           listen: bool = False) -> "GameState":
-        """A new game at its first decision. With `coverage`, the state counts
-        how often each rule (code object) runs: see `rule_coverage()`. With
-        `listen`, its `events` list holds what happened so far, the setup
-        included (see events.py)."""
+        """A new game at its first decision. With `coverage`, of a game loaded
+        with coverage, the state counts how often each rule (code object)
+        runs and each card's fields are read: see `rule_coverage()` and
+        `card_reads()`. With `listen`, its `events` list holds what happened
+        so far, the setup included (see events.py)."""
         p = self.program
+        if coverage and not p.coverage:  # (its code counts nothing: the counts would stay zero)
+            raise ValueError("coverage is counted only by a game loaded with coverage: load_game(path, coverage=True)")
         players = p.min_players if players is None else players
         if not p.min_players <= players <= p.max_players:
             allowed = str(p.min_players) if p.min_players == p.max_players else f"{p.min_players} to {p.max_players}"
@@ -423,7 +426,8 @@ class GameState(State):
         return result
 
     def rule_coverage(self) -> dict:
-        """How often each named rule ran: {"effect draw": 12, "action pass": 3, ...}."""
+        """How often each named rule ran: {"effect draw": 12, "action pass": 3, ...}
+        (counted by a game loaded with coverage, in a state started with it)."""
         if self.cov is None:
             return {}
         return {code.name: self.cov[i] for i, code in enumerate(self.program.codes) if i != self.program.main}
@@ -432,7 +436,7 @@ class GameState(State):
         """How often the rules read a field of each card while it was out of
         the zone every card starts in: {"card-id": 3, ...}, non-zero only.
         Counted only by a game loaded with coverage, in a state started with it."""
-        if self.cov is None or not self.program.counts_reads:
+        if self.cov is None or not self.program.coverage:
             return {}
         base, ids = len(self.program.codes), self.program.card_ids
         return {ids[c]: k for c, k in enumerate(self.cov[base:base + len(ids)]) if k}

@@ -37,13 +37,14 @@ def load_game(path: str | Path | None = None, overrides: dict | None = None, cov
         if checked.errors:
             raise CheckError(checked.errors)
         program = compile_program(checked.model, checked.db, checked.params, checked.card_fields,
-                                  count_reads=coverage)
+                                  coverage=coverage)
     except RecursionError:
         raise RulesError(f"{path}: the rules are nested too deeply to read (an expression or block hundreds of levels deep)") from None
     if texts is None:
-        program.origin = (rebuilt_program, (os.path.abspath(path), dict(overrides or {})))
+        program.origin = (rebuilt_program, (os.path.abspath(path), dict(overrides or {}), coverage))
     else:
-        program.origin = (rebuilt_program_from_texts, (os.path.abspath(path), dict(overrides or {}), text, dict(cards or {})))
+        program.origin = (rebuilt_program_from_texts, (os.path.abspath(path), dict(overrides or {}), coverage, text,
+                                                       dict(cards or {})))
     return Game(program, str(path), checked.model, checked.warnings)
 
 
@@ -101,17 +102,19 @@ def _given_texts(path: Path, text: str | None, cards: Mapping[str, str] | None) 
     return texts
 
 
-def rebuilt_program_from_texts(path: str, overrides: dict, text: str | None, cards: dict, fingerprint: str,
-                               steps: int, turns: int, check_invariants: bool):
+def rebuilt_program_from_texts(path: str, overrides: dict, coverage: bool, text: str | None, cards: dict,
+                               fingerprint: str, steps: int, turns: int, check_invariants: bool):
     """A pickled program loaded from texts made again, as `rebuilt_program`."""
-    program = load_game(path, overrides, text=text, cards=cards).program
+    program = load_game(path, overrides, coverage, text=text, cards=cards).program
     return _as_pickled(program, path, fingerprint, steps, turns, check_invariants)
 
 
-def rebuilt_program(path: str, overrides: dict, fingerprint: str, steps: int, turns: int, check_invariants: bool):
+def rebuilt_program(path: str, overrides: dict, coverage: bool, fingerprint: str, steps: int, turns: int,
+                    check_invariants: bool):
     """A pickled program made again (Program.__reduce__): the same rules,
-    which must not have changed since, with the same limits."""
-    return _as_pickled(load_game(path, overrides).program, path, fingerprint, steps, turns, check_invariants)
+    which must not have changed since, compiled the same way (for coverage
+    or not), with the same limits."""
+    return _as_pickled(load_game(path, overrides, coverage).program, path, fingerprint, steps, turns, check_invariants)
 
 
 def _as_pickled(program, path: str, fingerprint: str, steps: int, turns: int, check_invariants: bool):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import io
 import os
+import pickle
 import re
 import tokenize
 
@@ -306,12 +307,18 @@ def test_evaluation_does_not_swallow_an_internal_error(monkeypatch):
         ev.value(st, 0)
 
 
-def test_a_coverage_compile_counts_the_cards_whose_fields_the_rules_read():
-    """Only a game loaded for coverage counts field reads; the one card of
-    the `goals` zone is used by a score term, never chosen by anyone."""
+def test_a_coverage_compile_counts_the_rules_run_and_the_cards_whose_fields_the_rules_read():
+    """Only a game loaded for coverage counts rule runs and field reads (a
+    plain game's code has no counting at all, and will not start a state
+    that would count nothing); the one card of the `goals` zone is used by
+    a score term, never chosen by anyone."""
     plain = load_game(CATALYST)
     counted = load_game(CATALYST, coverage=True)
-    assert "R_read" not in plain.program.module.source() and "R_read" in counted.program.module.source()
+    for counting in ("R_read", "st.cov"):
+        assert counting not in plain.program.module.source() and counting in counted.program.module.source()
+    with pytest.raises(ValueError, match="loaded with coverage"):
+        plain.new_initial_state(2, 3, coverage=True)
+    assert pickle.loads(pickle.dumps(counted.program)).coverage  # (a worker's copy counts as well)
     st = counted.new_initial_state(2, 3, coverage=True)
     final = play_game(counted, 2, 3, make_agents("random", 2, 3), state=st)
     goal = final.zone("goals")[0]
@@ -321,8 +328,10 @@ def test_a_coverage_compile_counts_the_cards_whose_fields_the_rules_read():
     assert goal in reads
     box = set(final.zone("box"))
     assert box and not box & set(reads)  # cards left in the starting zone are sorted, not used
-    again = play_game(plain, 2, 3, make_agents("random", 2, 3), state=plain.new_initial_state(2, 3, coverage=True))
-    assert again.result()["scores"] == scores and again.card_reads() == {}
+    runs = final.rule_coverage()
+    assert runs["turn"] == final.turns and runs["setup"] == 1
+    again = play_game(plain, 2, 3, make_agents("random", 2, 3))
+    assert again.result()["scores"] == scores and again.rule_coverage() == again.card_reads() == {}
 
 
 SLOTS = '''\

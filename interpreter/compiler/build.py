@@ -24,19 +24,21 @@ from .rounds import Phase, build_main, pass_phase
 from .stmtgen import RuleGen, resumable_rules
 
 
-def compile_program(model, db, params: dict, card_fields: dict, count_reads: bool = False) -> Program:
+def compile_program(model, db, params: dict, card_fields: dict, coverage: bool = False) -> Program:
     """`card_fields`: field name -> list per card of parsed values (EffectList,
     Expr, or dict of Expr) for the fields the rules declare typed. With
-    `count_reads`, the code counts every read of a card's field in the
-    coverage of states started with coverage (`GameState.card_reads`).
+    `coverage`, the code counts every run of each rule and every read of a
+    card's field in the coverage of states started with coverage
+    (`GameState.rule_coverage`, `GameState.card_reads`); without, it has no
+    counting at all.
 
     The steps run in this order, which is also the order names are given in
     the generated module (the `compile` command's text depends on it)."""
     program = _layout(model, db, params)
     module = Module(model.files[-1] if model.files else program.title)
-    program.counts_reads = count_reads
+    program.coverage = coverage
     program.won_together = any(isinstance(x, n.EndGame) and x.won for x in model.nodes())
-    exprs = ExprGen(program, model, module, typed(model, db, params, card_fields), count_reads)
+    exprs = ExprGen(program, model, module, typed(model, db, params, card_fields), coverage)
     for name, values in card_fields.items():
         program.fields[name] = [_card_value(exprs, v, name) for v in values]
     adjacency = adjacency_functions(model, exprs)

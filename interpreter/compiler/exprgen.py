@@ -38,13 +38,14 @@ INLINE_LIMIT = limits.INLINE_CODE
 class ExprGen(ListFacts, Visitor):
     """Turns expressions into Python source; knows the program's layout."""
 
-    def __init__(self, program, model, module, types: Types, count_reads: bool = False):
+    def __init__(self, program, model, module, types: Types, coverage: bool = False):
         self.p = program
-        # Coverage of cards used only by expressions: every field read goes
-        # through R_read, which counts the card in the state's coverage. Only
-        # a program compiled for coverage does this; the texts people read
-        # (labels, `show`) are not uses and are never counted.
-        self.count_reads = count_reads
+        # Coverage: each rule counts its runs (RuleGen.generate), and every
+        # field read goes through R_read, which counts the card in the
+        # state's coverage. Only a program compiled for coverage does this;
+        # the texts people read (labels, `show`) are not uses and are never
+        # counted.
+        self.coverage = coverage
         self._in_text = False
         self.model = model
         self.module = module
@@ -63,8 +64,8 @@ class ExprGen(ListFacts, Visitor):
         self._same_tables: dict = {}  # field name -> namespace name of its table of first cards with the same value
         # Sub-expressions of loops computed once per value (hoist.py); not where
         # every read of a card is counted, since a value kept is a read not made.
-        self.hoist = Hoister(module, self._same, enabled=not count_reads)
-        self.tables = Tables(self, module, enabled=not count_reads)  # expressions of card data (tables.py)
+        self.hoist = Hoister(module, self._same, enabled=not coverage)
+        self.tables = Tables(self, module, enabled=not coverage)  # expressions of card data (tables.py)
         for name in ("add", "times", "sized", "highest", "lowest", "shows", "rank", "rank_row", "render", "render_player",
                      "memo", "told", "public", "only", "group", "in_group", "of_group",
                      "extremes"):
@@ -307,7 +308,7 @@ class ExprGen(ListFacts, Visitor):
 
     def visit_Field(self, expr, names):
         obj = self.visit(expr.obj, names)
-        if self.count_reads and not self._in_text:
+        if self.coverage and not self._in_text:
             obj = f"R_read(st, {obj})"
         values = self.field_list(expr.name)
         if self.field_type(expr.name) == "expression":

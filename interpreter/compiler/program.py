@@ -83,7 +83,7 @@ class Program:
     turn_budget: int = limits.TURNS
     decision_budget: int = limits.DECISIONS
     check_invariants: bool = False
-    counts_reads: bool = False  # compiled to count reads of card fields (coverage); see ExprGen
+    coverage: bool = False  # compiled to count each rule's runs and each read of a card's field; see ExprGen
     won_together: bool = False  # some rule can end the game won by all the players together
     shared_best: Optional[Callable] = None  # `cooperative score out of BEST`: fn(st) -> BEST
     team_of: Optional[Callable] = None  # `teams by EXPR`: fn(st) -> the team of player `me`

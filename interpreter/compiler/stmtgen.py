@@ -96,7 +96,8 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
             args.append(v)
         if self.resumable:
             self.place(Label())
-        self.emit(f"if st.cov is not None: st.cov[{self.index}] += 1")
+        if self.x.coverage:  # (a rule of a program not compiled for coverage counts nothing)
+            self.emit(f"if st.cov is not None: st.cov[{self.index}] += 1")
         self.block(self.body, names)
         if self.resumable:
             self.emit("return None")
