@@ -121,6 +121,19 @@ def test_a_bounded_counter_is_held_at_its_bounds():
     assert all(0 <= final.counter("capped", p) <= 5 for p in range(2))
 
 
+def test_gains_and_losses_are_held_at_each_bound_they_can_pass():
+    """A gain cannot pass a counter's lower bound, nor a loss its upper one,
+    so the code checks only the other (stmtgen `_change`); a counter whose
+    first value already lies past its `max` is held at both."""
+    extra = "counter ranged: per player, min 2, max 5\ncounter past: per player, max -1\n"
+    body = "set ranged to 3\nlose 4 ranged\ngain 1 ranged\ngain 9 ranged\nlose 2 ranged\nlose 0 past"
+    game = game_of(body, extra=extra)
+    final = play_game(game, 2, 1, make_agents("random", 2, 1))
+    for p in range(2):
+        assert final.counter("ranged", p) == 3  # 3, held at 2, 3, held at 5, 3
+        assert final.counter("past", p) == -1  # from 0, past its max: a loss of 0 is held at -1
+
+
 @pytest.mark.parametrize("expression", [
     "count a in big where any b in big where any c in big where any d in big where any e in big where a + b + c + d + e < 0",
     "size([a + b + c + d + e for a in big for b in big for c in big for d in big for e in big])",

@@ -31,6 +31,7 @@ from .program import Code
 from ..runtime.helpers import LARGEST
 
 _TEMP = re.compile(r"^t\d+$")  # a temporary holding a new list (fused_list)
+_NUMBER = re.compile(r"^(?:\d+|\(-\d+\))$")  # a whole number as generated (a literal or a parameter's value)
 
 
 def resumable_rules(model, keys: dict) -> set:
@@ -147,10 +148,13 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
             return f"{info.base} + st.me"
         return f"{info.base} + {self.x.gen(ref.owner, names)}"
 
-    def _bound(self, t, info, span):
-        """Hold a counter's new value `t` within its bounds; past the largest
-        number any counter may hold, stop with an error."""
+    def _bound(self, t, info, span, sides=("max", "min")):
+        """Hold a counter's new value `t` within its bounds (those of
+        `sides`); past the largest number any counter may hold, stop with an
+        error."""
         for side, bound, limit, op in (("max", info.maximum, LARGEST, ">"), ("min", info.minimum, -LARGEST, "<")):
+            if side not in sides:
+                continue
             if bound is not None:
                 self.emit(f"if {t} {op} {bound}: {t} = {bound}", span)
             else:
@@ -172,10 +176,16 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
         amount = self.value(s.amount, names, s.span)
         row, i, a, v = self.temp(), self.temp(), self.temp(), self.temp()
         self.emit(f"{row} = ctr[{info.index}]; {i} = {cell}; {a} = {amount}", s.span)
-        self.emit(f"if {a} < 0: R_negative({a}, {self.module.const(verb)}, {self.module.const(info.name)}, "
-                  f"{self.module.const(s.span)})", s.span)
+        if not amount.isdigit():  # (a number written out, not below 0, needs no check)
+            self.emit(f"if {a} < 0: R_negative({a}, {self.module.const(verb)}, {self.module.const(info.name)}, "
+                      f"{self.module.const(s.span)})", s.span)
         self.emit(f"{v} = {row}[{i}] {op} {a}", s.span)
-        self._bound(v, info, s.span)
+        # the amount is not below 0, and the counter lies within its bounds (engine/invariants.py) where
+        # its first value does: then a gain cannot pass the lower bound, nor a loss the upper one
+        if info.maximum is None or info.maximum >= max(0, info.minimum or 0):
+            self._bound(v, info, s.span, ("max",) if op == "+" else ("min",))
+        else:
+            self._bound(v, info, s.span)
         self._tell(info, i, f"{row}[{i}]", v, s.span)
         self.emit(f"{row}[{i}] = {v}", s.span)
 
@@ -205,8 +215,8 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
             self._tell(info, i, f"ctr[{info.index}][{i}]", v, s.span)
             self.emit(f"ctr[{info.index}][{i}] = {v}", s.span)
             return
-        if isinstance(s.value, n.Literal) and type(s.value.value) is int:
-            number = s.value.value  # a constant is bounded here, once
+        if _NUMBER.match(value):
+            number = int(value.strip("()"))  # a constant (a literal, a parameter) is bounded here, once
             if info.maximum is not None:
                 number = min(number, info.maximum)
             if info.minimum is not None:
