@@ -59,14 +59,14 @@ def test_moving_a_list_at_once_is_moving_its_cards_one_at_a_time(tmp_path, monke
     g = game(tmp_path)
     bulk = g.new_initial_state(2, seed)
     with monkeypatch.context() as m:
-        m.setattr(ops, "move_many", lambda *args: False)
+        m.setattr(ops, "move_many", lambda *args, **kwargs: False)
         single = g.new_initial_state(2, seed)
     assert position(bulk) == position(single)
     while not bulk.is_terminal():
         action = bulk.legal_actions()[-1]
         bulk.apply_action(action)
         with monkeypatch.context() as m:
-            m.setattr(ops, "move_many", lambda *args: False)
+            m.setattr(ops, "move_many", lambda *args, **kwargs: False)
             single.apply_action(action)
         assert position(bulk) == position(single)
     assert bulk.scores() == single.scores()

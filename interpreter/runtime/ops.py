@@ -99,7 +99,7 @@ def move(st, card: int, zi: int, bottom: bool = False) -> None:
         run_nested(st, left.empty_hook)
 
 
-def move_many(st, cards: tuple, zi: int, bottom: bool = False) -> bool:
+def move_many(st, cards: tuple, zi: int, bottom: bool = False, kept: list | None = None) -> bool:
     """Move `cards`, which all lie in one other zone instance, to instance
     `zi` in one pass over each list, leaving everything as `move` of each
     in turn would (a setup moves a zone's worth of cards at once); False,
@@ -107,7 +107,8 @@ def move_many(st, cards: tuple, zi: int, bottom: bool = False) -> bool:
     a top card everyone sees, knowledge of cards somewhere in a zone
     (`known_in`), someone listening, a card named twice or lying elsewhere.
     The zone left fires its `becomes empty` trigger once every card has
-    arrived, as the last card's move would."""
+    arrived, as the last card's move would. `kept`, from a caller that took
+    `cards` from the zone's list itself, is what that list keeps."""
     loc = st.loc
     src = loc[cards[0]] if cards[0].__class__ is int and cards[0] >= 0 else zi
     if src == zi or st.known_in is not None or st.events is not None:
@@ -116,10 +117,11 @@ def move_many(st, cards: tuple, zi: int, bottom: bool = False) -> bool:
     left, arriving = program.zone_of_instance[src], program.zone_of_instance[zi]
     if left.slots or arriving.slots or left.top_visible or arriving.top_visible:
         return False
-    moving = set(cards)
-    kept = list(filterfalse(moving.__contains__, st.z[src]))  # (a loop in C: setups move whole zones)
-    if len(st.z[src]) - len(kept) != len(cards):  # a card twice, or lying elsewhere
-        return False
+    if kept is None:
+        moving = set(cards)
+        kept = list(filterfalse(moving.__contains__, st.z[src]))  # (a loop in C: setups move whole zones)
+        if len(st.z[src]) - len(kept) != len(cards):  # a card twice, or lying elsewhere
+            return False
     source, target = zone_to_change(st, src), zone_to_change(st, zi)
     source[:] = kept
     if bottom:
@@ -183,7 +185,7 @@ def show_top(st, zi: int) -> None:
 
 def deal(st, count: int, src: int, dst: int) -> None:
     zone = st.z[src]
-    if 1 < count < len(zone) and move_many(st, tuple(zone[:-count - 1:-1]), dst):
+    if 1 < count < len(zone) and move_many(st, tuple(zone[:-count - 1:-1]), dst, kept=zone[:-count]):
         return  # (the zone keeps cards: no trigger may refill it between two cards)
     for _ in range(count):
         card = top(st, src)
