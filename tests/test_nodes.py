@@ -83,6 +83,7 @@ def test_every_kind_of_statement_declares_every_fact():
         assert len(facts) == len(n.StmtFacts._fields), kind
         others = facts.others_decide
         assert isinstance(others, bool) or others in kind._fields, kind
+        assert facts.changes in n.CHANGES, kind
 
 
 def test_a_kind_of_statement_without_its_facts_is_caught():

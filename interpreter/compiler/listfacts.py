@@ -23,6 +23,11 @@ class ListFacts:
         different zones. A card is in one zone instance at a time."""
         return self._zones_read(expr, names, set()) is not None
 
+    def zones_read(self, expr, names: Names):
+        """The names of the zones whose cards the repeat-free list `expr`
+        gives ("<seats>" for the seats), or None where its values may repeat."""
+        return self._zones_read(expr, names, set())
+
     def _zones_read(self, expr, names, seen):
         """The zones a repeat-free list reads, or None if it may repeat."""
         if isinstance(expr, n.Name):

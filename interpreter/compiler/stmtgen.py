@@ -16,7 +16,7 @@ import re
 from ..language import nodes as n
 from ..language.reads import names_used
 from ..language.builtins import VALUES
-from . import fusion
+from . import fusion, loopfilter
 from .blocks import HEAD, BlockWriter, frame_of
 from .choicegen import ChoiceGen
 from .codegen import Label
@@ -344,11 +344,17 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
         self.place(end)
 
     def visit_ForEach(self, s, names):
-        it = self.fused_list(s.iterable, names, s.span) or self.x.gen(s.iterable, names)
         crosses = self.suspends(s)
+        test = s.cond
+        fused = self.fused_list(s.iterable, names, s.span, test=(s.var, s.cond)) \
+            if not crosses and loopfilter.tested_first(self.x, s, names) else None
+        if fused is not None:  # the list made of the items that pass: the loop tests nothing
+            it, test = fused, None
+        else:
+            it = self.fused_list(s.iterable, names, s.span) or self.x.gen(s.iterable, names)
         v = self.var(crosses)
         inner = names.bind(s.var, v, self.x.types.element(s.iterable, names.types))
-        cond = self.x.gen(s.cond, inner) if s.cond is not None else None
+        cond = self.x.gen(test, inner) if test is not None else None
         if not crosses:
             if cond is not None:
                 rows, cond = rows_lifted(self.module, cond)

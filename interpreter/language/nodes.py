@@ -439,44 +439,52 @@ class StmtFacts(NamedTuple):
     asks_each_run: bool  # asks a decision each time it runs (a loop of it is never run unasked)
     random: bool  # draws from the game's random generator (OpenSpiel's chance mode)
     others_decide: Union[bool, str]  # lets another player decide: always, or when the field named is set
+    changes: str  # what of the position it changes itself (one of CHANGES; the statements nested in it say their own)
+
+
+# What a statement may change itself: nothing; the counter (or built-in
+# value) it names; where cards lie (a zone left empty runs its `becomes
+# empty` trigger); what players know; whose turn or decision it is, the
+# phase, the game's end; or anything, by running other rules.
+CHANGES = ("nothing", "counter", "cards", "knowledge", "play", "rules")
 
 
 _ = False
 T = True
 # Every kind of statement, with its facts (tests/test_nodes.py checks each kind has its row).
 STMT_FACTS = {
-    #                     decides asks_me each  random others_decide
-    Gain: StmtFacts(      _,      _,      _,    _,     _),
-    Pay: StmtFacts(       _,      _,      _,    _,     _),
-    Lose: StmtFacts(      _,      _,      _,    _,     _),
-    SetCounter: StmtFacts(_,      _,      _,    _,     _),
-    Move: StmtFacts(      _,      _,      _,    _,     _),
-    Deal: StmtFacts(      _,      _,      _,    _,     _),
-    Shuffle: StmtFacts(   _,      _,      _,    T,     _),
-    Slide: StmtFacts(     _,      _,      _,    _,     _),
-    Refill: StmtFacts(    _,      _,      _,    _,     _),
-    LookAt: StmtFacts(    _,      _,      _,    _,     _),
-    Reveal: StmtFacts(    _,      _,      _,    _,     _),
-    Reorder: StmtFacts(   T,      _,      _,    _,     _),
-    CallStmt: StmtFacts(  _,      _,      _,    _,     _),  # (what the called rule does is followed by name)
-    Stop: StmtFacts(      _,      _,      _,    _,     _),
-    Pass: StmtFacts(      _,      _,      _,    _,     _),
-    PassPhase: StmtFacts( _,      _,      _,    _,     _),
-    EndGame: StmtFacts(   _,      _,      _,    _,     _),
-    Let: StmtFacts(       _,      _,      _,    _,     _),
-    Resolve: StmtFacts(   T,      T,      _,    _,     _),
-    Announce: StmtFacts(  T,      _,      _,    _,     T),  # (the reactions to it decide)
-    ChooseAction: StmtFacts(T,    T,      T,    _,     _),
-    If: StmtFacts(        _,      _,      _,    _,     _),
-    ForEach: StmtFacts(   _,      _,      _,    _,     _),
-    RepeatWhile: StmtFacts(_,     _,      _,    _,     _),
-    RepeatTimes: StmtFacts(_,     _,      _,    _,     _),
-    Choose: StmtFacts(    T,      T,      T,    _,     "simultaneous"),
-    May: StmtFacts(       T,      T,      T,    _,     _),
-    ActAs: StmtFacts(     _,      _,      _,    _,     T),
-    PickRandom: StmtFacts(_,      _,      _,    T,     _),
-    Forget: StmtFacts(    _,      _,      _,    _,     _),
-    Tell: StmtFacts(      _,      _,      _,    _,     _),
+    #                     decides asks_me each  random others_decide  changes
+    Gain: StmtFacts(      _,      _,      _,    _,     _,              "counter"),
+    Pay: StmtFacts(       _,      _,      _,    _,     _,              "counter"),
+    Lose: StmtFacts(      _,      _,      _,    _,     _,              "counter"),
+    SetCounter: StmtFacts(_,      _,      _,    _,     _,              "counter"),
+    Move: StmtFacts(      _,      _,      _,    _,     _,              "cards"),
+    Deal: StmtFacts(      _,      _,      _,    _,     _,              "cards"),
+    Shuffle: StmtFacts(   _,      _,      _,    T,     _,              "cards"),
+    Slide: StmtFacts(     _,      _,      _,    _,     _,              "cards"),
+    Refill: StmtFacts(    _,      _,      _,    _,     _,              "cards"),
+    LookAt: StmtFacts(    _,      _,      _,    _,     _,              "knowledge"),
+    Reveal: StmtFacts(    _,      _,      _,    _,     _,              "knowledge"),
+    Reorder: StmtFacts(   T,      _,      _,    _,     _,              "cards"),
+    CallStmt: StmtFacts(  _,      _,      _,    _,     _,              "rules"),  # (what the called rule does is followed by name)
+    Stop: StmtFacts(      _,      _,      _,    _,     _,              "play"),
+    Pass: StmtFacts(      _,      _,      _,    _,     _,              "play"),
+    PassPhase: StmtFacts( _,      _,      _,    _,     _,              "play"),
+    EndGame: StmtFacts(   _,      _,      _,    _,     _,              "play"),
+    Let: StmtFacts(       _,      _,      _,    _,     _,              "nothing"),
+    Resolve: StmtFacts(   T,      T,      _,    _,     _,              "rules"),
+    Announce: StmtFacts(  T,      _,      _,    _,     T,              "rules"),  # (the reactions to it decide)
+    ChooseAction: StmtFacts(T,    T,      T,    _,     _,              "rules"),
+    If: StmtFacts(        _,      _,      _,    _,     _,              "nothing"),
+    ForEach: StmtFacts(   _,      _,      _,    _,     _,              "nothing"),
+    RepeatWhile: StmtFacts(_,     _,      _,    _,     _,              "nothing"),
+    RepeatTimes: StmtFacts(_,     _,      _,    _,     _,              "nothing"),
+    Choose: StmtFacts(    T,      T,      T,    _,     "simultaneous", "nothing"),
+    May: StmtFacts(       T,      T,      T,    _,     _,              "nothing"),
+    ActAs: StmtFacts(     _,      _,      _,    _,     T,              "play"),  # (who `me` is)
+    PickRandom: StmtFacts(_,      _,      _,    T,     _,              "nothing"),
+    Forget: StmtFacts(    _,      _,      _,    _,     _,              "knowledge"),
+    Tell: StmtFacts(      _,      _,      _,    _,     _,              "knowledge"),
 }
 for _kind, _facts in STMT_FACTS.items():
     _kind.facts = _facts
