@@ -134,8 +134,10 @@ OTHERS = ("    for each c in crew where tapped of c == 1:\n        for each d in
     "    for each c in crew + area where tapped of c == 1:\n        set tapped of c to 0\n        gain 1 gold\n",
     # a field some card lacks: testing it early could fail where the loop would not have
     "    for each c in crew where tapped of c == 1 and c.rank > 0:\n        set tapped of c to 0\n",
+    # an order of a text and a number: a test that fails
+    "    for each c in crew where tapped of c == 1 and c.name < 3:\n        set tapped of c to 0\n",
 ], ids=["other-counter", "reads-counter-changed", "reads-zone-changed", "stops", "runs-rules", "trigger",
-        "rebinds", "repeats", "missing-field"])
+        "rebinds", "repeats", "missing-field", "order-of-text"])
 def test_each_item_is_tested_in_turn_where_the_body_may_change_a_later_test(body):
     assert not made_filtered(game(body))
 

@@ -28,8 +28,10 @@ from __future__ import annotations
 
 from ..language import nodes as n
 from ..language.names import LOCALS, resolve_name
+from ..language.value_types import NUMBER
 
-# nodes of a condition that read nothing of their own and cannot fail
+# nodes of a condition that read nothing of their own and cannot fail (an
+# order, `<`, only between numbers: see _counters_read)
 _COMBINING = (n.Literal, n.Compare, n.BoolOp, n.Not, n.Contains, n.ListLit)
 
 
@@ -42,7 +44,8 @@ def tested_first(x, s: n.ForEach, names) -> bool:
     zones = x.zones_read(s.iterable, names)
     if not zones or "<seats>" in zones:
         return False
-    counters = _counters_read(x, s.cond, s.var, names)
+    item = names.bind(s.var, s.var, x.types.element(s.iterable, names.types))  # (typed: only its types are read)
+    counters = _counters_read(x, s.cond, s.var, item)
     return counters is not None and _keeps(x, s.body, s.var, counters, zones)
 
 
@@ -56,10 +59,13 @@ def _counters_read(x, cond, var: str, names) -> set | None:
     found = set()
     complete = x.p.fields
     for node in n.walk(cond):
-        if isinstance(node, _COMBINING) or isinstance(node, n.IsKind) and _is(node.operand, var):
+        if isinstance(node, n.Compare) and node.op not in ("==", "!=") and not (
+                x.type_of(node.left, names) == NUMBER == x.type_of(node.right, names)):
+            return None  # (an order of values that are not both numbers may fail)
+        if isinstance(node, _COMBINING) or (isinstance(node, n.IsKind) and _is(node.operand, var)):
             continue
         if isinstance(node, n.Name):
-            if node.name == var or resolve_name(node.name, x.model, names.access) in (LOCALS, "params"):
+            if resolve_name(node.name, x.model, names.access) in (LOCALS, "params"):
                 continue
         elif isinstance(node, n.NameOf):
             counter = x.p.counters.get(node.name)
