@@ -345,13 +345,10 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
 
     def visit_ForEach(self, s, names):
         crosses = self.suspends(s)
-        test = s.cond
-        fused = self.fused_list(s.iterable, names, s.span, test=(s.var, s.cond)) \
-            if not crosses and loopfilter.tested_first(self.x, s, names) else None
-        if fused is not None:  # the list made of the items that pass: the loop tests nothing
-            it, test = fused, None
-        else:
-            it = self.fused_list(s.iterable, names, s.span) or self.x.gen(s.iterable, names)
+        first = not crosses and loopfilter.tested_first(self.x, s, names)
+        it = self.fused_list(s.iterable, names, s.span, test=(s.var, s.cond) if first else None)
+        test = None if first and it is not None else s.cond  # (a list of the items that pass: the loop tests nothing)
+        it = it or self.x.gen(s.iterable, names)
         v = self.var(crosses)
         inner = names.bind(s.var, v, self.x.types.element(s.iterable, names.types))
         cond = self.x.gen(test, inner) if test is not None else None
