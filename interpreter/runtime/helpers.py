@@ -270,7 +270,7 @@ def take(st, fr, i) -> None:
     st.program.decisions[point].apply(st, fr, value)
 
 
-_DRAWS, _MASK = _rng.Draws, _rng.MASK  # (a random chooser: read once per decision of every playout)
+_DRAWS = _rng.Draws  # (a random chooser: read once per decision of every playout)
 
 
 def answered(st, vals, ids_in=None) -> int:
@@ -292,16 +292,17 @@ def answered(st, vals, ids_in=None) -> int:
     This runs at every decision of every playout."""
     choose = st.auto[st.me]
     decisions = st.decisions
-    if choose is None or decisions >= st.program.decision_budget:
-        return -1
-    if choose.__class__ is _DRAWS:  # (Draws.position written out: once per decision of every playout)
-        state = (choose.state + 0x9E3779B97F4A7C15) & _MASK
-        choose.state = state
-        x = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+    if choose.__class__ is _DRAWS:  # (Draws.position written out, its mask a literal: once per decision of every playout)
+        if decisions >= st.program.decision_budget:
+            return -1
+        x = choose.state = (choose.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
         i = ((x ^ (x >> 31)) * len(vals)) >> 64
         action = vals[i] if ids_in is None else ids_in[vals[i]]
     else:
+        if choose is None or decisions >= st.program.decision_budget:
+            return -1
         ids = vals if ids_in is None else list(map(ids_in.__getitem__, vals))  # (no closure: ids_in stays a fast local)
         action = choose(ids)
         try:

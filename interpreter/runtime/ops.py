@@ -39,17 +39,20 @@ def zone_to_change(st, zi: int) -> list:
     return zone
 
 
+def free_slot(zone: list, info, bottom: bool) -> int:
+    """Where a card placed in slotted `zone` goes: its last empty slot (its
+    first, at the bottom)."""
+    if None not in zone:
+        raise RulesRuntimeError(f"zone '{info.name}' is full ({info.slots} slots)")
+    return zone.index(None) if bottom else len(zone) - 1 - zone[::-1].index(None)
+
+
 def put(st, card: int, zi: int, bottom: bool = False) -> None:
     """Place a card that is in no zone into zone instance `zi`."""
     zone = zone_to_change(st, zi)
     info = st.program.zone_of_instance[zi]
     if info.slots:
-        for i in range(len(zone) - 1, -1, -1) if not bottom else range(len(zone)):
-            if zone[i] is None:
-                zone[i] = card
-                break
-        else:
-            raise RulesRuntimeError(f"zone '{info.name}' is full ({info.slots} slots)")
+        zone[free_slot(zone, info, bottom)] = card
     elif bottom:
         zone.insert(0, card)
     else:
@@ -80,15 +83,14 @@ def move(st, card: int, zi: int, bottom: bool = False) -> None:
     if seers:
         st.known[card] |= seers
     arriving = infos[zi]
+    target = st.z[zi] if owned is not None and zi in owned else zone_to_change(st, zi)
     if arriving.slots:
-        put(st, card, zi, bottom)
+        target[free_slot(target, arriving, bottom)] = card
+    elif bottom:
+        target.insert(0, card)
     else:
-        target = st.z[zi] if owned is not None and zi in owned else zone_to_change(st, zi)
-        if bottom:
-            target.insert(0, card)
-        else:
-            target.append(card)
-        loc[card] = zi
+        target.append(card)
+    loc[card] = zi
     if left.top_visible:
         show_top(st, src)
     if arriving.top_visible:
