@@ -19,8 +19,12 @@ import re
 
 from .codegen import Label
 
-# The first lines of every rule function: locals for the state's counters and zones.
-HEAD = [(1, "ctr = st.ctr", None), (1, "z = st.z", None)]
+
+def state_locals(lines: list, indent: int = 1) -> list:
+    """The first lines of a generated function: local names for the state's
+    counters and zones, each where the function's `lines` read it."""
+    body = "\n".join(text for _, text, _ in lines if isinstance(text, str))
+    return [(indent, f"{name} = st.{name}", None) for name in ("ctr", "z") if re.search(rf"\b{name}\b", body)]
 
 
 class BlockWriter:
@@ -104,8 +108,7 @@ class BlockWriter:
         4-7), so resuming at a late block costs a few comparisons, not one
         per block; a block falls through to the next one, and a jump
         elsewhere restarts the dispatch."""
-        out = [(0, f"def {fname}(st, fr):", None), (1, "L = fr[2]", None), *HEAD,
-               (1, "pc = fr[1]", None), (1, "while True:", None)]
+        out = [(1, "pc = fr[1]", None), (1, "while True:", None)]
         ends = self._returns()
         start, jumped = self.from_start(ends)
         out += [(2, "if pc == 0:  # (called anew: the blocks one after another, as far as they go straight on)", None),
@@ -128,7 +131,7 @@ class BlockWriter:
                     out += self._marker(text, indent + base + 1, span, ends, k if j == last and indent == 0 else None)
                 else:
                     out.append((indent + base + 1, text, span))
-        return out
+        return [(0, f"def {fname}(st, fr):", None), (1, "L = fr[2]", None), *state_locals(out), *out]
 
     @staticmethod
     def _marker(text: tuple, indent: int, span, ends: dict, ending=None) -> list:

@@ -22,6 +22,7 @@ from ..language.visitor import Visitor
 from ..runtime import helpers as rt
 from ..runtime import values as rv
 from ..runtime.failures import blame
+from .blocks import state_locals
 from .hoist import KEYS, Hoister, group_parts, lifted
 from .listfacts import ListFacts
 from .scope import Names
@@ -139,7 +140,7 @@ class ExprGen(ListFacts, Visitor):
         fname = self.module.function_name(name or f"{rule} {'label' if template else 'value'}")
         where = self.module.const(span or expr.span)
         returned = [(d + 2, t, span or expr.span) for d, t in tested[0]] if tested else [(2, f"return {body}", span or expr.span)]
-        lines = [(0, f"def {fname}(st, L=None):", None), *_hoist(body, 1), (1, "try:", None),
+        lines = [(0, f"def {fname}(st, L=None):", None), *state_locals(returned), (1, "try:", None),
                  *returned, (1, "except Exception as t0:", None),
                  (2, f"raise R_fail(t0, {where}) from t0", None)]
         self.module.add_function(fname, rule, lines, span or expr.span)
@@ -438,7 +439,7 @@ class ExprGen(ListFacts, Visitor):
             # without end, or twice over at every level, are stopped in time.
             where = self.module.const(decl.span)
             returned = [(d + 1, t, decl.span) for d, t in tested[0]] if tested else [(1, f"return {body}", decl.span)]
-            lines = [(0, f"def {fname}({', '.join(['st', *params])}):", None), *_hoist(body, 1),
+            lines = [(0, f"def {fname}({', '.join(['st', *params])}):", None), *state_locals(returned),
                      (1, "st.steps += 1", None), (1, f"if st.steps > BUDGET: R_runaway(st, {where})", None),
                      *returned]
             self.module.add_function(fname, f"define {name}", lines, decl.span)
@@ -636,13 +637,3 @@ class ExprGen(ListFacts, Visitor):
 
 # A player counter read as the acting player (`visit_Name`).
 _OWN_ROW = re.compile(r"ctr\[(\d+)\]\[st\.me\]")
-
-
-def _hoist(body: str, indent: int) -> list:
-    """Local names for the state's counters and zones, if the body reads them."""
-    lines = []
-    if re.search(r"\bctr\b", body):
-        lines.append((indent, "ctr = st.ctr", None))
-    if re.search(r"\bz\b", body):
-        lines.append((indent, "z = st.z", None))
-    return lines

@@ -17,7 +17,7 @@ from ..language import nodes as n
 from ..language.reads import names_used
 from ..language.builtins import VALUES
 from . import fusion, loopfilter
-from .blocks import HEAD, BlockWriter, frame_of
+from .blocks import BlockWriter, frame_of, state_locals
 from .choicegen import ChoiceGen
 from .codegen import Label
 from ..language.value_types import CARD
@@ -106,8 +106,8 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
             self.prune(self.points)
             lines = self.render(fname)
         else:
-            lines = [(0, f"def {fname}({', '.join(['st', *args])}):", None), *HEAD,
-                     *[(i + 1, t, s) for i, t, s in self.lines]]
+            lines = [(i + 1, t, s) for i, t, s in self.lines]
+            lines = [(0, f"def {fname}({', '.join(['st', *args])}):", None), *state_locals(lines), *lines]
         self.module.add_function(fname, self.name, lines, self.span)
         return Code(self.name, self.nlocals, resumable=self.resumable, nblocks=len(self.blocks) if self.resumable else 0,
                     room=(None,) * (self.nlocals - len(self.params)) if self.resumable else ())
