@@ -154,6 +154,7 @@ def turns_once(st, fr, pc: int, rule, code: int, rounds: bool = False):
     begun = pc == 4
     if pc >= 5:
         st.pos = pos = pos + 1
+    fr[1] = 5  # (where `main` resumes once a turn's rule has waited: the same for every turn)
     while True:
         if begun:
             begun = False
@@ -176,7 +177,6 @@ def turns_once(st, fr, pc: int, rule, code: int, rounds: bool = False):
                 st.events.append(("turn", turns, st.me))
             if turns > budget:
                 too_many_turns(st)
-        fr[1] = 5
         nf = [code, 0, [*room]]
         if fn(st, nf) is SUSPEND:
             st.frames.append(nf)
