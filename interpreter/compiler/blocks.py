@@ -108,10 +108,10 @@ class BlockWriter:
         4-7), so resuming at a late block costs a few comparisons, not one
         per block; a block falls through to the next one, and a jump
         elsewhere restarts the dispatch."""
-        out = [(1, "pc = fr[1]", None), (1, "while True:", None)]
+        out = [(1, text, None) for text in _DISPATCH]
         ends = self._returns()
         start, jumped = self.from_start(ends)
-        out += [(2, "if pc == 0:  # (called anew: the blocks one after another, as far as they go straight on)", None),
+        out += [(2, _FRESH, None),
                 *[(i + 3, t, s) for i, t, s in start]]
         entered = self._entered(jumped | self.entries, ends)
         if entered:
@@ -296,6 +296,11 @@ def _jump_if(block: list, j: int):
 
 
 _CALL = re.compile(r"if (\w+)\(st, nf\) is S:")
+# The lines that dispatch a resumable rule to its block, the test of a call
+# anew, and the mark of a call in tail position, as the rule is written.
+_DISPATCH = ("pc = fr[1]", "while True:")
+_FRESH = "if pc == 0:  # (called anew: the blocks one after another, as far as they go straight on)"
+_TAIL = "  # (a call in tail position)"
 _END = [(0, "return None")]
 
 
@@ -313,7 +318,7 @@ def _tail_calls(block: list, ends: set, forward) -> list:
         if len(window) == 6 and _is_tail_call(window, ends, forward):
             indent, span = window[1][0], window[2][2]
             callee = _CALL.fullmatch(window[2][1]).group(1)
-            out += [(indent, "fr[:] = " + window[1][1][len("nf = "):] + "  # (a call in tail position)", span),
+            out += [(indent, "fr[:] = " + window[1][1][len("nf = "):] + _TAIL, span),
                     (indent, f"return {callee}(st, fr)", span)]
             j += 6
         else:
@@ -355,3 +360,47 @@ def fill_rooms(functions: list, codes: list) -> None:
 def slot_index(text: str) -> int:
     """The frame slot of `L[i]`."""
     return int(text[2:-1])
+
+
+# A frame whose locals are all constants (no argument computed by the caller).
+_CONSTANT_FRAME = re.compile(r"\[(\d+), 0, \[((?:None|-?\d+)(?:, (?:None|-?\d+))*)?\]\]")
+
+
+def forward_calls(functions: list, names: dict, rules: list) -> dict:
+    """Calls of a rule that only calls another (`action draw: draw_one`)
+    made to that one: the rule would write the callee's frame over its own
+    (a call in tail position) and return its result, so the caller writes
+    that frame itself, and a rule waiting at a decision leaves the same
+    frames. Only where neither frame holds a value the caller computes
+    (arguments of constants alone). Returns, for the calls the runtime makes
+    without arguments (effects), the code to run in place of such a rule's,
+    where the frame made for that code alone is the same.
+    `names`: code -> its function's name; `rules`: the Code of each code."""
+    codes = {name: code for code, name in names.items()}
+    forward = {}  # code -> (the frame it makes, as code text; the code that frame runs)
+    for name, lines in functions:
+        texts = [text for _, text, _ in lines]
+        if name in codes and len(texts) == 7 and texts[1:5] == ["L = fr[2]", *_DISPATCH, _FRESH]:
+            frame = texts[5][len("fr[:] = "):-len(_TAIL)] if texts[5].startswith("fr[:] = ") and texts[5].endswith(_TAIL) else ""
+            target = _CONSTANT_FRAME.fullmatch(frame)
+            if target is not None and texts[6] == f"return {names[int(target.group(1))]}(st, fr)":
+                forward[codes[name]] = (frame, int(target.group(1)))
+    for code in forward:  # (a rule forwarding to one that forwards: to the last of the chain)
+        seen = {code}
+        while forward[code][1] in forward and forward[code][1] not in seen:
+            seen.add(forward[code][1])
+            forward[code] = forward[forward[code][1]]
+    for _, lines in functions:
+        for k in range(len(lines) - 1):
+            (indent, text, span), (indent2, call, span2) = lines[k], lines[k + 1]
+            if not isinstance(text, str) or not isinstance(call, str):
+                continue
+            head, tail = ("nf = ", "") if text.startswith("nf = ") else ("fr[:] = ", _TAIL)
+            found = _CONSTANT_FRAME.fullmatch(text[len(head):len(text) - len(tail)]) if text.endswith(tail) else None
+            code = int(found.group(1)) if found is not None and text.startswith(head) else None
+            if code in forward and call == (f"if {names[code]}(st, nf) is S:" if tail == "" else f"return {names[code]}(st, fr)"):
+                frame, callee = forward[code]
+                lines[k] = (indent, head + frame + tail, span)
+                lines[k + 1] = (indent2, call.replace(f"{names[code]}(", f"{names[callee]}(", 1), span2)
+    return {code: callee for code, (frame, callee) in forward.items()
+            if frame == f"[{callee}, 0, [{', '.join(['None'] * len(rules[callee].room))}]]"}  # (as calls.call makes it)

@@ -11,7 +11,7 @@ from ..language.typecheck import typed
 from ..language.value_types import CARD, PLAYER, PLAYERS
 from ..runtime import calls, memory, ops, picks
 from ..runtime import helpers as rt
-from .blocks import fill_rooms
+from .blocks import fill_rooms, forward_calls
 from .boards import adjacency_functions, build_boards
 from .codegen import Module
 from .decisions import spoke
@@ -46,7 +46,7 @@ def compile_program(model, db, params: dict, card_fields: dict, coverage: bool =
     ctx = _generate_rules(program, model, module, exprs, bodies)
     functions = _expression_functions(model, exprs)
 
-    _register_runtime(module, program)
+    _register_runtime(module, program, ctx.runs)
     module.build()
     ns = module.ns
     exprs.tables.finish(ns)
@@ -152,6 +152,7 @@ def _generate_rules(program, model, module, exprs, bodies) -> "RuleContext":
         gen = RuleGen(ctx, code_index[key], name, params_, body, prompt, code_index[key] in ctx.resumable, decl.span)
         program.codes.append(gen.generate())
     fill_rooms(module.functions, program.codes)
+    ctx.runs = forward_calls(module.functions, ctx.function_names, program.codes)
     program.effect_codes = {name: code_index[name] for name in model.effects}
     program.actions = list(model.actions)
     return ctx
@@ -233,13 +234,14 @@ class RuleContext:
         self.resumable_names = {key for key, i in code_index.items() if i in resumable and isinstance(key, str)}
         self.points: list = []
         self.function_names: dict = {}  # code index -> the name of its generated function
+        self.runs: dict = {}  # code index -> the code a call of it runs in its place (blocks.forward_calls)
 
     def add_point(self, point) -> None:
         point.id = len(self.points)
         self.points.append(point)
 
 
-def _register_runtime(module, program) -> None:
+def _register_runtime(module, program, runs: dict) -> None:
     ops_helpers = {"move": ops.move, "deal": ops.deal, "shuffle": ops.shuffle, "slide": ops.slide, "refill": ops.refill,
                    "lay": ops.lay, "show_options": ops.show_options, "show_cards": ops.show_cards,
                    "chosen": ops.chosen,
@@ -257,7 +259,7 @@ def _register_runtime(module, program) -> None:
     module.helper("R_runaway", calls.runaway)
     module.helper("R_pass_phase", pass_phase)
     module.helper("R_spoke", spoke)
-    effects = program.effect_codes
+    effects = {name: runs.get(code, code) for name, code in program.effect_codes.items()}
 
     def effect(st, name, span):
         """Run the effect `name` (named by card data); SUSPEND if it asks."""
