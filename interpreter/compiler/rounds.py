@@ -151,6 +151,7 @@ def turns_once(st, fr, pc: int, rule, code: int, rounds: bool = False):
     budget = st.program.turn_budget
     fn, room = rule.fn, rule.room
     order, pos = st.order, st.pos
+    seated = None if st.program.turn_order else seat_orders(st.n)  # (each round's order, by its first player)
     begun = pc == 4
     if pc >= 5:
         st.pos = pos = pos + 1
@@ -167,10 +168,14 @@ def turns_once(st, fr, pc: int, rule, code: int, rounds: bool = False):
                         st.events.append(("end", "rounds", st.round))
                     raise GameOver()
                 st.round += 1
-                start_of_round(st)
+                if seated is None:
+                    start_of_round(st)
+                    order, pos = st.order, st.pos
+                else:  # (start_of_round written out: the order from the first player)
+                    st.order = order = seated[st.first]
+                    st.pos = pos = 0
                 if st.events is not None:
                     st.events.append(("round", st.round))
-                order, pos = st.order, st.pos
             st.cur = st.me = order[pos]
             st.turns = turns = st.turns + 1
             if st.events is not None:
@@ -243,17 +248,19 @@ def start_of_round(st) -> None:
         if not st.order:
             raise RulesRuntimeError("the turn order is empty")
     else:
-        orders = _SEAT_ORDERS.get(st.n) or _SEAT_ORDERS.setdefault(st.n, _seat_orders(st.n))
-        st.order = orders[st.first]
+        st.order = seat_orders(st.n)[st.first]
     st.pos = 0
 
 
 _SEAT_ORDERS: dict = {}  # player count -> its orders by first player (made once: every round asks)
 
 
-def _seat_orders(n: int) -> tuple:
+def seat_orders(n: int) -> tuple:
     """Seat order from each first player, for `n` players."""
-    return tuple((*range(first, n), *range(first)) for first in range(n))
+    orders = _SEAT_ORDERS.get(n)
+    if orders is None:
+        orders = _SEAT_ORDERS[n] = tuple((*range(first, n), *range(first)) for first in range(n))
+    return orders
 
 
 def next_in_order(st, reread: bool = True) -> bool:
