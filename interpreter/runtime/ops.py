@@ -214,10 +214,9 @@ def shuffle(st, zi: int) -> None:
 def slide(st, zi: int) -> None:
     """Close the gaps of a slotted zone, pushing cards toward its last slot.
     (Run at every turn of some games, most often with one gap: that gap is
-    taken out and put first by two list methods, not by making the row anew.)"""
+    taken out and put first by two list methods, not by making the row anew.
+    The generated code calls it only where the zone has a gap.)"""
     zone = st.z[zi]
-    if None not in zone:
-        return
     owned = st.owned
     if owned is None or zi not in owned:
         zone = zone_to_change(st, zi)
@@ -231,11 +230,10 @@ def slide(st, zi: int) -> None:
 
 def refill(st, zi: int, src: int) -> None:
     """Fill the empty slots of a zone from the top of `src`, last slot first.
-    (Run at every turn of some games: a zone without a gap is left at once,
-    and a single gap is found by `index`, not by going through the slots.)"""
+    (Run at every turn of some games: the generated code calls it only where
+    the zone has a gap, and a single gap is found by `index`, not by going
+    through the slots.)"""
     zone = st.z[zi]
-    if None not in zone:
-        return
     owned = st.owned
     if owned is None or zi not in owned:
         zone = zone_to_change(st, zi)
