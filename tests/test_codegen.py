@@ -188,6 +188,18 @@ def test_rules_without_decisions_are_plain_functions():
     assert all(code.fn is not None for code in program.codes)
 
 
+def test_a_rule_that_waits_only_in_the_rule_it_calls_last_has_no_dispatch():
+    """`recruit_card` pays, then calls `place_recruit` in tail position: a
+    decision there waits in the frame `place_recruit` wrote over its own, so
+    it is never resumed and is written without `pc` and its loop; a rule
+    with a decision of its own keeps them."""
+    module = load_game(CATALYST).program.module
+    straight = module.source(only={"procedure_recruit_card"})
+    assert "pc" not in straight and "while True:" not in straight
+    assert "return procedure_place_recruit(st, fr)" in straight
+    assert "pc = fr[1]" in module.source(only={"procedure_recruit_one"})
+
+
 # ------------------------------------------------------------------ reading generated code
 GENERATED = [("catalyst", "rules/catalyst.rules", "recruit_one"), ("catalyst", "rules/catalyst.rules", "turn"),
              ("catalyst", "rules/catalyst.rules", "acquire_building"), ("solo", "rules/solo.rules", "prepare_buildings"),

@@ -11,7 +11,9 @@ it in place, and the blocks are rendered inside `while True:` behind
 `if pc ==` checks, grouped so that entering a late block costs few
 comparisons. A rule called anew (block 0) runs its blocks written out one
 after another, without those checks, as far as it goes straight on
-(`BlockWriter.from_start`).
+(`BlockWriter.from_start`); a rule that neither jumps back nor is ever
+resumed (it waits only in the frame of a rule it calls in tail position)
+is those blocks alone, without the dispatch loop.
 """
 from __future__ import annotations
 
@@ -111,9 +113,13 @@ class BlockWriter:
         out = [(1, text, None) for text in _DISPATCH]
         ends = self._returns()
         start, jumped = self.from_start(ends)
+        entered = self._entered(jumped | self.entries, ends)
+        if not entered and not any(t == "continue" or t.startswith("pc = ") for _, t, _ in start):
+            # never resumed (it waits only in the frame of a rule it calls in tail position) and
+            # never jumping: its first blocks alone, without the dispatch
+            return self._function(fname, [(i + 1, t, s) for i, t, s in start])
         out += [(2, _FRESH, None),
                 *[(i + 3, t, s) for i, t, s in start]]
-        entered = self._entered(jumped | self.entries, ends)
         if entered:
             out.append((2, "# (resumed after waiting, or jumped to: the block `pc` names)", None))
         later = len(entered)
@@ -131,7 +137,13 @@ class BlockWriter:
                     out += self._marker(text, indent + base + 1, span, ends, k if j == last and indent == 0 else None)
                 else:
                     out.append((indent + base + 1, text, span))
-        return [(0, f"def {fname}(st, fr):", None), (1, "L = fr[2]", None), *state_locals(out), *out]
+        return self._function(fname, out)
+
+    @staticmethod
+    def _function(fname: str, lines: list) -> list:
+        """The function of a resumable rule with `lines` its body."""
+        frame = [(1, "L = fr[2]", None)] if any(re.search(r"\bL\b", t) for _, t, _ in lines) else []
+        return [(0, f"def {fname}(st, fr):", None), *frame, *state_locals(lines), *lines]
 
     @staticmethod
     def _marker(text: tuple, indent: int, span, ends: dict, ending=None) -> list:
@@ -380,10 +392,9 @@ def forward_calls(functions: list, names: dict, rules: list) -> dict:
     forward = {}  # code -> (the frame it makes, as code text; the code that frame runs)
     for name, lines in functions:
         texts = [text for _, text, _ in lines]
-        if name in codes and len(texts) == 7 and texts[1:5] == ["L = fr[2]", *_DISPATCH, _FRESH]:
-            frame = texts[5][len("fr[:] = "):-len(_TAIL)] if texts[5].startswith("fr[:] = ") and texts[5].endswith(_TAIL) else ""
-            target = _CONSTANT_FRAME.fullmatch(frame)
-            if target is not None and texts[6] == f"return {names[int(target.group(1))]}(st, fr)":
+        if name in codes and len(texts) == 3 and texts[1].startswith("fr[:] = ") and texts[1].endswith(_TAIL):
+            target = _CONSTANT_FRAME.fullmatch(frame := texts[1][len("fr[:] = "):-len(_TAIL)])
+            if target is not None and texts[2] == f"return {names[int(target.group(1))]}(st, fr)":
                 forward[codes[name]] = (frame, int(target.group(1)))
     for code in forward:  # (a rule forwarding to one that forwards: to the last of the chain)
         seen = {code}
