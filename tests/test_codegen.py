@@ -200,6 +200,16 @@ def test_a_rule_that_waits_only_in_the_rule_it_calls_last_has_no_dispatch():
     assert "pc = fr[1]" in module.source(only={"procedure_recruit_one"})
 
 
+def test_the_acting_player_is_a_local_only_where_the_rule_never_sets_it():
+    """A Catalyst turn reads the acting player at every step: it keeps it in
+    `me`. A rule that acts as other players in turn (`st.me = ...`) reads it
+    from the state, where it changes."""
+    turn = load_game(CATALYST).program.module.source(only={"turn"})
+    assert "    me = st.me\n" in turn and "st.me" not in turn.replace("    me = st.me\n", "")
+    watch = load_game(ROOT / "tests" / "flow" / "watch.rules").program.module.source(only={"at_end_of_turn"})
+    assert "st.me = " in watch and "    me = st.me" not in watch
+
+
 # ------------------------------------------------------------------ reading generated code
 GENERATED = [("catalyst", "rules/catalyst.rules", "recruit_one"), ("catalyst", "rules/catalyst.rules", "turn"),
              ("catalyst", "rules/catalyst.rules", "acquire_building"), ("solo", "rules/solo.rules", "prepare_buildings"),
@@ -532,7 +542,7 @@ def test_a_rule_called_anew_runs_its_blocks_in_a_row_without_a_dispatch_check():
             return None
         if event == "call":
             turns.append((frame.f_locals["fr"][1], []))
-        elif event == "line" and lines[frame.f_lineno - 1].lstrip().startswith("if pc "):
+        elif event == "line" and lines[frame.f_lineno - 1].lstrip().startswith(("if pc ", "if not pc:")):
             turns[-1][1].append(lines[frame.f_lineno - 1].strip())
         return tracer
 
@@ -553,7 +563,7 @@ def test_a_rule_called_anew_runs_its_blocks_in_a_row_without_a_dispatch_check():
     assert isinstance(info.value.__cause__ or info.value, Enough)
     first, *others = turns  # the first turn resumes at its decision, asked before play_out
     assert first[0] > 0 and len(first[1]) > 1
-    entry = "if pc == 0:  # (called anew: the blocks one after another, as far as they go straight on)"
+    entry = "if not pc:  # (called anew: the blocks one after another, as far as they go straight on)"
     assert others == [(0, [entry])] * 6  # the others called anew, their decisions answered in place
 
 

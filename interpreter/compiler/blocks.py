@@ -22,11 +22,26 @@ import re
 from .codegen import Label
 
 
-def state_locals(lines: list, indent: int = 1) -> list:
-    """The first lines of a generated function: local names for the state's
-    counters and zones, each where the function's `lines` read it."""
+_ME = re.compile(r"\bst\.me\b")
+_ME_SET = re.compile(r"\bst\.me\s*=(?!=)")
+ME_READS = 4  # the reads of the acting player that make a local of it pay
+PENDING = "st.decider = st.me; st.point = {point}; st.option_ids = ids; st.option_values = {values}"  # (a decision asked)
+
+
+def state_locals(lines: list, indent: int = 1) -> tuple:
+    """The first lines of a generated function, and its `lines` as they are
+    then: local names for the state's counters and zones, each where the
+    lines read it, and for the acting player (`me`) where they read it
+    often and never set it (a rule they call that acts as another player
+    sets it back before it returns, and one that waits returns at once)."""
     body = "\n".join(text for _, text, _ in lines if isinstance(text, str))
-    return [(indent, f"{name} = st.{name}", None) for name in ("ctr", "z") if re.search(rf"\b{name}\b", body)]
+    head = [(indent, f"{name} = st.{name}", None) for name in ("ctr", "z") if re.search(rf"\b{name}\b", body)]
+    asked = PENDING[:PENDING.index(";") + 1]
+    waiting = "\n".join(t for _, t, _ in lines if isinstance(t, str) and t.startswith(asked))  # (rules seldom wait)
+    if len(_ME.findall(body)) - len(_ME.findall(waiting)) >= ME_READS and not _ME_SET.search(body):
+        head.append((indent, "me = st.me", None))
+        lines = [(d, _ME.sub("me", text) if isinstance(text, str) else text, span) for d, text, span in lines]
+    return head, lines
 
 
 class BlockWriter:
@@ -143,7 +158,8 @@ class BlockWriter:
     def _function(fname: str, lines: list) -> list:
         """The function of a resumable rule with `lines` its body."""
         frame = [(1, "L = fr[2]", None)] if any(re.search(r"\bL\b", t) for _, t, _ in lines) else []
-        return [(0, f"def {fname}(st, fr):", None), *frame, *state_locals(lines), *lines]
+        head, lines = state_locals(lines)
+        return [(0, f"def {fname}(st, fr):", None), *frame, *head, *lines]
 
     @staticmethod
     def _marker(text: tuple, indent: int, span, ends: dict, ending=None) -> list:
@@ -311,7 +327,7 @@ _CALL = re.compile(r"if (\w+)\(st, nf\) is S:")
 # The lines that dispatch a resumable rule to its block, the test of a call
 # anew, and the mark of a call in tail position, as the rule is written.
 _DISPATCH = ("pc = fr[1]", "while True:")
-_FRESH = "if pc == 0:  # (called anew: the blocks one after another, as far as they go straight on)"
+_FRESH = "if not pc:  # (called anew: the blocks one after another, as far as they go straight on)"
 _TAIL = "  # (a call in tail position)"
 _END = [(0, "return None")]
 

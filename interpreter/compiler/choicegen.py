@@ -13,7 +13,7 @@ from ..runtime import helpers as rt
 from ..runtime.explain import not_open
 from . import decisions as dp
 from . import fusion
-from .blocks import slot_index
+from .blocks import PENDING, slot_index
 from .codegen import Label
 from .scope import Names
 
@@ -43,8 +43,7 @@ class ChoiceGen:
             self.emit(f"ids = {ids}", span)
         answer = f"R_answered(st, vals, {table})" if table is not None else "R_answered(st, ids)"
         lazy = [f"ids = {ids}"] if table is not None else []
-        pending = (f"st.decider = st.me; st.point = {point.id}; st.option_ids = ids; "
-                   f"st.option_values = {values if taken else 'vals'}")
+        pending = PENDING.format(point=point.id, values=values if taken else "vals")
         if taken is None:
             if values != "vals":
                 self.emit(f"vals = {values}", span)
@@ -203,7 +202,7 @@ class ChoiceGen:
         self.lines.append((self.indent, ("set", call), span))
         self.jump(call, span)
         self.indent -= 1
-        self.emit(f"st.decider = st.me; st.point = {point.id}; st.option_ids = ids; st.option_values = vals", span)
+        self.emit(PENDING.format(point=point.id, values="vals"), span)
         self.emit("return S", span)
 
     def visit_May(self, s, names):

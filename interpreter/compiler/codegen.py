@@ -34,7 +34,7 @@ from ..runtime.built import BUILT
 
 # Names generated code may use: locals of rule functions, numbered names of
 # values in the namespace, and helpers registered by prefix.
-_LOCALS = re.compile(r"^(st|fr|L|pc|ctr|z|nf|ids|vals|rest|[vtspm]\d+)$")
+_LOCALS = re.compile(r"^(st|fr|L|pc|ctr|z|me|nf|ids|vals|rest|[vtspm]\d+)$")
 _HELPERS = re.compile(r"^(R_[a-z_]+|B_[a-z_]+|S|BUDGET|CARD_IDS)$")
 _BUILTINS = {"len", "tuple", "list", "range", "max", "min", "sum", "any", "all", "abs", "isinstance", "int", "map",
              "enumerate", "None", "True", "False", "Exception"}

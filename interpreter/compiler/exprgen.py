@@ -140,7 +140,8 @@ class ExprGen(ListFacts, Visitor):
         fname = self.module.function_name(name or f"{rule} {'label' if template else 'value'}")
         where = self.module.const(span or expr.span)
         returned = [(d + 2, t, span or expr.span) for d, t in tested[0]] if tested else [(2, f"return {body}", span or expr.span)]
-        lines = [(0, f"def {fname}(st, L=None):", None), *state_locals(returned), (1, "try:", None),
+        head, returned = state_locals(returned)
+        lines = [(0, f"def {fname}(st, L=None):", None), *head, (1, "try:", None),
                  *returned, (1, "except Exception as t0:", None),
                  (2, f"raise R_fail(t0, {where}) from t0", None)]
         self.module.add_function(fname, rule, lines, span or expr.span)
@@ -439,7 +440,8 @@ class ExprGen(ListFacts, Visitor):
             # without end, or twice over at every level, are stopped in time.
             where = self.module.const(decl.span)
             returned = [(d + 1, t, decl.span) for d, t in tested[0]] if tested else [(1, f"return {body}", decl.span)]
-            lines = [(0, f"def {fname}({', '.join(['st', *params])}):", None), *state_locals(returned),
+            head, returned = state_locals(returned)
+            lines = [(0, f"def {fname}({', '.join(['st', *params])}):", None), *head,
                      (1, "st.steps += 1", None), (1, f"if st.steps > BUDGET: R_runaway(st, {where})", None),
                      *returned]
             self.module.add_function(fname, f"define {name}", lines, decl.span)

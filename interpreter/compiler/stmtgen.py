@@ -107,7 +107,8 @@ class RuleGen(ChoiceGen, FlowGen, KnowledgeGen, BlockWriter, Visitor):
             lines = self.render(fname)
         else:
             lines = [(i + 1, t, s) for i, t, s in self.lines]
-            lines = [(0, f"def {fname}({', '.join(['st', *args])}):", None), *state_locals(lines), *lines]
+            head, lines = state_locals(lines)
+            lines = [(0, f"def {fname}({', '.join(['st', *args])}):", None), *head, *lines]
         self.module.add_function(fname, self.name, lines, self.span)
         return Code(self.name, self.nlocals, resumable=self.resumable, nblocks=len(self.blocks) if self.resumable else 0,
                     room=(None,) * (self.nlocals - len(self.params)) if self.resumable else ())
