@@ -47,7 +47,7 @@ def test_an_expression_of_card_fields_and_numbers_is_read_from_a_table(tmp_path)
     game = row(tmp_path)
     text = game.program.module.text
     assert "def card_table(v0, v1):" in text  # the card and its slot
-    turn = text.split("def turn(st, fr):")[1].split("\n\n")[0]
+    turn = text.split("def turn(st, fr, pc=0):")[1].split("\n\n")[0]
     assert "(T0[v0][v1] <= t" in turn and "max(" not in turn  # (the coins read once, before the loop)
     st = game.new_initial_state(2, 1)
     # row (last slot first): D (6 + 3 - 1 = 8), C (2 + 1 - 1 = 2), B (4 + 0 - 1 = 3): two within 4 coins

@@ -191,13 +191,14 @@ def test_rules_without_decisions_are_plain_functions():
 def test_a_rule_that_waits_only_in_the_rule_it_calls_last_has_no_dispatch():
     """`recruit_card` pays, then calls `place_recruit` in tail position: a
     decision there waits in the frame `place_recruit` wrote over its own, so
-    it is never resumed and is written without `pc` and its loop; a rule
-    with a decision of its own keeps them."""
+    it is never resumed and is written without the dispatch on `pc` (the
+    block a frame resumes at, 0 for a call anew) and its loop; a rule with a
+    decision of its own keeps them."""
     module = load_game(CATALYST).program.module
     straight = module.source(only={"procedure_recruit_card"})
-    assert "pc" not in straight and "while True:" not in straight
+    assert "while True:" not in straight and "if not pc" not in straight
     assert "return procedure_place_recruit(st, fr)" in straight
-    assert "pc = fr[1]" in module.source(only={"procedure_recruit_one"})
+    assert "if not pc:" in module.source(only={"procedure_recruit_one"})
 
 
 def test_the_acting_player_is_a_local_only_where_the_rule_never_sets_it():
@@ -244,7 +245,7 @@ def test_compile_names_functions_after_rules_with_their_lines(monkeypatch):
     out = CliRunner().invoke(cli, ["compile", "rules/catalyst.rules", "--rule", "recruit_one"]).output
     line = next(n for n, text in enumerate(CATALYST.read_text().splitlines(), 1) if text.startswith("procedure recruit_one"))
     assert f"# procedure recruit_one (rules/catalyst.rules:{line})" in out
-    assert "def procedure_recruit_one(st, fr):" in out
+    assert "def procedure_recruit_one(st, fr, pc=0):" in out
     assert f"# {line + 1}: choose c in market where price(c) <= coins" in out
     assert "procedure_recruit_card(st, fr)" in out  # calls name the rule they call
     ast.parse(out)  # it is Python as printed
@@ -412,7 +413,7 @@ def test_no_run_time_secrecy_test_where_every_zone_read_is_seen_by_all(monkeypat
 
     monkeypatch.chdir(ROOT)
     open_rules = CliRunner().invoke(cli, ["compile", "rules/catalyst.rules"]).output
-    assert "def procedure_recruit_one(st, fr):" in open_rules and "R_public" not in open_rules
+    assert "def procedure_recruit_one(st, fr, pc=0):" in open_rules and "R_public" not in open_rules
     hidden = CliRunner().invoke(cli, ["compile", "rules/catastropolis/catastropolis.rules"]).output
     assert "R_public(st, (" in hidden
 
@@ -467,7 +468,7 @@ score:
     game = load_game(text=rules, cards={"cards.yaml": cards})
     sight = [p.in_sight for p in game.program.decisions if p.kind == "card"]
     assert sight == [True, False, True]
-    turn = game.program.module.text.split("def turn(st, fr):")[1]
+    turn = game.program.module.text.split("def turn(st, fr, pc=0):")[1]
     # the forced and the answered option of `kept`, in the rule written out from
     # its start and in the block where the choice is asked again
     assert turn.count("R_chosen(st, ") == 4

@@ -53,7 +53,7 @@ def code(game) -> str:
 
 def test_a_call_of_a_rule_that_only_calls_another_calls_that_one():
     relay = load_game(text=RULES, cards={"cards.yaml": CARDS})
-    turn = code(relay).split("def turn(st, fr):")[1].split("\n# ")[0]
+    turn = code(relay).split("def turn(st, fr, pc=0):")[1].split("\n# ")[0]
     assert "action_relay(st, nf)" not in turn and "procedure_take_one(st, nf)" in turn
     # an argument the caller computes stays the called rule's to take
     assert "action_count(st, nf)" in turn
@@ -61,9 +61,9 @@ def test_a_call_of_a_rule_that_only_calls_another_calls_that_one():
 
 def test_the_calls_catalyst_makes_through_a_rule_that_only_calls_another():
     text = code(load_game(CATALYST))
-    assert "action_recruit(" not in text.split("def action_recruit(st, fr):")[1]
-    assert "action_recruit(" not in text.split("def action_recruit(st, fr):")[0]
-    assert "nf = [11, 0, [None]]\n" in text.split("def turn(st, fr):")[1].split("\n# ")[0]
+    assert "action_recruit(" not in text.split("def action_recruit(st, fr, pc=0):")[1]
+    assert "action_recruit(" not in text.split("def action_recruit(st, fr, pc=0):")[0]
+    assert "nf = [11, 0, [None]]\n" in text.split("def turn(st, fr, pc=0):")[1].split("\n# ")[0]
 
 
 def play_alike(a_game, b_game, players, seed):

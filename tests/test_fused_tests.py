@@ -88,7 +88,7 @@ def crew(tmp_path):
 
 def test_the_condition_walks_the_parts_without_making_the_list(tmp_path):
     text = crew(tmp_path).program.module.text
-    turn = text.split("def turn(st, fr):")[1]
+    turn = text.split("def turn(st, fr, pc=0):")[1]
     work = turn.split('action work "work" when')[1].split("choose action")[0]  # its test in the turn
     assert " + [" not in work and "for v" in work and "else:" in work
 
@@ -97,14 +97,14 @@ def test_a_definition_that_asks_any_returns_at_the_first_match(tmp_path):
     text = crew(tmp_path).program.module.text
     rested = text.split("def define_rested(st, p")[1].split("\n\n")[0]
     assert "return True" in rested and "return False" in rested and "any(" not in rested
-    house = text.split("def turn(st, fr):")[1].split('"house" when')[1].split('"work" when')[0]
+    house = text.split("def turn(st, fr, pc=0):")[1].split('"house" when')[1].split('"work" when')[0]
     tests = [line for line in house.splitlines() if line.strip().startswith("if ")]
     assert tests and not any("len(z[1 + st.me])" in line for line in tests)  # `size(area)` read before the loops
 
 
 def test_a_statement_asking_whether_a_list_has_an_item_walks_it_to_the_first(tmp_path):
     text = crew(tmp_path).program.module.text
-    turn = text.split("def turn(st, fr):")[1]
+    turn = text.split("def turn(st, fr, pc=0):")[1]
     settle = turn.split("repeat while size(empty_rooms) > 0")[1].split("choose c in area")[0]
     assert " = True" in settle and "break" in settle and "len([" not in settle
 
@@ -130,7 +130,7 @@ def test_the_walked_condition_says_what_the_list_says(tmp_path):
 
 
 def test_a_statement_folds_a_comprehension_by_a_loop_making_no_list(tmp_path):
-    turn = crew(tmp_path).program.module.text.split("def turn(st, fr):")[1]
+    turn = crew(tmp_path).program.module.text.split("def turn(st, fr, pc=0):")[1]
 
     def code(statement):  # the lines of the statement, up to the next one's comment
         return re.split(r"\n *# \d+: ", turn.split(f": {statement}")[1], maxsplit=1)[0].split("\n", 1)[1]

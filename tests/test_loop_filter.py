@@ -76,7 +76,7 @@ def game(end_of_turn: str, tested: bool = True, monkeypatch=None):
 
 def end_of_turn_code(g) -> str:
     """The code of the turn's loop `for each c in crew... where`, from the list made."""
-    turn = g.program.module.text.split("def turn(st, fr):")[1]
+    turn = g.program.module.text.split("def turn(st, fr, pc=0):")[1]
     return re.split(r"# \d+: for each c in crew[^\n]* where [^\n]*\n", turn)[1].split("\n\n")[0]
 
 

@@ -9,7 +9,9 @@ block is written, unreachable blocks are dropped, jumps through blocks that
 only jump on are shortened, a jump to a block that only ends the rule ends
 it in place, and the blocks are rendered inside `while True:` behind
 `if pc ==` checks, grouped so that entering a late block costs few
-comparisons. A rule called anew (block 0) runs its blocks written out one
+comparisons. A rule function is `f(st, fr, pc=0)`: `pc` is the block to
+resume at, given by the run loop for a waiting frame (its `fr[1]`), and 0
+for a call anew, which its callers make with the frame alone. A rule called anew (block 0) runs its blocks written out one
 after another, without those checks, as far as it goes straight on
 (`BlockWriter.from_start`); a rule that neither jumps back nor is ever
 resumed (it waits only in the frame of a rule it calls in tail position)
@@ -159,7 +161,7 @@ class BlockWriter:
         """The function of a resumable rule with `lines` its body."""
         frame = [(1, "L = fr[2]", None)] if any(re.search(r"\bL\b", t) for _, t, _ in lines) else []
         head, lines = state_locals(lines)
-        return [(0, f"def {fname}(st, fr):", None), *frame, *head, *lines]
+        return [(0, f"def {fname}(st, fr, pc=0):", None), *frame, *head, *lines]
 
     @staticmethod
     def _marker(text: tuple, indent: int, span, ends: dict, ending=None) -> list:
@@ -326,7 +328,7 @@ def _jump_if(block: list, j: int):
 _CALL = re.compile(r"if (\w+)\(st, nf\) is S:")
 # The lines that dispatch a resumable rule to its block, the test of a call
 # anew, and the mark of a call in tail position, as the rule is written.
-_DISPATCH = ("pc = fr[1]", "while True:")
+_DISPATCH = ("while True:",)
 _FRESH = "if not pc:  # (called anew: the blocks one after another, as far as they go straight on)"
 _TAIL = "  # (a call in tail position)"
 _END = [(0, "return None")]

@@ -41,9 +41,8 @@ def build_main(program, setup: int, phases: list, hooks: dict) -> Code:
     # nothing between the rounds but the next round's order (turns_once goes on from round to round)
     hookless = not phased and start_round is None and end_round is None and start_phase is None and end_phase is None
 
-    def main(st, fr):
+    def main(st, fr, pc=0):
         codes = st.program.codes
-        pc = fr[1]
         while True:
             if pc == 0:
                 fr[1] = 1

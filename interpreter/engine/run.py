@@ -23,7 +23,7 @@ def run(st) -> None:
         while frames:
             fr = frames[-1]
             depth = len(frames)
-            if codes[fr[0]].fn(st, fr) is SUSPEND:
+            if codes[fr[0]].fn(st, fr, fr[1]) is SUSPEND:  # (resumed at its block; a call anew starts at 0)
                 if len(frames) > depth + 1:
                     frames[depth:] = frames[:depth - 1:-1]
                 return
