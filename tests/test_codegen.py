@@ -201,6 +201,23 @@ def test_a_rule_that_waits_only_in_the_rule_it_calls_last_has_no_dispatch():
     assert "if not pc:" in module.source(only={"procedure_recruit_one"})
 
 
+def test_no_open_action_is_reported_only_where_every_action_has_a_condition():
+    """`choose action` starts its list with the actions that are always open;
+    only where every action has a `when` can the list be empty, and then the
+    rule stops with the line of the choice."""
+    from interpreter.errors import RulesRuntimeError
+
+    always = tiny().program.module.source(only={"turn"})
+    assert "vals = [0, 1]" in always and "R_no_action" not in always
+    closed = RULES.replace("""(exec('1'))":""", """(exec('1'))" when gold > 5:""").replace(
+        'action price "price":', 'action price "price" when gold > 5:')
+    game = load_game(text=closed.replace("PRICE", "gain 1 gold"), cards={"cards.yaml": CARDS})
+    assert "vals = []" in game.program.module.source(only={"turn"})
+    with pytest.raises(RulesRuntimeError, match="no action is possible") as info:
+        game.new_initial_state(2, 1)
+    assert info.value.diagnostics[0].span.line == 12  # `choose action`
+
+
 def test_the_acting_player_is_a_local_only_where_the_rule_never_sets_it():
     """A Catalyst turn reads the acting player at every step: it keeps it in
     `me`. A rule that acts as other players in turn (`st.me = ...`) reads it

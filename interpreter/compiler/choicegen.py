@@ -225,8 +225,11 @@ class ChoiceGen:
         point = dp.ActionPoint([name for name, _ in actions], labels, slot_index(slot),
                                [not_open(decl) for _, decl in actions])
         self.ask(point, s.span)
-        self.emit("vals = []", s.span)
-        for k, (name, decl) in enumerate(actions):
+        always = 0  # the actions open whatever the position, before the first with a condition: the list's start
+        while always < len(actions) and actions[always][1].when is None:
+            always += 1
+        self.emit(f"vals = [{', '.join(map(str, range(always)))}]", s.span)
+        for k, (name, decl) in enumerate(actions[always:], always):
             if decl.when is None:
                 self.emit(f"vals.append({k})", s.span)
                 continue
@@ -235,7 +238,8 @@ class ChoiceGen:
                 self.emit(text, decl.when.span)
                 self.indent -= depth
         dispatch, end = Label(), Label()
-        self.emit(f"if not vals: R_no_action({self.module.const(s.span)})", s.span)
+        if all(decl.when is not None for _, decl in actions):  # (else one is always open)
+            self.emit(f"if not vals: R_no_action({self.module.const(s.span)})", s.span)
         # One action left is taken without asking only where which actions
         # were open reads nothing hidden (as a choice's options, visit_Choose)
         whens = [decl.when for _, decl in actions if decl.when is not None]
