@@ -149,38 +149,42 @@ def turns_once(st, fr, pc: int, rule, code: int, rounds: bool = False):
     during a round), `st.pos` written as it moves."""
     budget = st.program.turn_budget
     fn, room = rule.fn, rule.room
-    order, pos = st.order, st.pos
+    order, pos, turns = st.order, st.pos, st.turns
     seated = None if st.program.turn_order else seat_orders(st.n)  # (each round's order, by its first player)
-    begun = pc == 4
     if pc >= 5:
         st.pos = pos = pos + 1
     fr[1] = 5  # (where `main` resumes once a turn's rule has waited: the same for every turn)
+    if pc == 4:  # the turn has begun: its rule first
+        nf = [code, 0, [*room]]
+        if fn(st, nf) is SUSPEND:
+            st.frames.append(nf)
+            return SUSPEND
+        st.pos = pos = pos + 1
+    players = len(order)
     while True:
-        if begun:
-            begun = False
-        else:
-            if pos >= len(order):  # the round is over
-                if not rounds:
-                    return None
-                if st.end_round is not None and st.round >= st.end_round:
-                    if st.events is not None:
-                        st.events.append(("end", "rounds", st.round))
-                    raise GameOver()
-                st.round += 1
-                if seated is None:
-                    start_of_round(st)
-                    order, pos = st.order, st.pos
-                else:  # (start_of_round written out: the order from the first player)
-                    st.order = order = seated[st.first]
-                    st.pos = pos = 0
+        if pos >= players:  # the round is over
+            if not rounds:
+                return None
+            if st.end_round is not None and st.round >= st.end_round:
                 if st.events is not None:
-                    st.events.append(("round", st.round))
-            st.cur = st.me = order[pos]
-            st.turns = turns = st.turns + 1
+                    st.events.append(("end", "rounds", st.round))
+                raise GameOver()
+            st.round += 1
+            if seated is None:
+                start_of_round(st)
+                order, pos = st.order, st.pos
+            else:  # (start_of_round written out: the order from the first player)
+                st.order = order = seated[st.first]
+                st.pos = pos = 0
+            players = len(order)
             if st.events is not None:
-                st.events.append(("turn", turns, st.me))
-            if turns > budget:
-                too_many_turns(st)
+                st.events.append(("round", st.round))
+        st.cur = st.me = order[pos]
+        st.turns = turns = turns + 1
+        if st.events is not None:
+            st.events.append(("turn", turns, st.me))
+        if turns > budget:
+            too_many_turns(st)
         nf = [code, 0, [*room]]
         if fn(st, nf) is SUSPEND:
             st.frames.append(nf)
