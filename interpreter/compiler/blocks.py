@@ -11,8 +11,9 @@ it in place, and the blocks are rendered inside `while True:` behind
 `if pc ==` checks, grouped so that entering a late block costs few
 comparisons. A rule function is `f(st, fr, pc=0)`: `pc` is the block to
 resume at, given by the run loop for a waiting frame (its `fr[1]`), and 0
-for a call anew, which its callers make with the frame alone. A rule called anew (block 0) runs its blocks written out one
-after another, without those checks, as far as it goes straight on
+for a call anew, which its callers make with the frame alone. A rule
+called anew (block 0) runs its blocks written out one after another,
+without those checks, as far as it goes straight on
 (`BlockWriter.from_start`); a rule that neither jumps back nor is ever
 resumed (it waits only in the frame of a rule it calls in tail position)
 is those blocks alone, without the dispatch loop.
