@@ -29,6 +29,7 @@ _ME = re.compile(r"\bst\.me\b")
 _ME_SET = re.compile(r"\bst\.me\s*=(?!=)")
 ME_READS = 4  # the reads of the acting player that make a local of it pay
 PENDING = "st.decider = st.me; st.point = {point}; st.option_ids = ids; st.option_values = {values}"  # (a decision asked)
+_ASKED = PENDING[:PENDING.index(";") + 1]  # how the line leaving a decision pending begins
 
 
 def state_locals(lines: list, indent: int = 1) -> tuple:
@@ -39,8 +40,7 @@ def state_locals(lines: list, indent: int = 1) -> tuple:
     sets it back before it returns, and one that waits returns at once)."""
     body = "\n".join(text for _, text, _ in lines if isinstance(text, str))
     head = [(indent, f"{name} = st.{name}", None) for name in ("ctr", "z") if re.search(rf"\b{name}\b", body)]
-    asked = PENDING[:PENDING.index(";") + 1]
-    waiting = "\n".join(t for _, t, _ in lines if isinstance(t, str) and t.startswith(asked))  # (rules seldom wait)
+    waiting = "\n".join(t for _, t, _ in lines if isinstance(t, str) and t.startswith(_ASKED))  # (rules seldom wait)
     if len(_ME.findall(body)) - len(_ME.findall(waiting)) >= ME_READS and not _ME_SET.search(body):
         head.append((indent, "me = st.me", None))
         lines = [(d, _ME.sub("me", text) if isinstance(text, str) else text, span) for d, text, span in lines]
